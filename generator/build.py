@@ -1,0 +1,96 @@
+"""The build command: snapshot in, site out.
+
+Wires the stages together and nothing else: obtain a snapshot (from a server or
+a file), build the model, render every page, and publish.  Every stage runs to
+completion before anything is written.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import __version__
+from generator.config import PortalConfig, demo_endpoints, demo_server
+from generator.errors import PortalError
+from generator.i18n import Catalog, load_catalog
+from generator.introspect import introspect
+from generator.model import build_model
+from generator.publish import MANIFEST, manifest, publish
+from generator.render import Renderer, render_site
+from generator.resources import data_dir
+from generator.snapshot import Snapshot, load_snapshot
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    out: Path
+    files: int
+    seconds: float
+    snapshot: Snapshot
+    warnings: tuple[str, ...]
+
+
+def obtain_snapshot(config: PortalConfig, from_file: Path | None) -> tuple[Snapshot, PortalConfig]:
+    """The snapshot to build from: a file, the configured server, or the bundled demo."""
+    if from_file is not None:
+        return load_snapshot(from_file), config
+    if config.server is None:
+        # No server given: document the bundled demo, with its published profiles.
+        demo = config.with_overrides(server=demo_server())
+        if not config.endpoints:
+            demo = demo.with_overrides(endpoints=demo_endpoints())
+        return introspect(demo.server, demo.limits, demo.capability_version), demo  # type: ignore[arg-type]
+    return introspect(config.server, config.limits, config.capability_version), config
+
+
+def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
+    extra = Path(config.template_dir) / "locales" if config.template_dir else None
+    return {code: load_catalog(code, extra if extra and extra.is_dir() else None) for code in config.locales}
+
+
+def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
+    """Every file of the site as bytes, plus warnings (missing translations, schema notes)."""
+    catalogs = catalogs_for(config)
+    warnings = [
+        f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English ({', '.join(c.missing_keys[:5])})"
+        for code, c in catalogs.items()
+        if c.missing_keys
+    ]
+    model = build_model(snapshot, config)
+    template_dir = Path(config.template_dir) if config.template_dir else None
+    if template_dir is not None and not template_dir.is_dir():
+        raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
+    texts = render_site(model, catalogs, Renderer(template_dir))
+    files = {path: text.encode("utf-8") for path, text in texts.items()}
+    files["snapshot.json"] = snapshot.to_json().encode("utf-8")
+    css = data_dir("templates") / "static" / "portal.css"
+    if template_dir and (template_dir / "static" / "portal.css").is_file():
+        css = template_dir / "static" / "portal.css"
+    files["assets/portal.css"] = css.read_bytes()
+    for tool in model.tools:
+        warnings.extend(f"tool {tool.name}: {w}" for w in tool.params.warnings)
+    files[MANIFEST] = manifest(
+        files,
+        {
+            "capability_version": snapshot.capability_version,
+            "fingerprint": snapshot.fingerprint,
+            "generator": f"mcp-portal {__version__}",
+        },
+    )
+    return files, warnings
+
+
+def build(config: PortalConfig, *, from_file: Path | None = None, strict: bool = False) -> BuildResult:
+    """Run the whole pipeline; the previous site stays untouched unless everything succeeds."""
+    started = time.perf_counter()
+    snapshot, config = obtain_snapshot(config, from_file)
+    files, warnings = site_files(snapshot, config)
+    if strict and warnings:
+        raise PortalError(
+            "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
+        )
+    out = Path(config.out)
+    publish(out, files)
+    return BuildResult(out, len(files), time.perf_counter() - started, snapshot, tuple(warnings))

@@ -1,0 +1,196 @@
+"""The ``mcp-portal`` command line: parse, load config, call one function.
+
+Exit codes: 0 success; 1 an error with a one-paragraph message; 2 a usage error.
+Tracebacks are shown only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from generator import __version__
+from generator.config import (
+    Limits,
+    PortalConfig,
+    ServerSpec,
+    _Collector,
+    check_capability_version,
+    load_config,
+    parse_locales,
+)
+from generator.errors import PortalError, UsageError
+
+EPILOG = """examples:
+  mcp-portal build                                   # document the bundled demo server into ./site
+  mcp-portal build --stdio "uvx mcp-server-time" --out docs/site
+  mcp-portal build --url https://api.example.com/mcp/ --header "Authorization: Bearer ${TOKEN}"
+  mcp-portal introspect --stdio "npx @modelcontextprotocol/server-everything" -o snapshot.json
+  mcp-portal build --from snapshot.json --locales en,ru
+
+exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 usage error"""
+
+
+def _source_options(parser: argparse.ArgumentParser, *, allow_snapshot: bool) -> None:
+    group = parser.add_argument_group("server (choose one; default: the bundled demo server)")
+    group.add_argument("--stdio", metavar='"CMD ARGS"', help="start the server as a child process and talk over stdio")
+    group.add_argument(
+        "--env", metavar="NAME", action="append", default=[],
+        help="pass this environment variable to the stdio server (repeatable); the SDK passes only a safe few",
+    )
+    group.add_argument("--url", help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8765/mcp/")
+    group.add_argument(
+        "--header", metavar='"Name: value"', action="append", default=[],
+        help="HTTP header for --url (repeatable); ${VAR} is read from the environment and never stored",
+    )
+    if allow_snapshot:
+        group.add_argument("--from", dest="from_file", metavar="SNAPSHOT", help="render offline from a snapshot file")
+    group.add_argument("--config", metavar="portal.yaml", help="read settings (and the server) from a YAML file")
+    limits = parser.add_argument_group("limits")
+    limits.add_argument("--request-timeout", type=float, metavar="SECONDS", help="per request (default 30)")
+    limits.add_argument("--total-timeout", type=float, metavar="SECONDS", help="whole introspection (default 120)")
+    limits.add_argument("--max-pages", type=int, metavar="N", help="pages per list walk (default 100)")
+    limits.add_argument("--max-tools", type=int, metavar="N", help="tools accepted (default 5000)")
+    parser.add_argument(
+        "--capability-version", metavar="RULE",
+        help="the version stamped on every page: server (default), fingerprint, or meta:KEY",
+    )
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="mcp-portal",
+        description="Turn a running MCP server into a documentation portal (en/ru/ar HTML, Markdown twins, llms.txt).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"mcp-portal {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    build = sub.add_parser("build", help="introspect a server (or read a snapshot) and write the site",
+                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _source_options(build, allow_snapshot=True)
+    build.add_argument("--out", metavar="DIR", help="output directory (default ./site)")
+    build.add_argument("--locales", metavar="en,ru,ar", help="comma-separated locales (default en,ru,ar)")
+    build.add_argument("--title", help="site title (default: the server's title or name)")
+    build.add_argument("--base-url", metavar="URL", help="public URL of the site, for canonical links and llms.txt")
+    build.add_argument("--templates", metavar="DIR", help="a directory of templates searched before the shipped ones")
+    build.add_argument("--strict", action="store_true", help="turn warnings (missing translations, ...) into errors")
+    intro = sub.add_parser("introspect", help="connect to a server and write its snapshot",
+                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _source_options(intro, allow_snapshot=False)
+    intro.add_argument("-o", "--output", required=True, metavar="SNAPSHOT.json", help="where to write the snapshot")
+    return parser
+
+
+def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
+    if args.stdio and args.url:
+        raise UsageError("Give either --stdio or --url, not both.")
+    if args.stdio:
+        if args.header:
+            raise UsageError("--header applies to --url servers; for --stdio use --env NAME.")
+        try:
+            command = tuple(shlex.split(args.stdio))
+        except ValueError as exc:
+            raise UsageError(f"--stdio could not be split into a command line ({exc}).") from None
+        if not command:
+            raise UsageError("--stdio needs a command, e.g. --stdio \"uvx mcp-server-time\".")
+        return ServerSpec(command=command, env=tuple(args.env))
+    if args.url:
+        if args.env:
+            raise UsageError("--env applies to --stdio servers; for --url use --header.")
+        headers = []
+        for raw in args.header:
+            name, sep, value = raw.partition(":")
+            if not sep or not name.strip():
+                raise UsageError(f"--header {name.strip()!r}... must look like \"Name: value\".")
+            headers.append((name.strip(), value.strip()))
+        if not args.url.startswith(("http://", "https://")):
+            raise UsageError("--url must be an http:// or https:// URL.")
+        return ServerSpec(url=args.url, headers=tuple(headers))
+    if args.env or args.header:
+        raise UsageError("--env needs --stdio and --header needs --url.")
+    return None
+
+
+def config_from_args(args: argparse.Namespace) -> PortalConfig:
+    """The configuration file (if any) with command-line options layered on top."""
+    config = load_config(Path(args.config)) if args.config else PortalConfig()
+    if getattr(args, "from_file", None) and (args.stdio or args.url):
+        raise UsageError("--from renders from a snapshot; do not also give --stdio or --url.")
+    server = _server_from_args(args)
+    collect = _Collector()
+    changes: dict[str, object] = {"server": server}
+    if getattr(args, "locales", None):
+        changes["locales"] = parse_locales(args.locales, collect, "--locales")
+    if args.capability_version:
+        changes["capability_version"] = check_capability_version(args.capability_version, collect)
+    base_url = getattr(args, "base_url", None)
+    if base_url:
+        if not base_url.startswith(("http://", "https://")):
+            collect.add("--base-url", "must be an absolute http(s) URL")
+        changes["base_url"] = base_url if base_url.endswith("/") else base_url + "/"
+    for key in ("title", "out", "templates"):
+        value = getattr(args, key, None)
+        if value:
+            changes["template_dir" if key == "templates" else key] = value
+    limits = {}
+    for key in ("request_timeout", "total_timeout", "max_pages", "max_tools"):
+        value = getattr(args, key)
+        if value is not None:
+            if value <= 0:
+                collect.add(f"--{key.replace('_', '-')}", "must be positive")
+            limits[key] = value
+    if collect.problems:
+        raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
+    if limits:
+        changes["limits"] = Limits(**(config.limits.__dict__ | limits))
+    return config.with_overrides(**changes)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit code (never raises for user errors)."""
+    parser = make_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse reports usage errors itself, with code 2
+        return int(exc.code or 0)
+    try:
+        config = config_from_args(args)
+        if args.command == "introspect":
+            from generator.build import obtain_snapshot
+
+            snapshot, _ = obtain_snapshot(config, None)
+            output = Path(args.output)
+            try:
+                output.write_text(snapshot.to_json(), encoding="utf-8")
+            except OSError as exc:
+                raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
+            print(f"Wrote {output}: {len(snapshot.tools)} tools from {snapshot.server.get('name', 'the server')} "
+                  f"(capability version {snapshot.capability_version}).")
+            return 0
+        from generator.build import build
+
+        result = build(config, from_file=Path(args.from_file) if args.from_file else None, strict=args.strict)
+        for warning in result.warnings:
+            print(f"warning: {warning}", file=sys.stderr)
+        print(f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
+              f"in {result.seconds:.2f} s (capability version {result.snapshot.capability_version}).")
+        return 0
+    except PortalError as exc:
+        if args.debug:
+            traceback.print_exc()
+        print(f"mcp-portal: error: {exc.message}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("mcp-portal: interrupted; the previous site is unchanged.", file=sys.stderr)
+        return 130
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

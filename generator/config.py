@@ -1,0 +1,329 @@
+"""Configuration: where the server is, how the portal looks, and the limits.
+
+``portal.yaml`` is validated once, up front.  Every problem is collected with its
+key, unknown keys are rejected, and the whole list is reported in one error, so a
+user fixes the file in one pass (the lesson from mkdocs' option descriptors).
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import yaml
+
+from generator.errors import ConfigError
+
+DEFAULT_LOCALES = ("en", "ru", "ar")
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on what a server can cost us. Each has a CLI option and a config key."""
+
+    request_timeout: float = 30.0
+    """Seconds one MCP request may take."""
+    total_timeout: float = 120.0
+    """Seconds the whole introspection may take, connection included."""
+    max_pages: int = 100
+    """Pages of a ``*/list`` walk before we stop: a server that never ends cannot hang CI."""
+    max_tools: int = 5000
+    """Tools accepted from one server."""
+
+
+@dataclass(frozen=True)
+class ServerSpec:
+    """How to reach the server: a stdio command or a Streamable HTTP URL.
+
+    Values may contain ``${VAR}``; they are expanded only when connecting and the
+    expanded form is never stored.
+    """
+
+    command: tuple[str, ...] = ()
+    env: tuple[str, ...] = ()
+    url: str | None = None
+    headers: tuple[tuple[str, str], ...] = ()
+    cwd: str | None = None
+    fixed_env: tuple[tuple[str, str], ...] = ()
+    """Variables we set ourselves (never secrets), e.g. the demo's PYTHONPATH."""
+
+    @property
+    def transport(self) -> str:
+        return "streamable-http" if self.url else "stdio"
+
+    def describe(self) -> str:
+        """A safe, human description (no header values, no expanded variables)."""
+        if self.url:
+            return f"the server at {_strip_credentials(self.url)}"
+        return f"the server started by `{shlex.join(self.command)}`"
+
+    def public_endpoint(self) -> str:
+        """What the snapshot records as the endpoint: never a secret."""
+        if self.url:
+            return _strip_credentials(self.url)
+        return shlex.join(self.command)
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """Where readers can reach (a profile of) the server, shown on every tool page."""
+
+    address: str
+    transport: str
+    include: str | tuple[str, ...] = "all"
+    """``all``, ``read-only``, or an explicit list of tool names."""
+
+    def offers(self, tool_name: str, read_only: bool) -> bool:
+        if self.include == "all":
+            return True
+        if self.include == "read-only":
+            return read_only
+        return tool_name in self.include
+
+
+@dataclass(frozen=True)
+class PortalConfig:
+    """Everything a build needs besides the snapshot itself."""
+
+    title: str | None = None
+    base_url: str | None = None
+    locales: tuple[str, ...] = DEFAULT_LOCALES
+    server: ServerSpec | None = None
+    endpoints: tuple[Endpoint, ...] = ()
+    capability_version: str = "server"
+    """``server`` (the server's version), ``fingerprint``, or ``meta:KEY`` (a ``_meta`` key of
+    the discover or initialize result)."""
+    out: str = "site"
+    limits: Limits = field(default_factory=Limits)
+    template_dir: str | None = None
+    source: str = "defaults"
+
+    def with_overrides(self, **changes: Any) -> PortalConfig:
+        """A copy with the given fields replaced (CLI options win over the file)."""
+        return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+
+def _strip_credentials(url: str) -> str:
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host = f"{host}:{parts.port}"
+    return f"{parts.scheme}://{host}{parts.path}"
+
+
+def demo_server() -> ServerSpec:
+    """The bundled demo server over stdio, with this very interpreter."""
+    # The child gets only an allow-listed environment, so point it at this very package:
+    # that works from a wheel, an editable install and a plain source checkout alike.
+    package_root = str(Path(__file__).resolve().parent.parent)
+    return ServerSpec(command=(sys.executable, "-m", "generator.demo"), fixed_env=(("PYTHONPATH", package_root),))
+
+
+def demo_endpoints() -> tuple[Endpoint, ...]:
+    """The demo's published profiles, as a product portal would list them."""
+    return (
+        Endpoint("python -m generator.demo", "stdio"),
+        Endpoint("http://127.0.0.1:8765/mcp/", "streamable-http"),
+        Endpoint("http://127.0.0.1:8765/mcp/readonly/", "streamable-http", "read-only"),
+    )
+
+
+# --- validation ---------------------------------------------------------------------------
+
+_TOP_KEYS = {
+    "title", "base_url", "locales", "server", "endpoints", "capability_version", "out", "limits",
+    "templates",
+}
+_SERVER_KEYS = {"stdio", "env", "url", "headers", "cwd"}
+_ENDPOINT_KEYS = {"address", "transport", "include"}
+_TRANSPORTS = {"stdio", "streamable-http"}
+
+
+class _Collector:
+    """Gathers problems with their keys so all of them are reported at once."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def add(self, key: str, problem: str) -> None:
+        self.problems.append(f"`{key}` {problem}")
+
+    def unknown(self, prefix: str, data: dict[str, Any], allowed: set[str]) -> None:
+        for key in sorted(set(data) - allowed, key=str):
+            self.add(f"{prefix}{key}", f"is not a known key (known: {', '.join(sorted(allowed))})")
+
+    def text(self, key: str, value: Any) -> str | None:
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.add(key, "must be a non-empty string")
+            return None
+        return value
+
+    def number(self, key: str, value: Any, *, integer: bool) -> float | None:
+        kinds = (int,) if integer else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds) or value <= 0:
+            self.add(key, f"must be a positive {'whole number' if integer else 'number'}")
+            return None
+        return value
+
+
+def parse_locales(value: Any, collect: _Collector, key: str = "locales") -> tuple[str, ...] | None:
+    """Accept ``en,ru`` or a YAML list; check each code looks like a locale tag."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list) or not items:
+        collect.add(key, "must be a list of locale codes such as [en, ru, ar]")
+        return None
+    codes = []
+    for item in items:
+        code = str(item).strip()
+        if not code or not code.replace("_", "-").replace("-", "").isalnum():
+            collect.add(key, f"has an invalid locale code {item!r}")
+            continue
+        if code not in codes:
+            codes.append(code)
+    return tuple(codes) or None
+
+
+def _server(data: Any, collect: _Collector) -> ServerSpec | None:
+    if not isinstance(data, dict):
+        collect.add("server", "must be a mapping with `stdio` or `url`")
+        return None
+    collect.unknown("server.", data, _SERVER_KEYS)
+    stdio, url = data.get("stdio"), data.get("url")
+    if (stdio is None) == (url is None):
+        collect.add("server", "needs exactly one of `stdio` (a command) or `url` (a Streamable HTTP endpoint)")
+        return None
+    env = data.get("env") or []
+    if not isinstance(env, list) or not all(isinstance(e, str) and e for e in env):
+        collect.add("server.env", "must be a list of environment variable names")
+        env = []
+    headers_raw = data.get("headers") or {}
+    headers: list[tuple[str, str]] = []
+    if not isinstance(headers_raw, dict):
+        collect.add("server.headers", "must be a mapping of header name to value")
+    else:
+        for name, value in headers_raw.items():
+            if not isinstance(value, str):
+                collect.add(f"server.headers.{name}", "must be a string (use ${VAR} for secrets)")
+                continue
+            headers.append((str(name), value))
+    if stdio is not None:
+        command = shlex.split(stdio) if isinstance(stdio, str) else stdio
+        if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):
+            collect.add("server.stdio", "must be a command line such as `uvx mcp-server-time`")
+            return None
+        if headers:
+            collect.add("server.headers", "only applies to `url` servers")
+        return ServerSpec(command=tuple(command), env=tuple(env), cwd=collect.text("server.cwd", data.get("cwd")))
+    if not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https"):
+        collect.add("server.url", "must be an http:// or https:// URL")
+        return None
+    if env:
+        collect.add("server.env", "only applies to `stdio` servers")
+    return ServerSpec(url=url, headers=tuple(headers))
+
+
+def _endpoints(data: Any, collect: _Collector) -> tuple[Endpoint, ...]:
+    if not isinstance(data, list):
+        collect.add("endpoints", "must be a list of {address, transport, include}")
+        return ()
+    result = []
+    for i, item in enumerate(data):
+        key = f"endpoints[{i}]"
+        if not isinstance(item, dict):
+            collect.add(key, "must be a mapping")
+            continue
+        collect.unknown(f"{key}.", item, _ENDPOINT_KEYS)
+        address = collect.text(f"{key}.address", item.get("address"))
+        transport = item.get("transport", "streamable-http")
+        if transport not in _TRANSPORTS:
+            collect.add(f"{key}.transport", f"must be one of {', '.join(sorted(_TRANSPORTS))}")
+        include = item.get("include", "all")
+        if isinstance(include, list) and all(isinstance(n, str) for n in include):
+            include = tuple(include)
+        elif include not in ("all", "read-only"):
+            collect.add(f"{key}.include", "must be `all`, `read-only` or a list of tool names")
+            include = "all"
+        if address:
+            result.append(Endpoint(address, str(transport), include))
+    return tuple(result)
+
+
+def _limits(data: Any, collect: _Collector) -> Limits:
+    if not isinstance(data, dict):
+        collect.add("limits", "must be a mapping")
+        return Limits()
+    allowed = {f for f in Limits.__dataclass_fields__}
+    collect.unknown("limits.", data, allowed)
+    values: dict[str, Any] = {}
+    for key in sorted(allowed & set(data)):
+        number = collect.number(f"limits.{key}", data[key], integer=key.startswith("max_"))
+        if number is not None:
+            values[key] = number
+    return Limits(**values)
+
+
+def check_capability_version(value: Any, collect: _Collector) -> str | None:
+    if value in ("server", "fingerprint"):
+        return str(value)
+    if isinstance(value, str) and value.startswith("meta:") and len(value) > 5:
+        return value
+    collect.add("capability_version", "must be `server`, `fingerprint` or `meta:KEY`")
+    return None
+
+
+def load_config(path: Path) -> PortalConfig:
+    """Read and validate ``portal.yaml``; raise :class:`ConfigError` listing every problem."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(str(path), [f"the file cannot be read ({exc.strerror or exc})"]) from None
+    try:
+        data = yaml.safe_load(raw)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(str(path), [f"it is not valid YAML{where}"]) from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise ConfigError(str(path), ["the top level must be a mapping of keys such as `title` and `server`"])
+    collect = _Collector()
+    collect.unknown("", data, _TOP_KEYS)
+    config = PortalConfig(source=str(path))
+    changes: dict[str, Any] = {
+        "title": collect.text("title", data.get("title")),
+        "out": collect.text("out", data.get("out")),
+        "template_dir": collect.text("templates", data.get("templates")),
+    }
+    if "base_url" in data:
+        base = collect.text("base_url", data["base_url"])
+        if base and urlsplit(base).scheme not in ("http", "https"):
+            collect.add("base_url", "must be an absolute http(s) URL such as https://docs.example.com/mcp/")
+        elif base:
+            changes["base_url"] = base if base.endswith("/") else base + "/"
+    if "locales" in data:
+        changes["locales"] = parse_locales(data["locales"], collect)
+    if "server" in data:
+        changes["server"] = _server(data["server"], collect)
+    if "endpoints" in data:
+        changes["endpoints"] = _endpoints(data["endpoints"], collect)
+    if "capability_version" in data:
+        changes["capability_version"] = check_capability_version(data["capability_version"], collect)
+    if "limits" in data:
+        changes["limits"] = _limits(data["limits"], collect)
+    if collect.problems:
+        raise ConfigError(str(path), collect.problems)
+    config = config.with_overrides(**changes)
+    # Paths in the file are relative to the file, not to wherever mcp-portal runs.
+    base_dir = path.parent
+    if config.template_dir:
+        config = replace(config, template_dir=str(base_dir / config.template_dir))
+    if "out" in data and config.out:
+        config = replace(config, out=str(base_dir / config.out))
+    return config

@@ -1,0 +1,207 @@
+"""Build the Teamspace demo MCP server and serve it over stdio or Streamable HTTP.
+
+One registration path (:func:`build_server`) builds both profiles: ``full`` has
+every tool, ``readonly`` only the tools whose ``readOnlyHint`` is true. Over HTTP
+both profiles are served by one Starlette app (see :func:`build_http_app`), each
+at its own path, with both Streamable HTTP session managers running in the app's
+lifespan.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from typing import Annotated, Any, Literal
+
+from mcp.server.mcpserver import MCPServer, UserMessage
+from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from pydantic import Field
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse
+from starlette.routing import BaseRoute, Route
+
+from generator.demo import data
+from generator.demo.tools import build_tools
+
+SERVER_NAME = "teamspace-demo"
+SERVER_TITLE = "Teamspace (demo)"
+SERVER_VERSION = "2.4.0"
+SERVER_DESCRIPTION = (
+    "A demo of Teamspace, a fictional team workspace: search the chat archive, browse research "
+    "conversations, file defects and manage documents. All data is fake and fixed."
+)
+SERVER_INSTRUCTIONS = (
+    "Use search_chat and query_research_conversations to find what the team said and researched; "
+    "they never change anything. Call my_capabilities when a call is refused, to see which capability "
+    "is missing. file_defect creates a new defect on every call, so search first, and delete_document "
+    "cannot be undone, so confirm with the user before calling it."
+)
+
+#: URL path of each profile when served over Streamable HTTP.
+PROFILES: dict[str, str] = {"full": "/mcp/", "readonly": "/mcp/readonly/"}
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8765
+
+LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
+
+HANDBOOK = """\
+# Teamspace handbook
+
+Teamspace keeps a team's conversations, research and documents in one workspace.
+
+## Chats
+Channels start with `#` (for example `#release`); direct messages have no channel name.
+Messages are kept for two years, then archived.
+
+## Research conversations
+A research conversation is grounded in a project and pinned evidence. It stays available
+for 90 days unless its evidence is deleted, its sharing changes, or it is archived.
+
+## Defects
+File defects with a clear title, the steps to reproduce and links to the chat messages
+that show the problem. Severity runs from `low` (cosmetic) to `critical` (data loss or
+outage).
+
+## Capabilities
+Tokens carry capabilities such as `read_all`, `research_read`, `defects_write` and
+`documents_delete`. Ask a workspace admin for a missing one.
+"""
+
+
+def triage_defect(
+    defect: Annotated[str, Field(description="Defect number such as DEF-1042, or a one-line summary.")],
+    audience: Annotated[
+        str, Field(description="Who reads the triage note, for example engineering or support.")
+    ] = "engineering",
+) -> list[UserMessage]:
+    """Render the triage prompt for one defect."""
+    return [
+        UserMessage(
+            f"Triage the Teamspace defect {defect} for {audience}. Use search_chat to find the "
+            "messages that report it, check whether it is a duplicate, then propose a severity "
+            "(low, medium, high or critical) with one sentence of reasoning and the next step."
+        )
+    ]
+
+
+def handbook() -> str:
+    """Return the handbook text."""
+    return HANDBOOK
+
+
+def build_server(profile: str = "full", *, log_level: LogLevel = "WARNING") -> MCPServer[Any]:
+    """Build the demo server for ``profile`` (a key of :data:`PROFILES`)."""
+    if profile not in PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; expected one of {sorted(PROFILES)}")
+    server: MCPServer[Any] = MCPServer(
+        SERVER_NAME,
+        title=SERVER_TITLE,
+        description=SERVER_DESCRIPTION,
+        instructions=SERVER_INSTRUCTIONS,
+        website_url=data.WEBSITE_URL,
+        version=SERVER_VERSION,
+        tools=build_tools(read_only=profile == "readonly"),
+        log_level=log_level,
+    )
+    server.prompt(
+        name="triage_defect",
+        title="Triage a defect",
+        description="Ask the assistant to triage one defect using the chat archive.",
+    )(triage_defect)
+    server.resource(
+        "teamspace://handbook",
+        name="handbook",
+        title="Teamspace handbook",
+        description="How Teamspace organises chats, research, defects and capabilities.",
+        mime_type="text/markdown",
+    )(handbook)
+    return server
+
+
+async def _index(_request: Request) -> PlainTextResponse:
+    lines = [f"{SERVER_TITLE} {SERVER_VERSION} - MCP over Streamable HTTP"]
+    lines += [f"{profile}: {path}" for profile, path in PROFILES.items()]
+    return PlainTextResponse("\n".join(lines) + "\n")
+
+
+def build_http_app(host: str = DEFAULT_HOST, *, log_level: LogLevel = "WARNING") -> Starlette:
+    """Return one ASGI app serving every profile at its :data:`PROFILES` path.
+
+    ``MCPServer.streamable_http_app()`` creates the server's session manager and an
+    app whose lifespan runs it; a mounted sub-app's lifespan never runs, so the
+    routes are lifted into one app whose lifespan runs every manager. Each path
+    also answers without its trailing slash, so no client has to follow a redirect.
+    """
+    routes: list[BaseRoute] = [Route("/", _index, methods=["GET"])]
+    managers: list[StreamableHTTPSessionManager] = []
+    for profile, path in PROFILES.items():
+        server = build_server(profile, log_level=log_level)
+        sub_app = server.streamable_http_app(streamable_http_path=path, host=host)
+        managers.append(server.session_manager)
+        for route in sub_app.routes:
+            routes.append(route)
+            if isinstance(route, Route) and route.path == path and path != "/":
+                routes.append(Route(path.rstrip("/"), endpoint=route.endpoint))
+
+    @asynccontextmanager
+    async def lifespan(_app: Starlette) -> AsyncIterator[None]:
+        async with AsyncExitStack() as stack:
+            for manager in managers:
+                await stack.enter_async_context(manager.run())
+            yield
+
+    return Starlette(routes=routes, lifespan=lifespan)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the command-line parser of ``python -m generator.demo``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m generator.demo",
+        description=f"{SERVER_TITLE}: a demo MCP server with fake, fixed data. Serves stdio by default.",
+    )
+    parser.add_argument(
+        "--http",
+        action="store_true",
+        help="serve Streamable HTTP instead of stdio: "
+        + ", ".join(f"{p} profile at {path}" for p, path in PROFILES.items()),
+    )
+    parser.add_argument(
+        "--host", default=DEFAULT_HOST, help=f"interface to bind with --http (default {DEFAULT_HOST})"
+    )
+    parser.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port to bind with --http (default {DEFAULT_PORT})"
+    )
+    parser.add_argument(
+        "--profile",
+        choices=sorted(PROFILES),
+        default="full",
+        help="profile to serve over stdio (default full); --http serves every profile",
+    )
+    parser.add_argument(
+        "--log-level",
+        choices=["debug", "info", "warning", "error"],
+        default="warning",
+        help="log level, written to stderr (default warning)",
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the demo server; return the process exit status."""
+    args = build_parser().parse_args(argv)
+    level: LogLevel = args.log_level.upper()
+    if not args.http:
+        build_server(args.profile, log_level=level).run("stdio")
+        return 0
+
+    import uvicorn
+
+    app = build_http_app(args.host, log_level=level)
+    for profile, path in PROFILES.items():
+        print(f"{profile}: http://{args.host}:{args.port}{path}", file=sys.stderr, flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
+    return 0

@@ -1,0 +1,258 @@
+"""The documentation model: what each page says, with no HTML and no files.
+
+Built once from a :class:`~generator.snapshot.Snapshot` and the configuration
+("gather, then write"), so the HTML pages, their Markdown twins and llms.txt all
+agree.  Everything is frozen; derived values are computed lazily.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+from generator.config import Endpoint, PortalConfig
+from generator.examples import Example, example_for, placeholder_for, validate
+from generator.schema import Flattened, flatten
+from generator.slugs import assign_slugs
+from generator.snapshot import Snapshot
+from generator.text import json_block
+
+# name, spec default (MCP ToolAnnotations): the defaults assume the worst.
+HINTS: tuple[tuple[str, bool], ...] = (
+    ("readOnlyHint", False),
+    ("destructiveHint", True),
+    ("idempotentHint", False),
+    ("openWorldHint", True),
+)
+SUMMARY_LIMIT = 160
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One annotation hint: its effective value and whether the server declared it."""
+
+    name: str
+    value: bool
+    declared: bool
+
+
+@dataclass(frozen=True)
+class Access:
+    """What calling a tool may do, derived from its annotations."""
+
+    hints: tuple[Hint, ...]
+
+    @classmethod
+    def from_annotations(cls, annotations: Any) -> Access:
+        raw = annotations if isinstance(annotations, dict) else {}
+        hints = []
+        for name, default in HINTS:
+            value = raw.get(name)
+            declared = isinstance(value, bool)
+            hints.append(Hint(name, value if isinstance(value, bool) else default, declared))
+        return cls(tuple(hints))
+
+    def hint(self, name: str) -> Hint:
+        return next(h for h in self.hints if h.name == name)
+
+    @property
+    def declared_any(self) -> bool:
+        return any(h.declared for h in self.hints)
+
+    @property
+    def level(self) -> str:
+        """``read-only``, ``writes`` or ``destructive``: the badge and the first words of the summary."""
+        if self.hint("readOnlyHint").value:
+            return "read-only"
+        return "destructive" if self.hint("destructiveHint").value else "writes"
+
+    @property
+    def traits(self) -> tuple[str, ...]:
+        """Further facts worth a phrase each: ``idempotent``/``not-idempotent``, ``open-world``/``closed-world``.
+
+        Idempotence only matters for tools that write, per the spec.
+        """
+        traits = []
+        if self.level != "read-only":
+            traits.append("idempotent" if self.hint("idempotentHint").value else "not-idempotent")
+        traits.append("open-world" if self.hint("openWorldHint").value else "closed-world")
+        return tuple(traits)
+
+
+@dataclass(frozen=True)
+class ToolDoc:
+    """Everything a tool page shows."""
+
+    name: str
+    slug: str
+    raw: dict[str, Any]
+    endpoints: tuple[Endpoint, ...]
+
+    @property
+    def title(self) -> str | None:
+        title = self.raw.get("title") or (self.raw.get("annotations") or {}).get("title")
+        return title if isinstance(title, str) and title.strip() else None
+
+    @property
+    def description(self) -> str:
+        text = self.raw.get("description")
+        return text if isinstance(text, str) else ""
+
+    @cached_property
+    def summary(self) -> str:
+        """The first sentence or line of the description, for lists and llms.txt."""
+        text = re.sub(r"\s+", " ", self.description).strip()
+        match = re.match(r"(.+?[.!?])(\s|$)", text)
+        first = match.group(1) if match else text
+        if len(first) > SUMMARY_LIMIT:
+            first = first[: SUMMARY_LIMIT - 1].rstrip() + "…"
+        return first
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        value = self.raw.get("annotations")
+        return value if isinstance(value, dict) else {}
+
+    @cached_property
+    def access(self) -> Access:
+        return Access.from_annotations(self.annotations)
+
+    @property
+    def input_schema(self) -> Any:
+        return self.raw.get("inputSchema", {"type": "object"})
+
+    @property
+    def output_schema(self) -> Any:
+        return self.raw.get("outputSchema")
+
+    @cached_property
+    def params(self) -> Flattened:
+        return flatten(self.input_schema)
+
+    @cached_property
+    def returns(self) -> Flattened | None:
+        return None if self.output_schema is None else flatten(self.output_schema)
+
+    @cached_property
+    def example_args(self) -> Example:
+        return example_for(self.input_schema)
+
+    @cached_property
+    def placeholder_args(self) -> Any:
+        return placeholder_for(self.input_schema)
+
+    @cached_property
+    def example_result(self) -> Example | None:
+        return None if self.output_schema is None else example_for(self.output_schema)
+
+    @cached_property
+    def example_request(self) -> str | None:
+        """A JSON-RPC ``tools/call`` whose arguments validate (None when none can)."""
+        if not self.example_args.ok:
+            return None
+        # Re-check here, at the last moment before it is shown: a page must never lie.
+        assert not validate(self.example_args.value, self.input_schema)
+        return json_block(_call(self.name, self.example_args.value))
+
+    @cached_property
+    def placeholder_request(self) -> str:
+        return json_block(_call(self.name, self.placeholder_args))
+
+    @cached_property
+    def example_response(self) -> str | None:
+        result = self.example_result
+        if result is None or not result.ok:
+            return None
+        assert not validate(result.value, self.output_schema)
+        payload = {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "result": {
+                "content": [{"type": "text", "text": json.dumps(result.value, ensure_ascii=False)}],
+                "structuredContent": result.value,
+                "isError": False,
+            },
+        }
+        return json_block(payload)
+
+    @cached_property
+    def raw_input(self) -> str:
+        return json_block(self.input_schema)
+
+    @cached_property
+    def raw_output(self) -> str | None:
+        return None if self.output_schema is None else json_block(self.output_schema)
+
+    @cached_property
+    def other_annotations(self) -> tuple[tuple[str, Any], ...]:
+        """Annotations besides the four hints (``title``, vendor keys), sorted by name."""
+        hint_names = {name for name, _ in HINTS}
+        return tuple((k, self.annotations[k]) for k in sorted(self.annotations) if k not in hint_names)
+
+    @property
+    def extra_fields(self) -> tuple[tuple[str, str], ...]:
+        """Wire fields with no section of their own (``execution``, ``icons``, ``_meta``), as JSON."""
+        return tuple((k, json_block(self.raw[k])) for k in ("execution", "icons", "_meta") if k in self.raw)
+
+
+def _call(name: str, arguments: Any) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+
+
+@dataclass(frozen=True)
+class SiteModel:
+    """The whole portal: server facts, the tools, and how readers reach them."""
+
+    snapshot: Snapshot
+    config: PortalConfig
+    tools: tuple[ToolDoc, ...]
+    endpoints: tuple[Endpoint, ...]
+
+    @property
+    def server(self) -> dict[str, Any]:
+        return self.snapshot.server
+
+    @property
+    def server_name(self) -> str:
+        for key in ("title", "name"):
+            value = self.server.get(key)
+            if isinstance(value, str) and value.strip():
+                return value
+        return "MCP server"
+
+    @property
+    def title(self) -> str:
+        return self.config.title or self.server_name
+
+    @property
+    def version(self) -> str:
+        return self.snapshot.capability_version
+
+    @property
+    def locales(self) -> tuple[str, ...]:
+        return self.config.locales
+
+    @property
+    def read_only_count(self) -> int:
+        return sum(1 for t in self.tools if t.access.level == "read-only")
+
+
+def default_endpoints(snapshot: Snapshot) -> tuple[Endpoint, ...]:
+    """Without configured endpoints, readers reach the server where we did."""
+    return (Endpoint(snapshot.endpoint, snapshot.transport),)
+
+
+def build_model(snapshot: Snapshot, config: PortalConfig) -> SiteModel:
+    """Gather every page's facts before anything is rendered."""
+    endpoints = config.endpoints or default_endpoints(snapshot)
+    slugs = assign_slugs(t["name"] for t in snapshot.tools)
+    tools = []
+    for raw in snapshot.tools:
+        name = raw["name"]
+        access = Access.from_annotations(raw.get("annotations"))
+        offered = tuple(e for e in endpoints if e.offers(name, access.level == "read-only"))
+        tools.append(ToolDoc(name=name, slug=slugs[name], raw=raw, endpoints=offered))
+    return SiteModel(snapshot=snapshot, config=config, tools=tuple(tools), endpoints=endpoints)

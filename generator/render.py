@@ -1,0 +1,149 @@
+"""Rendering: pure functions from (model, page, locale) to text.
+
+One Jinja2 environment with autoescape renders HTML; a second, without it,
+renders Markdown and llms.txt, whose templates escape through filters.  A
+user's template directory is searched before the shipped one, so any template
+or macro can be overridden.  Nothing here touches the file system's output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
+from markupsafe import Markup
+
+from generator import __version__
+from generator.filters import FILTERS
+from generator.i18n import Catalog
+from generator.model import SiteModel
+from generator.pages import Page, absolute, pages_for, relative
+from generator.resources import data_dir
+from generator.text import visible
+
+
+def _finalize(value: Any) -> Any:
+    # Every {{ expression }} passes here: hidden bidi/control characters become visible markers.
+    if isinstance(value, Markup):
+        return Markup(visible(str(value)))
+    if isinstance(value, str):
+        return visible(value)
+    return value
+
+
+def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
+    searched = ([str(template_dir)] if template_dir else []) + [str(data_dir("templates"))]
+    env = Environment(
+        loader=ChoiceLoader([FileSystemLoader(d) for d in searched]),
+        autoescape=autoescape,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        finalize=_finalize,
+    )
+    env.filters.update(FILTERS)
+    return env
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every template receives, besides the page itself."""
+
+    site: SiteModel
+    page: Page
+    L: Catalog
+    catalogs: Mapping[str, Catalog]
+
+    def url(self, target: Page | str, *, twin: bool = False) -> str:
+        """Relative link from this page to another page (or to a site path)."""
+        if isinstance(target, Page):
+            path = target.md_path if twin else target.html_path
+        else:
+            path = target
+        return relative(self.here(twin), path)
+
+    def llms_link(self, path: str, *, root: bool) -> str:
+        """A link in an llms.txt: absolute with a base URL, else relative to that llms.txt."""
+        public = absolute(self.site.config.base_url, path)
+        if public:
+            return public
+        return path if root else relative(f"{self.page.locale}/llms.txt", path)
+
+    def here(self, twin: bool = False) -> str:
+        return self.page.md_path if twin else self.page.html_path
+
+    @property
+    def canonical(self) -> str | None:
+        return absolute(self.site.config.base_url, self.page.html_path)
+
+    @property
+    def canonical_or_path(self) -> str:
+        return self.canonical or "/" + self.page.directory
+
+    def alternates(self) -> list[tuple[Catalog, Page]]:
+        return [(self.catalogs[code], self.page.in_locale(code)) for code in self.site.locales]
+
+    def tool_page(self, tool: Any) -> Page:
+        return Page("tool", self.page.locale, tool)
+
+    def page_of(self, kind: str) -> Page:
+        return Page(kind, self.page.locale)
+
+
+class Renderer:
+    """Renders every page, twin and llms.txt of a site."""
+
+    def __init__(self, template_dir: Path | None = None) -> None:
+        self.html = _environment(template_dir, autoescape=True)
+        self.text = _environment(template_dir, autoescape=False)
+
+    def _globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
+        return {"site": site, "L": catalog, "t": catalog.t, "tn": catalog.plural, "generator_version": __version__}
+
+    def page_html(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
+        ctx = Context(site, page, catalogs[page.locale], catalogs)
+        template = self.html.get_template(f"html/{page.template}.html.j2")
+        return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
+
+    def page_md(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
+        ctx = Context(site, page, catalogs[page.locale], catalogs)
+        template = self.text.get_template(f"md/{page.template}.md.j2")
+        return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
+
+    def llms(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str | None) -> str:
+        """The root llms.txt (``locale=None``) or one locale's."""
+        code = locale or site.locales[0]
+        page = Page("index", code)
+        ctx = Context(site, page, catalogs[code], catalogs)
+        name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
+        return self.text.get_template(name).render(
+            self._globals(site, ctx.L), ctx=ctx, pages=pages_for(site), root=locale is None
+        )
+
+    def root_index(self, site: SiteModel, catalogs: Mapping[str, Catalog]) -> str:
+        code = site.locales[0]
+        ctx = Context(site, Page("index", code), catalogs[code], catalogs)
+        return self.html.get_template("html/root.html.j2").render(
+            self._globals(site, ctx.L), ctx=ctx, root_url=lambda path: path
+        )
+
+
+def render_site(
+    site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer,
+    on_page: Callable[[str], None] | None = None,
+) -> dict[str, str]:
+    """Every text file of the site, keyed by its path relative to the site root."""
+    files: dict[str, str] = {"index.html": renderer.root_index(site, catalogs)}
+    files["llms.txt"] = renderer.llms(site, catalogs, None)
+    for page in pages_for(site):
+        files[page.html_path] = renderer.page_html(site, page, catalogs)
+        files[page.md_path] = renderer.page_md(site, page, catalogs)
+        if on_page:
+            on_page(page.html_path)
+    for code in site.locales:
+        files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
+    return files

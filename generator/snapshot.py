@@ -1,0 +1,154 @@
+"""The snapshot: what the server said, frozen as JSON.
+
+A snapshot is the only input of the rendering stages, so a site can be rebuilt
+offline, diffed and checked for drift.  It knows nothing of the SDK's classes:
+tools are kept exactly as they came over the wire, in MCP's camelCase JSON.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from generator.errors import PortalError
+
+SNAPSHOT_VERSION = 1
+"""Bumped when the snapshot's shape changes incompatibly."""
+
+JSON = Any
+
+
+def canonical_json(value: JSON) -> str:
+    """The one serialisation used for hashing: sorted keys, no spaces, real Unicode."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def fingerprint(tools: list[dict[str, JSON]]) -> str:
+    """sha256 of the canonical tool list, in the server's order."""
+    return "sha256:" + hashlib.sha256(canonical_json(tools).encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Everything the server told us, plus how we reached it."""
+
+    protocol_version: str
+    server: dict[str, JSON]
+    tools: tuple[dict[str, JSON], ...]
+    capability_version: str
+    transport: str
+    endpoint: str
+    prompts: tuple[dict[str, JSON], ...] = ()
+    resources: tuple[dict[str, JSON], ...] = ()
+    resource_templates: tuple[dict[str, JSON], ...] = ()
+    skipped_tools: tuple[dict[str, JSON], ...] = ()
+    """Tools left out in ``--lenient`` mode: ``{"name": ..., "reason": ...}``."""
+    fingerprint: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if not self.fingerprint:
+            object.__setattr__(self, "fingerprint", fingerprint(list(self.tools)))
+
+    def to_dict(self) -> dict[str, JSON]:
+        return {
+            "snapshot_version": SNAPSHOT_VERSION,
+            "capability_version": self.capability_version,
+            "fingerprint": self.fingerprint,
+            "protocol_version": self.protocol_version,
+            "transport": self.transport,
+            "endpoint": self.endpoint,
+            "server": self.server,
+            "tools": list(self.tools),
+            "prompts": list(self.prompts),
+            "resources": list(self.resources),
+            "resource_templates": list(self.resource_templates),
+            "skipped_tools": list(self.skipped_tools),
+        }
+
+    def to_json(self) -> str:
+        """Pretty, sorted and newline-terminated, so the file diffs well in review."""
+        return json.dumps(self.to_dict(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+
+
+def resolve_capability_version(rule: str, server: dict[str, JSON], tools_fingerprint: str) -> str:
+    """Apply the configured capability-version rule (``server``, ``fingerprint``, ``meta:KEY``)."""
+    if rule == "fingerprint":
+        return tools_fingerprint.removeprefix("sha256:")[:12]
+    if rule.startswith("meta:"):
+        key = rule[5:]
+        meta = server.get("_meta") or {}
+        value = meta.get(key) if isinstance(meta, dict) else None
+        if not isinstance(value, str | int | float) or isinstance(value, bool) or str(value) == "":
+            raise PortalError(
+                f"The capability version is configured to come from the `_meta` key {key!r} of the "
+                f"server's discover/initialize result, but the server did not send it. Set "
+                f"`capability_version: server` or `fingerprint`, or make the server send that key."
+            )
+        return str(value)
+    version = server.get("version")
+    if isinstance(version, str) and version.strip():
+        return version.strip()
+    # An anonymous 2026-era server has no version; the fingerprint is the honest stand-in.
+    return tools_fingerprint.removeprefix("sha256:")[:12]
+
+
+def _bad(path: Path, problem: str) -> PortalError:
+    return PortalError(
+        f"The snapshot {path} is not usable: {problem}. Create a fresh one with "
+        f"`mcp-portal introspect ... -o {path.name}`."
+    )
+
+
+def _object_list(data: dict[str, JSON], key: str, path: Path) -> tuple[dict[str, JSON], ...]:
+    items = data.get(key, [])
+    if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
+        raise _bad(path, f"`{key}` must be a list of objects")
+    return tuple(items)
+
+
+def load_snapshot(path: Path) -> Snapshot:
+    """Read and check a snapshot file; a malformed one is a clear error, not a traceback."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PortalError(f"The snapshot {path} cannot be read ({exc.strerror or exc}). Check the path.") from None
+    except UnicodeDecodeError:
+        raise _bad(path, "it is not UTF-8 text") from None
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise _bad(path, f"it is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    if not isinstance(data, dict):
+        raise _bad(path, "the top level must be a JSON object")
+    version = data.get("snapshot_version")
+    if version != SNAPSHOT_VERSION:
+        raise _bad(path, f"its snapshot_version is {version!r}, and this mcp-portal reads version {SNAPSHOT_VERSION}")
+    for key in ("protocol_version", "capability_version", "transport", "endpoint"):
+        if not isinstance(data.get(key), str):
+            raise _bad(path, f"`{key}` must be a string")
+    if not isinstance(data.get("server"), dict):
+        raise _bad(path, "`server` must be an object")
+    tools = _object_list(data, "tools", path)
+    for i, tool in enumerate(tools):
+        if not isinstance(tool.get("name"), str):
+            raise _bad(path, f"tool #{i + 1} has no string `name`")
+        if not isinstance(tool.get("inputSchema", {}), dict | bool):
+            raise _bad(path, f"tool {tool['name']!r} has an `inputSchema` that is not a JSON Schema")
+    snap = Snapshot(
+        protocol_version=data["protocol_version"],
+        server=data["server"],
+        tools=tools,
+        capability_version=data["capability_version"],
+        transport=data["transport"],
+        endpoint=data["endpoint"],
+        prompts=_object_list(data, "prompts", path),
+        resources=_object_list(data, "resources", path),
+        resource_templates=_object_list(data, "resource_templates", path),
+        skipped_tools=_object_list(data, "skipped_tools", path),
+    )
+    if data.get("fingerprint") != snap.fingerprint:
+        raise _bad(path, "its `fingerprint` does not match its tools, so it was edited or damaged")
+    return snap
