@@ -88,9 +88,7 @@ def build(config: PortalConfig, *, from_file: Path | None = None, strict: bool =
     snapshot, config = obtain_snapshot(config, from_file)
     files, warnings = site_files(snapshot, config)
     if strict and warnings:
-        raise PortalError(
-            "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
-        )
+        raise PortalError("The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + ".")
     out = Path(config.out)
     publish(out, files)
     return BuildResult(out, len(files), time.perf_counter() - started, snapshot, tuple(warnings))

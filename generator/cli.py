@@ -39,12 +39,18 @@ def _source_options(parser: argparse.ArgumentParser, *, allow_snapshot: bool) ->
     group = parser.add_argument_group("server (choose one; default: the bundled demo server)")
     group.add_argument("--stdio", metavar='"CMD ARGS"', help="start the server as a child process and talk over stdio")
     group.add_argument(
-        "--env", metavar="NAME", action="append", default=[],
+        "--env",
+        metavar="NAME",
+        action="append",
+        default=[],
         help="pass this environment variable to the stdio server (repeatable); the SDK passes only a safe few",
     )
     group.add_argument("--url", help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8765/mcp/")
     group.add_argument(
-        "--header", metavar='"Name: value"', action="append", default=[],
+        "--header",
+        metavar='"Name: value"',
+        action="append",
+        default=[],
         help="HTTP header for --url (repeatable); ${VAR} is read from the environment and never stored",
     )
     if allow_snapshot:
@@ -56,7 +62,8 @@ def _source_options(parser: argparse.ArgumentParser, *, allow_snapshot: bool) ->
     limits.add_argument("--max-pages", type=int, metavar="N", help="pages per list walk (default 100)")
     limits.add_argument("--max-tools", type=int, metavar="N", help="tools accepted (default 5000)")
     parser.add_argument(
-        "--capability-version", metavar="RULE",
+        "--capability-version",
+        metavar="RULE",
         help="the version stamped on every page: server (default), fingerprint, or meta:KEY",
     )
     parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
@@ -71,8 +78,12 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mcp-portal {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    build = sub.add_parser("build", help="introspect a server (or read a snapshot) and write the site",
-                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    build = sub.add_parser(
+        "build",
+        help="introspect a server (or read a snapshot) and write the site",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _source_options(build, allow_snapshot=True)
     build.add_argument("--out", metavar="DIR", help="output directory (default ./site)")
     build.add_argument("--locales", metavar="en,ru,ar", help="comma-separated locales (default en,ru,ar)")
@@ -80,8 +91,12 @@ def make_parser() -> argparse.ArgumentParser:
     build.add_argument("--base-url", metavar="URL", help="public URL of the site, for canonical links and llms.txt")
     build.add_argument("--templates", metavar="DIR", help="a directory of templates searched before the shipped ones")
     build.add_argument("--strict", action="store_true", help="turn warnings (missing translations, ...) into errors")
-    intro = sub.add_parser("introspect", help="connect to a server and write its snapshot",
-                           epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    intro = sub.add_parser(
+        "introspect",
+        help="connect to a server and write its snapshot",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     _source_options(intro, allow_snapshot=False)
     intro.add_argument("-o", "--output", required=True, metavar="SNAPSHOT.json", help="where to write the snapshot")
     return parser
@@ -98,7 +113,7 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
         except ValueError as exc:
             raise UsageError(f"--stdio could not be split into a command line ({exc}).") from None
         if not command:
-            raise UsageError("--stdio needs a command, e.g. --stdio \"uvx mcp-server-time\".")
+            raise UsageError('--stdio needs a command, e.g. --stdio "uvx mcp-server-time".')
         return ServerSpec(command=command, env=tuple(args.env))
     if args.url:
         if args.env:
@@ -107,7 +122,7 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
         for raw in args.header:
             name, sep, value = raw.partition(":")
             if not sep or not name.strip():
-                raise UsageError(f"--header {name.strip()!r}... must look like \"Name: value\".")
+                raise UsageError(f'--header {name.strip()!r}... must look like "Name: value".')
             headers.append((name.strip(), value.strip()))
         if not args.url.startswith(("http://", "https://")):
             raise UsageError("--url must be an http:// or https:// URL.")
@@ -170,16 +185,20 @@ def main(argv: Sequence[str] | None = None) -> int:
                 output.write_text(snapshot.to_json(), encoding="utf-8")
             except OSError as exc:
                 raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
-            print(f"Wrote {output}: {len(snapshot.tools)} tools from {snapshot.server.get('name', 'the server')} "
-                  f"(capability version {snapshot.capability_version}).")
+            print(
+                f"Wrote {output}: {len(snapshot.tools)} tools from {snapshot.server.get('name', 'the server')} "
+                f"(capability version {snapshot.capability_version})."
+            )
             return 0
         from generator.build import build
 
         result = build(config, from_file=Path(args.from_file) if args.from_file else None, strict=args.strict)
         for warning in result.warnings:
             print(f"warning: {warning}", file=sys.stderr)
-        print(f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
-              f"in {result.seconds:.2f} s (capability version {result.snapshot.capability_version}).")
+        print(
+            f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
+            f"in {result.seconds:.2f} s (capability version {result.snapshot.capability_version})."
+        )
         return 0
     except PortalError as exc:
         if args.debug:

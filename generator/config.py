@@ -50,6 +50,8 @@ class ServerSpec:
     cwd: str | None = None
     fixed_env: tuple[tuple[str, str], ...] = ()
     """Variables we set ourselves (never secrets), e.g. the demo's PYTHONPATH."""
+    label: str | None = None
+    """How to show the command, when the real one is machine-specific (the demo's interpreter path)."""
 
     @property
     def transport(self) -> str:
@@ -59,13 +61,13 @@ class ServerSpec:
         """A safe, human description (no header values, no expanded variables)."""
         if self.url:
             return f"the server at {_strip_credentials(self.url)}"
-        return f"the server started by `{shlex.join(self.command)}`"
+        return f"the server started by `{self.label or shlex.join(self.command)}`"
 
     def public_endpoint(self) -> str:
         """What the snapshot records as the endpoint: never a secret."""
         if self.url:
             return _strip_credentials(self.url)
-        return shlex.join(self.command)
+        return self.label or shlex.join(self.command)
 
 
 @dataclass(frozen=True)
@@ -120,7 +122,11 @@ def demo_server() -> ServerSpec:
     # The child gets only an allow-listed environment, so point it at this very package:
     # that works from a wheel, an editable install and a plain source checkout alike.
     package_root = str(Path(__file__).resolve().parent.parent)
-    return ServerSpec(command=(sys.executable, "-m", "generator.demo"), fixed_env=(("PYTHONPATH", package_root),))
+    return ServerSpec(
+        command=(sys.executable, "-m", "generator.demo"),
+        fixed_env=(("PYTHONPATH", package_root),),
+        label="python -m generator.demo",
+    )
 
 
 def demo_endpoints() -> tuple[Endpoint, ...]:
@@ -135,7 +141,14 @@ def demo_endpoints() -> tuple[Endpoint, ...]:
 # --- validation ---------------------------------------------------------------------------
 
 _TOP_KEYS = {
-    "title", "base_url", "locales", "server", "endpoints", "capability_version", "out", "limits",
+    "title",
+    "base_url",
+    "locales",
+    "server",
+    "endpoints",
+    "capability_version",
+    "out",
+    "limits",
     "templates",
 }
 _SERVER_KEYS = {"stdio", "env", "url", "headers", "cwd"}

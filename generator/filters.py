@@ -31,7 +31,7 @@ def _markdown_renderer() -> MarkdownIt:
     md.validateLink = safe_link  # type: ignore[method-assign]
     # A server's image would be a request to another host; show it as a link instead.
     md.disable("image")
-    md.renderer.rules["link_open"] = _link_open
+    md.add_render_rule("link_open", _link_open)
     return md
 
 
@@ -60,7 +60,8 @@ def md_cell(value: Any) -> str:
     """Text safe inside a Markdown table cell: one line, pipes and HTML escaped."""
     text = visible(str(value))
     text = text.replace("\\", "\\\\").replace("|", "\\|")
-    text = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # Only "<" can open raw HTML; escaping more would put entities in front of LLM readers.
+    text = text.replace("<", "&lt;")
     return re.sub(r"\s*\n\s*", " ", text).strip()
 
 
@@ -71,6 +72,11 @@ def md_code(value: Any) -> str:
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
     return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def md_cell_code(value: Any) -> str:
+    """An inline code span inside a table cell: GFM needs its pipes escaped even there."""
+    return md_code(value).replace("|", "\\|")
 
 
 def md_fence(text: str, info: str = "") -> str:
@@ -110,6 +116,7 @@ FILTERS = {
     "markdown": markdown,
     "md_cell": md_cell,
     "md_code": md_code,
+    "md_cell_code": md_cell_code,
     "md_fence": md_fence,
     "md_text": md_text,
     "yaml_str": yaml_str,

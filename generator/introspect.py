@@ -19,6 +19,7 @@ import httpx2
 from mcp import Client, MCPError, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types import REQUEST_TIMEOUT
 from pydantic import BaseModel, ValidationError
 
 from generator.config import Limits, ServerSpec
@@ -42,6 +43,12 @@ class _Progress:
     """What we were doing when something failed, for the error paragraph."""
 
     request: str = "the connection handshake (server/discover or initialize)"
+    http_status: int | None = None
+    """Status of the last HTTP POST: the SDK turns a 4xx/5xx reply into a generic MCPError."""
+
+
+# The MCPError messages the SDK's Streamable HTTP client makes up for a bare HTTP error status.
+_HTTP_STAND_INS = ("Server returned an error response", "Not Found")
 
 
 def _leaf(exc: BaseException) -> BaseException:
@@ -70,7 +77,7 @@ def _stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
 def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: Limits) -> str:
     who = spec.describe()
     what = progress.request
-    if isinstance(exc, TimeoutError):
+    if isinstance(exc, TimeoutError) or (isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT):
         return (
             f"{who} did not finish {what} in time (limits: {limits.request_timeout:g} s per request, "
             f"{limits.total_timeout:g} s in all). Check that it is an MCP server and responsive, or raise "
@@ -83,8 +90,12 @@ def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: 
         )
     if isinstance(exc, OSError) and spec.url is None:
         return f"{who} could not be started ({exc.strerror or exc}). Check the command and its permissions."
+    status = None
     if isinstance(exc, httpx2.HTTPStatusError):
         status = exc.response.status_code
+    elif isinstance(exc, MCPError) and (progress.http_status or 0) >= 400 and exc.message in _HTTP_STAND_INS:
+        status = progress.http_status
+    if status is not None:
         hint = {
             401: "The server wants authentication: pass a token with --header 'Authorization: Bearer ${TOKEN}'.",
             403: "The credentials were refused: check the token's scopes.",
@@ -107,10 +118,11 @@ def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: 
             f"Check the server's logs; if it needs credentials, pass them with --env or --header."
         )
     if isinstance(exc, ValidationError):
-        first = exc.errors()[0] if exc.errors() else {}
-        loc = ".".join(str(p) for p in first.get("loc", ()))
+        errors = exc.errors()
+        loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
+        msg = errors[0]["msg"] if errors else str(exc)
         return (
-            f"{who} sent a reply to {what} that is not valid MCP ({loc}: {first.get('msg', exc)}). "
+            f"{who} sent a reply to {what} that is not valid MCP ({loc}: {msg}). "
             f"Fix the server, or use --lenient to skip invalid tools."
         )
     return (
@@ -157,7 +169,7 @@ async def _walk(
     )
 
 
-def _client(spec: ServerSpec, limits: Limits, redactor: Redactor, errlog: TextIO | None) -> Client:
+def _client(spec: ServerSpec, limits: Limits, redactor: Redactor, errlog: TextIO | None, progress: _Progress) -> Client:
     if spec.url:
         headers = {}
         for name, value in spec.headers:
@@ -165,7 +177,14 @@ def _client(spec: ServerSpec, limits: Limits, redactor: Redactor, errlog: TextIO
             redactor.add([real])
             headers[name] = real
         url = expand(spec.url, what="The server URL")
-        http = httpx2.AsyncClient(headers=headers, timeout=limits.request_timeout)
+
+        async def note_status(response: httpx2.Response) -> None:
+            if response.request.method == "POST":
+                progress.http_status = response.status_code
+
+        http = httpx2.AsyncClient(
+            headers=headers, timeout=limits.request_timeout, event_hooks={"response": [note_status]}
+        )
         transport = streamable_http_client(url, http_client=http)
         return Client(transport, mode="auto", read_timeout_seconds=limits.request_timeout, cache=None)
     env = dict(spec.fixed_env)
@@ -203,11 +222,15 @@ def _server_identity(client: Client) -> dict[str, Any]:
 
 
 async def _introspect(
-    spec: ServerSpec, limits: Limits, capability_rule: str, progress: _Progress, redactor: Redactor,
+    spec: ServerSpec,
+    limits: Limits,
+    capability_rule: str,
+    progress: _Progress,
+    redactor: Redactor,
     errlog: TextIO | None,
 ) -> Snapshot:
     who = spec.describe()
-    async with _client(spec, limits, redactor, errlog) as client:
+    async with _client(spec, limits, redactor, errlog, progress) as client:
         server = _server_identity(client)
         caps = client.server_capabilities
         progress.request = "tools/list"
@@ -259,7 +282,8 @@ def introspect(spec: ServerSpec, limits: Limits, capability_rule: str = "server"
     """Connect, list everything, disconnect; raise :class:`PortalError` on any failure."""
     progress = _Progress()
     redactor = Redactor()
-    errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if spec.url is None else None
+    # Closed in the finally below; a with-block would not fit the optional stderr capture.
+    errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if spec.url is None else None  # noqa: SIM115
 
     async def bounded() -> Snapshot:
         with anyio.fail_after(limits.total_timeout):

@@ -72,7 +72,9 @@ def publish(out: Path, files: Mapping[str, bytes]) -> None:
         except OSError as exc:
             if old.exists() and not out.exists():
                 os.rename(old, out)
-            raise PortalError(f"Writing the site to {out} failed ({exc.strerror or exc}); the previous site is unchanged.") from None
+            raise PortalError(
+                f"Writing the site to {out} failed ({exc.strerror or exc}); the previous site is unchanged."
+            ) from None
         finally:
             shutil.rmtree(staging, ignore_errors=True)
             shutil.rmtree(old, ignore_errors=True)

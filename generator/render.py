@@ -57,6 +57,8 @@ class Context:
     page: Page
     L: Catalog
     catalogs: Mapping[str, Catalog]
+    in_twin: bool = False
+    """True while rendering the Markdown twin: links start from the twin's location."""
 
     def url(self, target: Page | str, *, twin: bool = False) -> str:
         """Relative link from this page to another page (or to a site path)."""
@@ -64,7 +66,7 @@ class Context:
             path = target.md_path if twin else target.html_path
         else:
             path = target
-        return relative(self.here(twin), path)
+        return relative(self.here(), path)
 
     def llms_link(self, path: str, *, root: bool) -> str:
         """A link in an llms.txt: absolute with a base URL, else relative to that llms.txt."""
@@ -73,8 +75,8 @@ class Context:
             return public
         return path if root else relative(f"{self.page.locale}/llms.txt", path)
 
-    def here(self, twin: bool = False) -> str:
-        return self.page.md_path if twin else self.page.html_path
+    def here(self) -> str:
+        return self.page.md_path if self.in_twin else self.page.html_path
 
     @property
     def canonical(self) -> str | None:
@@ -110,7 +112,7 @@ class Renderer:
         return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
 
     def page_md(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
-        ctx = Context(site, page, catalogs[page.locale], catalogs)
+        ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True)
         template = self.text.get_template(f"md/{page.template}.md.j2")
         return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
 
@@ -133,7 +135,9 @@ class Renderer:
 
 
 def render_site(
-    site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer,
+    site: SiteModel,
+    catalogs: Mapping[str, Catalog],
+    renderer: Renderer,
     on_page: Callable[[str], None] | None = None,
 ) -> dict[str, str]:
     """Every text file of the site, keyed by its path relative to the site root."""

@@ -1,0 +1,838 @@
+"""Example instances for untrusted JSON Schemas, and a validator that never fetches.
+
+* :func:`validate` checks an instance with the validator class of the schema's
+  declared dialect (default 2020-12), format checking on, remote ``$ref``
+  refused, and returns messages instead of raising.
+* :func:`example_for` builds a realistic instance.  Every candidate is checked
+  with the same validator, at each level and once more as a whole, so an
+  :class:`Example` with ``ok=True`` always validates; otherwise ``ok`` is false
+  and ``reason`` says why.
+* :func:`placeholder_for` builds the typed stub that shows a call's shape
+  (``"<name>"``, ``1``, ``1.0``, ``true``, one array item, every declared
+  property); it is not validated.
+
+Which properties an example includes: by default the required ones plus the
+optional ones that declare ``examples``/``example`` or a non-null ``default``
+(showing the knobs a server documents); ``prefer_optional=True`` includes every
+declared property.  Alternatives (other branches, required-only objects,
+minimal arrays) are tried when the first attempt does not validate.
+
+Everything is deterministic (fixed values, no clock, no randomness) and bounded
+(nesting depth, ``$ref`` recursion, number of validation attempts).
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from fractions import Fraction
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+from jsonschema import FormatChecker
+from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
+from referencing import Registry
+from referencing.exceptions import NoSuchResource, Unresolvable
+
+from generator.regexgen import generate as regex_strings
+from generator.schema import (
+    ANNOTATIONS,
+    LEGACY_DIALECTS,
+    LocalRefs,
+    declared_types,
+    detect_dialect,
+    is_number,
+    merge_schemas,
+    own_types,
+    ref_keyword,
+)
+
+_MAX_ATTEMPTS = 4000  # validations per example_for call
+_MAX_DEPTH = 16  # nesting of generated values
+_MAX_ERRORS = 50
+_MAX_MESSAGE = 300
+
+
+@dataclass(frozen=True)
+class Example:
+    """A generated instance; ``value`` is only meaningful when ``ok``."""
+
+    value: Any
+    ok: bool
+    reason: str | None
+
+
+# --------------------------------------------------------------------------- validation
+
+_VALIDATORS: dict[str | None, Any] = {
+    "draft-03": jsonschema.Draft3Validator,
+    "draft-04": jsonschema.Draft4Validator,
+    "draft-06": jsonschema.Draft6Validator,
+    "draft-07": jsonschema.Draft7Validator,
+    "2019-09": jsonschema.Draft201909Validator,
+    "2020-12": jsonschema.Draft202012Validator,
+    None: jsonschema.Draft202012Validator,
+}
+
+
+def _refuse(uri: str) -> Any:
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # never fetch an untrusted $ref
+
+
+_REGISTRY: Registry[Any] = Registry(retrieve=_refuse)  # type: ignore[call-arg]
+
+_TIME = r"(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)"
+_DUR_T = r"T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)"
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
+_VAR = r"[A-Za-z0-9_.%]+(?::[1-9]\d{0,3}|\*)?"
+# Checks for formats whose jsonschema checker needs an optional package (rfc3339-validator,
+# isoduration, fqdn, jsonpointer, uri-template); used only where jsonschema has none, so the
+# same values are rejected whether or not those extras are installed.
+_FALLBACK_FORMATS: dict[str, tuple[str, frozenset[str]]] = {
+    "date-time": (rf"\d{{4}}-\d\d-\d\d[Tt]{_TIME}", frozenset({"3", "4", "6", "7", "2019", "2020"})),
+    "time": (_TIME, frozenset({"7", "2019", "2020"})),
+    "duration": (
+        rf"P(?:\d+W|(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:{_DUR_T})?|{_DUR_T})",
+        frozenset({"2019", "2020"}),
+    ),
+    "hostname": (
+        rf"(?=.{{1,253}}\.?$){_LABEL}(?:\.{_LABEL})*\.?",
+        frozenset({"4", "6", "7", "2019", "2020"}),
+    ),
+    "host-name": (rf"(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*", frozenset({"3"})),
+    "json-pointer": (r"(?:/(?:[^~/]|~[01])*)*", frozenset({"6", "7", "2019", "2020"})),
+    "relative-json-pointer": (
+        r"(?:0|[1-9]\d*)(?:#|(?:/(?:[^~/]|~[01])*)*)",
+        frozenset({"7", "2019", "2020"}),
+    ),
+    "uri-template": (
+        rf"(?:[^{{}}\s]|\{{[+#./;?&=,!@|]?{_VAR}(?:,{_VAR})*\}})*",
+        frozenset({"6", "7", "2019", "2020"}),
+    ),
+}
+_CHECKERS: dict[Any, FormatChecker] = {}
+
+
+def _date_time_ok(value: str) -> bool:
+    import datetime
+
+    try:
+        datetime.datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", value.replace(":60", ":59")).upper())
+    except ValueError:
+        return False
+    return True
+
+
+def _format_checker(cls: Any) -> FormatChecker:
+    """The dialect's FormatChecker with fallbacks, and with checker crashes counted as failures."""
+    if cls in _CHECKERS:
+        return _CHECKERS[cls]
+    draft = {v: k for k, v in _VALIDATORS.items() if k}.get(cls, "2020-12").removeprefix("draft-").lstrip("0")
+    draft = draft[:4]
+    checker = FormatChecker(formats=())
+    funcs: dict[str, Callable[[object], bool]] = {n: fn for n, (fn, _) in cls.FORMAT_CHECKER.checkers.items()}
+    for name, (regex, drafts) in _FALLBACK_FORMATS.items():
+        if name not in funcs and draft in drafts:
+            funcs[name] = _fallback(name, re.compile(regex))
+    for name, func in funcs.items():
+        checker.checkers[name] = (_safe(func), ())
+    _CHECKERS[cls] = checker
+    return checker
+
+
+def _fallback(name: str, regex: re.Pattern[str]) -> Callable[[object], bool]:
+    def check(value: object) -> bool:
+        if not isinstance(value, str):
+            return True  # formats only constrain strings
+        if regex.fullmatch(value) is None:
+            return False
+        return _date_time_ok(value) if name == "date-time" else True
+
+    return check
+
+
+def _safe(func: Callable[[object], bool]) -> Callable[[object], bool]:
+    def check(value: object) -> bool:
+        try:
+            return bool(func(value))
+        except Exception:  # a checker that crashes on odd input has rejected it
+            return False
+
+    return check
+
+
+def _at(path: Iterator[Any] | Any) -> str:
+    out = "$"
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        elif isinstance(part, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part):
+            out += f".{part}"
+        else:
+            out += "[" + repr(str(part)) + "]"
+    return out
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
+
+
+class _Checker:
+    """One compiled validator for a root schema; checks the root or any of its subschemas."""
+
+    def __init__(self, schema: object) -> None:
+        self.error: str | None = None
+        self.validator: Any = None
+        dialect, _ = detect_dialect(schema)
+        cls = _VALIDATORS.get(dialect, jsonschema.Draft202012Validator)
+        try:
+            cls.check_schema(schema)
+            self.validator = cls(schema, registry=_REGISTRY, format_checker=_format_checker(cls))
+        except SchemaError as exc:
+            where = _at(exc.absolute_path)
+            self.error = _clip(f"{exc.message} (at {where.replace('$', '#', 1)})")
+        except RecursionError:
+            self.error = "schema nested too deeply"
+        except Exception as exc:
+            self.error = _clip(f"{type(exc).__name__}: {exc}")
+
+    def ok(self, instance: object, sub: object) -> bool:
+        try:
+            validator = self.validator if sub is self.validator.schema else self.validator.evolve(schema=sub)
+            return bool(validator.is_valid(instance))
+        except Exception:  # unresolvable $ref, recursion, a crashing regex...: not valid
+            return False
+
+    def errors(self, instance: object) -> list[str]:
+        if self.error is not None:
+            return [f"schema: {self.error}"]
+        found: list[str] = []
+        try:
+            for error in self.validator.iter_errors(instance):
+                found.append(_clip(f"{_at(error.absolute_path)}: {error.message}"))
+                if len(found) >= _MAX_ERRORS:
+                    break
+        except RecursionError:
+            found.append("schema: nested too deeply to validate")
+        except Unresolvable as exc:
+            ref = getattr(exc, "ref", "?")
+            found.append(_clip(f"schema: unresolvable $ref {ref!r} (remote references are never fetched)"))
+        except Exception as exc:
+            found.append(_clip(f"schema: {type(exc).__name__}: {exc}"))
+        return found
+
+
+def validate(instance: object, schema: object) -> list[str]:
+    """Error messages (``"$.a[0]: ..."``), empty when valid; ``["schema: ..."]`` for a bad schema."""
+    return _Checker(schema).errors(instance)
+
+
+# --------------------------------------------------------------------------- realistic values
+
+FORMAT_VALUES: dict[str, tuple[str, ...]] = {
+    "uuid": (
+        "3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b",
+        "7c9e6679-7425-40de-944b-e07fc1f90ae7",
+        "0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d",
+    ),
+    "date-time": ("2026-09-03T10:15:00Z", "2026-09-04T08:30:00Z", "2026-09-05T16:45:00Z"),
+    "date": ("2026-09-03", "2026-09-04", "2026-09-05"),
+    "time": ("10:15:00Z", "08:30:00Z", "16:45:00Z"),
+    "duration": ("P3D", "PT2H", "P1W"),
+    "email": ("alex@example.com", "sam@example.org", "kim@example.net"),
+    "idn-email": ("alex@example.com", "sam@example.org", "kim@example.net"),
+    "uri": ("https://example.com/docs/quarterly-report", "https://example.com/a", "https://example.org/b"),
+    "iri": ("https://example.com/docs/quarterly-report", "https://example.com/a", "https://example.org/b"),
+    "uri-reference": ("/docs/quarterly-report", "/docs/a", "/docs/b"),
+    "iri-reference": ("/docs/quarterly-report", "/docs/a", "/docs/b"),
+    "hostname": ("api.example.com", "docs.example.com", "mail.example.org"),
+    "host-name": ("api.example.com", "docs.example.com", "mail.example.org"),
+    "idn-hostname": ("api.example.com", "docs.example.com", "mail.example.org"),
+    "ipv4": ("192.0.2.10", "198.51.100.7", "203.0.113.42"),
+    "ip-address": ("192.0.2.10", "198.51.100.7", "203.0.113.42"),
+    "ipv6": ("2001:db8::1", "2001:db8::2", "2001:db8:85a3::8a2e:370:7334"),
+    "json-pointer": ("/items/0/title", "/items/1/title", "/name"),
+    "relative-json-pointer": ("0/title", "1/name", "2"),
+    "regex": ("^[a-z0-9-]+$", "^\\d{4}$", "^[A-Z]{3}$"),
+    "uri-template": ("https://example.com/items/{id}", "https://example.com/users/{user}", "/search{?q}"),
+}
+# Property-name hints, looked up with the name lower-cased and "-"/" " turned into "_".
+_STRING_HINTS: dict[str, str] = {
+    "query": "quarterly report", "q": "quarterly report", "search": "quarterly report",
+    "keywords": "quarterly report", "prompt": "Summarize the quarterly report.",
+    "name": "Alex Example", "title": "Quarterly report", "description": "A short description.",
+    "summary": "A short summary.", "message": "Hello, world!", "text": "Hello, world!",
+    "content": "Hello, world!", "body": "Hello, world!", "comment": "Looks good to me.",
+    "email": "alex@example.com", "url": "https://example.com", "uri": "https://example.com",
+    "link": "https://example.com", "homepage": "https://example.com", "path": "reports/q3.pdf",
+    "file": "reports/q3.pdf", "filename": "q3.pdf", "file_path": "reports/q3.pdf",
+    "language": "en", "lang": "en", "locale": "en-US", "country": "US", "currency": "USD",
+    "timezone": "Europe/Berlin", "tz": "Europe/Berlin", "city": "Berlin", "phone": "+1-202-555-0100",
+    "username": "alex", "user": "alex", "owner": "octocat", "repo": "octocat/hello-world",
+    "repository": "octocat/hello-world", "branch": "main", "ref": "main", "sha": "9fceb02",
+    "commit": "9fceb02", "tag": "finance", "status": "active", "state": "open", "color": "#3366ff",
+    "version": "1.0.0", "id": "abc123", "key": "api-key", "token": "eyJwYWdlIjoyfQ",
+    "cursor": "eyJwYWdlIjoyfQ", "date": "2026-09-03", "code": "print('hello')", "sql": "SELECT 1",
+    "format": "json", "mode": "default", "type": "default", "kind": "default", "category": "finance",
+    "label": "finance", "address": "1 Main St",
+}  # fmt: skip
+_NUMBER_HINTS: dict[str, float] = {
+    "limit": 10, "max_results": 10, "top_k": 5, "k": 5, "count": 10, "size": 10, "page_size": 10,
+    "per_page": 10, "page": 1, "offset": 0, "skip": 0, "year": 2026, "month": 9, "day": 3, "hour": 10,
+    "minute": 15, "port": 8080, "timeout": 30, "age": 30, "temperature": 0.7, "lat": 52.52,
+    "latitude": 52.52, "lon": 13.405, "lng": 13.405, "longitude": 13.405, "price": 19.99,
+    "amount": 19.99, "quantity": 1, "retries": 3, "max_tokens": 256, "depth": 2, "days": 7,
+}  # fmt: skip
+
+
+def _hint_key(name: str | None) -> str:
+    return re.sub(r"[\s-]+", "_", (name or "").strip()).lower()
+
+
+def _string_hint(name: str | None) -> str:
+    key = _hint_key(name)
+    if key in _STRING_HINTS:
+        return _STRING_HINTS[key]
+    if key.endswith(("_id", "id")) and key != "id":
+        return "abc123"
+    if key.endswith(("_url", "_uri", "_link")):
+        return "https://example.com"
+    if key.endswith("_at") or key.endswith("_date"):
+        return "2026-09-03"
+    for suffix, hint in (("email", "alex@example.com"), ("name", "Alex Example"), ("path", "reports/q3.pdf")):
+        if key.endswith(suffix):
+            return hint
+    return "example"
+
+
+def _fit(text: str, lo: int, hi: int | None) -> str:
+    """Pad or cut a plain string to the length bounds (patterns are generated, not fitted)."""
+    if len(text) < lo:
+        filler = (text or "x") + " "
+        text = (filler * (lo // len(filler) + 1))[:lo]
+        text = text[:-1] + "x" if text.endswith(" ") else text
+    if hi is not None and len(text) > hi:
+        text = text[:hi]
+    return text
+
+
+def _int_or(value: object, default: int) -> int:
+    return int(value) if is_number(value) and math.isfinite(value) and value >= 0 else default
+
+
+@dataclass(frozen=True)
+class _Ctx:
+    name: str | None = None
+    depth: int = 0
+    stack: tuple[int, ...] = ()  # ids of $ref targets being expanded
+    salt: int = 0  # asks for a different value (unique items, second tries)
+    minimal: bool = False  # inside recursion: smallest instance (required only, fewest items)
+
+    def child(self, name: str | None, salt: int = 0) -> _Ctx:
+        return replace(self, name=name, depth=self.depth + 1, salt=salt)
+
+
+class _GiveUp(Exception):
+    """Attempt budget exhausted."""
+
+
+_FAIL = object()
+
+
+class _Generator:
+    def __init__(self, root: object, checker: _Checker, prefer_optional: bool) -> None:
+        self.root = root
+        self.checker = checker
+        self.prefer_optional = prefer_optional
+        self.dialect, _ = detect_dialect(root)
+        self.refs = LocalRefs(root, self.dialect)
+        self.attempts = 0
+        self.first_failure: tuple[object, list[str]] | None = None
+
+    # ---- schema views (generation hints only: every result is validated against the real schema)
+
+    def types_of(self, node: object) -> tuple[str, ...]:
+        view, _ = self.expand(node, _Ctx())
+        return own_types(view) if isinstance(view, dict) else ()
+
+    def merge(self, a: dict[str, Any], b: dict[str, Any]) -> dict[str, Any]:
+        return merge_schemas(a, b, self.types_of) or {**a, **b}
+
+    def expand(self, node: object, ctx: _Ctx) -> tuple[dict[str, Any] | bool | None, _Ctx]:
+        """Follow $ref (bounded recursion) and merge allOf; None means "cannot generate here"."""
+        depth = ctx.depth
+        for _ in range(32):
+            if isinstance(node, bool):
+                return node, ctx
+            if not isinstance(node, dict):
+                return None, ctx
+            keyword = ref_keyword(node)
+            if keyword is None:
+                break
+            target, problem = self.refs.lookup(node[keyword], keyword)
+            if problem is not None:
+                return None, ctx
+            if isinstance(target, dict):
+                seen = ctx.stack.count(id(target))
+                if seen >= 2:
+                    return None, ctx
+                ctx = replace(ctx, stack=(*ctx.stack, id(target)), minimal=ctx.minimal or seen > 0)
+            siblings = {k: v for k, v in node.items() if k != keyword}
+            if self.dialect in LEGACY_DIALECTS:
+                siblings = {k: v for k, v in siblings.items() if k in ANNOTATIONS}
+            if target is False or not siblings:
+                node = target
+            else:
+                node = self.merge(target if isinstance(target, dict) else {}, siblings)
+        else:
+            return None, ctx
+        branches = node.get("allOf")
+        if isinstance(branches, list) and ctx.depth <= _MAX_DEPTH:
+            merged = {k: v for k, v in node.items() if k != "allOf"}
+            for branch in branches[:16]:
+                sub, ctx = self.expand(branch, replace(ctx, depth=ctx.depth + 1))
+                if sub is None or sub is False:
+                    return None, ctx
+                if isinstance(sub, dict):
+                    merged = self.merge(merged, sub)
+            node = merged
+        return node, replace(ctx, depth=depth)
+
+    # ---- search
+
+    def solve(self, node: object, ctx: _Ctx) -> object:
+        """The first candidate that validates against ``node`` itself, or ``_FAIL``."""
+        if ctx.depth > _MAX_DEPTH:
+            return _FAIL
+        salts = (ctx.salt, ctx.salt + 7, ctx.salt + 13)
+        for i, salt in enumerate(salts):
+            tried = False
+            for value in self.candidates(node, replace(ctx, salt=salt)):
+                tried = True
+                self.attempts += 1
+                if self.attempts > _MAX_ATTEMPTS:
+                    raise _GiveUp
+                if self.checker.ok(value, node):
+                    return value
+                if ctx.depth == 0 and self.first_failure is None:
+                    self.first_failure = (value, self.checker.errors(value) if node is self.root else [])
+            # Other salts only help where a value must avoid something (not, uniqueness, if).
+            retry = isinstance(node, dict) and bool({"not", "if", "uniqueItems"} & node.keys())
+            if not tried or (i == 0 and not retry):
+                break
+        return _FAIL
+
+    def candidates(self, node: object, ctx: _Ctx) -> Iterator[object]:
+        view, ctx = self.expand(node, ctx)
+        if view is None or view is False:
+            return
+        if view is True:
+            view = {}
+        if "const" in view:
+            yield view["const"]
+            return
+        for key in ("examples", "example", "default"):
+            if key in view:
+                values = view[key] if key == "examples" and isinstance(view[key], list) else [view[key]]
+                yield from values[:8]
+        enum = view.get("enum")
+        if isinstance(enum, list) and enum:
+            start = ctx.salt % len(enum)
+            yield from (enum[start:] + enum[:start])[:32]
+            return
+        unions = [k for k in ("oneOf", "anyOf") if isinstance(view.get(k), list) and view[k]]
+        if unions:
+            rest = {k: v for k, v in view.items() if k != unions[0]}
+            branches = view[unions[0]]
+            # Non-null branches first: "string | null" should show a string.
+            order = sorted(range(len(branches[:16])), key=lambda i: self.types_of(branches[i]) == ("null",))
+            for i in order:
+                sub, sub_ctx = self.expand(branches[i], ctx)
+                if isinstance(sub, dict):
+                    yield from self.candidates(self.merge(rest, sub), sub_ctx)
+                elif sub is True:
+                    yield from self.candidates(rest, sub_ctx)
+            return
+        types = list(declared_types(view) or self.infer(view))
+        types.sort(key=lambda t: t == "null")  # prefer the first non-null type
+        for t in types:
+            yield from self.typed(t, view, ctx)
+
+    def infer(self, view: dict[str, Any]) -> list[str]:
+        inferred = list(own_types(view))
+        if inferred:
+            return inferred
+        keys = view.keys()
+        if keys & {"properties", "required", "minProperties", "maxProperties", "patternProperties"}:
+            return ["object"]
+        if keys & {"items", "prefixItems", "minItems", "maxItems", "contains", "uniqueItems"}:
+            return ["array"]
+        if keys & {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}:
+            return ["number"]
+        if keys & {"minLength", "maxLength", "pattern", "format"}:
+            return ["string"]
+        # Anything goes (up to `not`/`if`): try every type, most readable first.
+        return ["string", "integer", "boolean", "object", "array", "null"]
+
+    def typed(self, t: str, view: dict[str, Any], ctx: _Ctx) -> Iterator[object]:
+        if t == "string":
+            yield from self.strings(view, ctx)
+        elif t in ("integer", "number"):
+            yield from self.numbers(view, ctx, integer=t == "integer")
+        elif t == "boolean":
+            yield from (True, False) if ctx.salt % 2 == 0 else (False, True)
+        elif t == "null":
+            yield None
+        elif t == "array":
+            yield from self.arrays(view, ctx)
+        elif t == "object":
+            yield from self.objects(view, ctx)
+
+    def strings(self, view: dict[str, Any], ctx: _Ctx) -> Iterator[object]:
+        lo = _int_or(view.get("minLength"), 0)
+        hi = _int_or(view.get("maxLength"), -1)
+        top = None if hi < 0 else hi
+        fmt = view.get("format")
+        if isinstance(fmt, str) and fmt in FORMAT_VALUES:
+            values = FORMAT_VALUES[fmt]
+            yield values[ctx.salt % len(values)]
+        pattern = view.get("pattern")
+        if isinstance(pattern, str):
+            found = regex_strings(pattern, min_len=lo, max_len=top, limit=max(3, ctx.salt % 16 + 1))
+            yield from found[ctx.salt % len(found) :] + found[: ctx.salt % len(found)] if found else ()
+        hint = _string_hint(ctx.name)
+        if ctx.salt:
+            hint = f"{hint} {ctx.salt + 1}"
+        if view.get("contentEncoding") == "base64":
+            yield base64.b64encode(hint.encode()).decode()
+        if view.get("contentMediaType") == "application/json":
+            yield "{}"
+        yield _fit(hint, lo, top)
+        yield _fit("example", lo, top)
+
+    def numbers(self, view: dict[str, Any], ctx: _Ctx, *, integer: bool) -> Iterator[object]:
+        def bound(key: str) -> Fraction | None:
+            value = view.get(key)
+            if is_number(value) and math.isfinite(value):
+                return Fraction(value)
+            return None
+
+        lo, hi = bound("minimum"), bound("maximum")
+        lo_x, hi_x = bound("exclusiveMinimum"), bound("exclusiveMaximum")
+        if view.get("exclusiveMinimum") is True:  # draft-04
+            lo, lo_x = None, lo
+        if view.get("exclusiveMaximum") is True:
+            hi, hi_x = None, hi
+        step = bound("multipleOf")
+        if step is not None and step <= 0:
+            step = None
+        if integer:
+            # integer multiples of p/q are the multiples of p (q divides the factor)
+            step = Fraction(step.numerator) if step is not None else Fraction(1)
+        key = _hint_key(ctx.name)
+        preferred = Fraction(_NUMBER_HINTS.get(key, 1 if integer else 1.5)).limit_denominator(1000)
+        targets = [preferred + ctx.salt * (step or 1), Fraction(0), Fraction(1)]
+        for edge in (lo, lo_x, hi, hi_x):
+            if edge is not None:
+                targets += [edge, edge + (step or 1), edge - (step or 1)]
+        if lo is not None or lo_x is not None or hi is not None or hi_x is not None:
+            low = max([x for x in (lo, lo_x) if x is not None], default=None)
+            high = min([x for x in (hi, hi_x) if x is not None], default=None)
+            if low is not None and high is not None:
+                targets.insert(1, (low + high) / 2)
+        seen: list[object] = []
+        for target in targets:
+            value = target
+            if step is not None:
+                value = math.ceil(target / step) * step
+            for out in self.number_forms(value, integer):
+                if out not in seen and not any(type(out) is type(s) and out == s for s in seen):
+                    seen.append(out)
+                    yield out
+
+    @staticmethod
+    def number_forms(value: Fraction, integer: bool) -> list[object]:
+        if value.denominator == 1:
+            as_int = int(value)
+            if integer or as_int.bit_length() > 1000:
+                return [as_int]
+            try:
+                return [float(as_int), as_int]
+            except OverflowError:
+                return [as_int]
+        if integer:
+            return []
+        try:
+            return [float(value)]
+        except OverflowError:
+            return []
+
+    def arrays(self, view: dict[str, Any], ctx: _Ctx) -> Iterator[object]:
+        prefix = view.get("prefixItems")
+        rest = view.get("items")
+        if not isinstance(prefix, list):
+            prefix, rest = (rest, view.get("additionalItems")) if isinstance(rest, list) else ([], rest)
+        lo = _int_or(view.get("minItems"), 0)
+        hi = _int_or(view.get("maxItems"), -1)
+        contains = view.get("contains")
+        need = _int_or(view.get("minContains"), 1) if contains is not None else 0
+        realistic = max(lo, len(prefix), need, 1)
+        if rest is False:
+            realistic = min(realistic, len(prefix))
+        sizes = [realistic, max(lo, need)] if not ctx.minimal else [max(lo, need), realistic]
+        unique = view.get("uniqueItems") is True
+        for size in dict.fromkeys(min(s, hi) if hi >= 0 else s for s in sizes):
+            items: list[object] = []
+            for i in range(min(size, 256)):
+                schema: object = prefix[i] if i < len(prefix) else (True if rest is None else rest)
+                if contains is not None and i >= len(prefix) and i - len(prefix) < need:
+                    schema = {"allOf": [schema, contains]}
+                name = ctx.name
+                if name and name.endswith("s") and len(name) > 3:
+                    name = name[:-1]  # "tags" -> "tag" for the hint of one item
+                value = self.solve(schema, ctx.child(name, salt=i if unique else ctx.salt))
+                if value is _FAIL:
+                    break
+                items.append(value)
+            else:
+                yield items
+
+    def objects(self, view: dict[str, Any], ctx: _Ctx) -> Iterator[object]:
+        props = view.get("properties") if isinstance(view.get("properties"), dict) else {}
+        assert isinstance(props, dict)
+        raw_required = view.get("required")
+        required = [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []
+        required += [k for k, v in props.items() if isinstance(v, dict) and v.get("required") is True]
+        names = list(dict.fromkeys([*map(str, props), *required]))
+
+        def documented(name: str) -> bool:
+            sub, _ = self.expand(props.get(name), ctx)
+            if not isinstance(sub, dict):
+                return False
+            return "examples" in sub or "example" in sub or sub.get("default") is not None
+
+        plans = [
+            [n for n in names if n in required or documented(n)],
+            [n for n in names if n in required],
+            names,
+        ]
+        if self.prefer_optional:
+            plans = [plans[2], plans[0], plans[1]]
+        if ctx.minimal:
+            plans = [plans[1]]
+        max_props = _int_or(view.get("maxProperties"), -1)
+        done: list[list[str]] = []
+        for plan in plans:
+            if max_props >= 0:
+                while len(plan) > max_props and any(n not in required for n in plan):
+                    plan.remove(next(n for n in reversed(plan) if n not in required))
+            if plan in done:
+                continue
+            done.append(plan)
+            obj = self.fill(view, props, plan, required, ctx)
+            if obj is not None:
+                yield obj
+
+    def value_schema(self, view: dict[str, Any], props: dict[str, Any], name: str) -> object:
+        if name in props:
+            return props[name]
+        patterns = view.get("patternProperties")
+        if isinstance(patterns, dict):
+            for pattern, sub in patterns.items():
+                try:
+                    if re.search(str(pattern), name):
+                        return sub
+                except (re.error, RecursionError):
+                    continue
+        extra = view.get("additionalProperties")
+        return extra if isinstance(extra, dict | bool) else True
+
+    def fill(
+        self, view: dict[str, Any], props: dict[str, Any], plan: list[str], required: list[str], ctx: _Ctx
+    ) -> dict[str, object] | None:
+        obj: dict[str, object] = {}
+
+        def put(name: str, schema: object) -> bool:
+            value = self.solve(schema, ctx.child(name))
+            if value is _FAIL:
+                return name not in required
+            obj[name] = value
+            return True
+
+        for name in plan:
+            if not put(name, self.value_schema(view, props, name)):
+                return None
+        # Conditional requirements: dependencies and if/then/else, re-applied until stable.
+        for _ in range(3):
+            changed = False
+            for key in ("dependentRequired", "dependencies", "dependentSchemas"):
+                deps = view.get(key)
+                if not isinstance(deps, dict):
+                    continue
+                for trigger, dep in deps.items():
+                    if trigger not in obj:
+                        continue
+                    extra = {"required": dep} if isinstance(dep, list) else dep
+                    changed |= self.apply(view, props, obj, extra, ctx, required)
+            if "if" in view:
+                branch = view.get("then") if self.checker.ok(obj, view["if"]) else view.get("else")
+                if branch is not None:
+                    changed |= self.apply(view, props, obj, branch, ctx, required)
+            if not changed:
+                break
+        min_props = _int_or(view.get("minProperties"), 0)
+        for name in props:
+            if len(obj) >= min_props:
+                break
+            if name not in obj:
+                put(name, props[name])
+        if len(obj) < min_props:
+            extra = view.get("additionalProperties")
+            patterns = view.get("patternProperties")
+            keys = [f"key{i}" for i in range(1, min_props + 1)]
+            if isinstance(patterns, dict):
+                keys = [k for p in patterns for k in regex_strings(str(p), limit=min_props)] + keys
+            names_rule = view.get("propertyNames")
+            for key in keys:
+                if len(obj) >= min_props:
+                    break
+                if key in obj or (names_rule is not None and not self.checker.ok(key, names_rule)):
+                    continue
+                if extra is not False or isinstance(patterns, dict):
+                    put(key, self.value_schema(view, props, key))
+        return obj
+
+    def apply(
+        self,
+        view: dict[str, Any],
+        props: dict[str, Any],
+        obj: dict[str, object],
+        extra: object,
+        ctx: _Ctx,
+        required: list[str],
+    ) -> bool:
+        """Make ``obj`` satisfy a conditional subschema's required/properties; True if changed."""
+        sub, _ = self.expand(extra, ctx)
+        if not isinstance(sub, dict) or self.checker.ok(obj, extra):
+            return False
+        changed = False
+        sub_props = sub.get("properties") if isinstance(sub.get("properties"), dict) else {}
+        assert isinstance(sub_props, dict)
+        wanted = (
+            [r for r in sub.get("required", []) if isinstance(r, str)]
+            if isinstance(sub.get("required"), list)
+            else []
+        )
+        for name in dict.fromkeys([*wanted, *(n for n in sub_props if n in obj)]):
+            schema = self.value_schema(view, props, name)
+            if name in sub_props:
+                schema = {"allOf": [schema, sub_props[name]]}
+            value = self.solve(schema, ctx.child(name))
+            if value is not _FAIL and obj.get(name, _FAIL) != value:
+                obj[name] = value
+                changed = True
+        return changed
+
+
+def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
+    """A realistic instance that validates (``ok``), or ``ok=False`` with the reason."""
+    try:
+        checker = _Checker(schema)
+        if checker.error is not None:
+            return Example(None, False, f"invalid schema: {checker.error}")
+        if schema is False:
+            return Example(None, False, "the schema is false: no value is allowed")
+        generator = _Generator(schema, checker, prefer_optional)
+        try:
+            value = generator.solve(schema, _Ctx())
+        except _GiveUp:
+            return Example(None, False, f"no valid instance found within {_MAX_ATTEMPTS} attempts")
+        if value is _FAIL:
+            reason = "no valid instance found"
+            if generator.first_failure is not None:
+                candidate, errors = generator.first_failure
+                if errors:
+                    reason += f"; e.g. {_clip(repr(candidate))[:80]} fails: {errors[0]}"
+            else:  # nothing could even be tried: usually an unresolvable (e.g. remote) $ref
+                problem = next((e for e in checker.errors(None) if e.startswith("schema:")), None)
+                reason += f"; {problem}" if problem else " (the schema may be unsatisfiable)"
+            return Example(None, False, reason)
+        errors = checker.errors(value)  # the last word: never hand out an invalid instance
+        if errors:
+            return Example(None, False, f"generated instance failed validation: {errors[0]}")
+        return Example(value, True, None)
+    except RecursionError:
+        return Example(None, False, "schema nested too deeply")
+    except Exception as exc:  # untrusted input must never crash a build
+        return Example(None, False, f"internal error: {type(exc).__name__}")
+
+
+# --------------------------------------------------------------------------- placeholders
+
+
+def placeholder_for(schema: object) -> Any:
+    """The typed stub showing a call's shape; never raises, never validated."""
+    try:
+        dialect, _ = detect_dialect(schema)
+        return _stub(schema, LocalRefs(schema, dialect), None, 0, ())
+    except Exception:  # RecursionError included: fall back to the simplest shape
+        return {}
+
+
+def _stub(node: object, refs: LocalRefs, name: str | None, depth: int, stack: tuple[int, ...]) -> Any:
+    for _ in range(32):
+        if not isinstance(node, dict) or ref_keyword(node) is None:
+            break
+        keyword = ref_keyword(node)
+        assert keyword is not None
+        target, problem = refs.lookup(node[keyword], keyword)
+        if problem is not None or id(target) in stack:
+            return {} if problem is None else f"<{name or 'value'}>"
+        stack = (*stack, id(target))
+        node = target
+    if not isinstance(node, dict) or depth > 12:
+        return f"<{name or 'value'}>" if node is not False else None
+    types = [t for t in (declared_types(node) or own_types(node)) if t != "null"]
+    if not types:
+        for key in ("anyOf", "oneOf", "allOf"):
+            branches = node.get(key)
+            if isinstance(branches, list):
+                for branch in branches:
+                    value = _stub(branch, refs, name, depth + 1, stack)
+                    if value is not None:
+                        return value
+        if "null" in (declared_types(node) or []):
+            return None
+        if "items" in node or "prefixItems" in node:
+            types = ["array"]
+    kind = types[0] if types else "string"
+    if kind == "integer":
+        return 1
+    if kind == "number":
+        return 1.0
+    if kind == "boolean":
+        return True
+    if kind == "array":
+        prefix = node.get("prefixItems", node.get("items"))
+        if isinstance(prefix, list):
+            return [_stub(sub, refs, name, depth + 1, stack) for sub in prefix[:16]]
+        return [_stub(node.get("items", True), refs, name, depth + 1, stack)]
+    if kind == "object":
+        props = node.get("properties")
+        out = (
+            {str(k): _stub(v, refs, str(k), depth + 1, stack) for k, v in props.items()}
+            if isinstance(props, dict)
+            else {}
+        )
+        required = node.get("required")
+        for key in required if isinstance(required, list) else []:
+            if isinstance(key, str) and key not in out:
+                out[key] = f"<{key}>"
+        extra = node.get("additionalProperties")
+        if not out and isinstance(extra, dict) and extra:
+            out["<key>"] = _stub(extra, refs, "value", depth + 1, stack)
+        return out
+    return f"<{name or 'value'}>"

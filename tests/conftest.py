@@ -1,0 +1,125 @@
+"""Shared fixtures: real servers on real transports, and a CLI runner.
+
+Nothing here mocks MCP. Servers are started as subprocesses (stdio, or
+Streamable HTTP on 127.0.0.1 with a free port) and always stopped afterwards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = ROOT / "tests"
+NODE_BIN = TESTS / "node_modules" / ".bin"
+PYTHON = sys.executable
+
+
+def node_bin(name: str) -> str:
+    """Path of an npm-installed server binary; skip loudly if the test command did not install it."""
+    path = NODE_BIN / name
+    if not path.exists():
+        pytest.fail(f"{path} is missing: run scripts/test, which installs tests/package.json")
+    return str(path)
+
+
+def venv_bin(name: str) -> str:
+    """A console script installed beside this Python (the PyPI test servers)."""
+    path = Path(PYTHON).parent / name
+    found = str(path) if path.exists() else shutil.which(name)
+    if not found:
+        pytest.fail(f"{name} is not installed: run scripts/test, which installs tests/requirements-servers.txt")
+    return found
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"server exited early with {proc.returncode}")
+        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout} s")
+
+
+@contextlib.contextmanager
+def http_server(argv: list[str], port: int, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen[bytes]]:
+    """Run a server subprocess that listens on *port*; always terminate it."""
+    proc = subprocess.Popen(
+        argv,
+        cwd=ROOT,
+        env={**os.environ, **(env or {})},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        wait_for_port(port, proc)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="session")
+def demo_url() -> Iterator[str]:
+    """The bundled demo over Streamable HTTP; yields the base URL (``http://127.0.0.1:PORT``)."""
+    port = free_port()
+    argv = [PYTHON, "-m", "generator.demo", "--http", "--host", "127.0.0.1", "--port", str(port)]
+    with http_server(argv, port):
+        yield f"http://127.0.0.1:{port}"
+
+
+@pytest.fixture(scope="session")
+def everything_url() -> Iterator[str]:
+    """@modelcontextprotocol/server-everything over streamableHttp; yields its /mcp URL."""
+    port = free_port()
+    with http_server([node_bin("mcp-server-everything"), "streamableHttp"], port, {"PORT": str(port)}):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+@dataclass
+class Run:
+    code: int
+    out: str
+    err: str
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
+    """Run ``mcp-portal`` in-process: ``cli("build", "--out", str(path))`` -> Run(code, out, err)."""
+
+    def run(*argv: str) -> Run:
+        code = main(list(argv))
+        captured = capsys.readouterr()
+        return Run(code, captured.out, captured.err)
+
+    return run
+
+
+def tree_bytes(root: Path) -> dict[str, bytes]:
+    """Every file under *root* with its bytes, keyed by POSIX relative path."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}

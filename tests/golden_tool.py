@@ -1,0 +1,102 @@
+"""Golden files for the demo portal: build them, compare them, regenerate them.
+
+``python -m tests.golden_tool --update`` (or ``scripts/update-golden``) re-introspects
+the bundled demo server, rewrites ``tests/golden/demo.snapshot.json``, rebuilds the site
+from it into ``tests/golden/demo/`` and rewrites the model dump. Review the diff like code.
+
+The model dump lets a reviewer tell a model regression (rows, examples, access) from a
+template regression (markup), as pdoc's snapshot tests do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+from pathlib import Path
+
+from generator.build import site_files
+from generator.config import PortalConfig, demo_endpoints, demo_server
+from generator.introspect import introspect
+from generator.model import SiteModel, build_model
+from generator.snapshot import Snapshot, load_snapshot
+
+GOLDEN = Path(__file__).resolve().parent / "golden"
+SNAPSHOT = GOLDEN / "demo.snapshot.json"
+SITE = GOLDEN / "demo"
+MODEL = GOLDEN / "demo.model.txt"
+# The manifest names the generator version; keep it out so a release bump is not a golden diff.
+SKIP = {"manifest.json"}
+
+
+def demo_config() -> PortalConfig:
+    return PortalConfig(endpoints=demo_endpoints(), base_url="https://teamspace.example/developers/")
+
+
+def live_snapshot() -> Snapshot:
+    return introspect(demo_server(), PortalConfig().limits)
+
+
+def golden_files(snapshot: Snapshot) -> dict[str, bytes]:
+    files, _ = site_files(snapshot, demo_config())
+    return {path: data for path, data in files.items() if path not in SKIP}
+
+
+def dump_model(model: SiteModel) -> str:
+    """A plain-text dump of what each tool page says, independent of any template."""
+    lines = [f"site {model.title!r} version={model.version} locales={','.join(model.locales)}"]
+    for tool in model.tools:
+        lines.append(
+            f"\ntool {tool.name} slug={tool.slug} access={tool.access.level} traits={','.join(tool.access.traits)}"
+        )
+        lines.append(
+            "  hints " + " ".join(f"{h.name}={h.value}{'' if h.declared else '(default)'}" for h in tool.access.hints)
+        )
+        lines.append(f"  endpoints {[e.address for e in tool.endpoints]}")
+        for label, flat in (("param", tool.params), ("return", tool.returns)):
+            if flat is None:
+                continue
+            for row in flat.rows:
+                cons = "; ".join(f"{c.kind}={json.dumps(c.value, ensure_ascii=False)}" for c in row.constraints)
+                lines.append(
+                    f"  {label} {row.path or '(root)'} : {row.type_label} req={row.required}"
+                    f"{' variant=' + row.variant if row.variant else ''} [{cons}]"
+                )
+        lines.append(
+            f"  example_args ok={tool.example_args.ok} {json.dumps(tool.example_args.value, ensure_ascii=False)}"
+        )
+        if tool.example_result is not None:
+            lines.append(
+                f"  example_result ok={tool.example_result.ok} "
+                f"{json.dumps(tool.example_result.value, ensure_ascii=False)}"
+            )
+    return "\n".join(lines) + "\n"
+
+
+def update() -> None:
+    snapshot = live_snapshot()
+    SNAPSHOT.write_text(snapshot.to_json(), encoding="utf-8")
+    snapshot = load_snapshot(SNAPSHOT)
+    shutil.rmtree(SITE, ignore_errors=True)
+    for path, data in golden_files(snapshot).items():
+        target = SITE / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    MODEL.write_text(dump_model(build_model(snapshot, demo_config())), encoding="utf-8")
+    print(f"Golden files rewritten under {GOLDEN}. Review them with `git diff tests/golden`.")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--update", action="store_true", help="regenerate every golden file")
+    args = parser.parse_args(argv)
+    if not args.update:
+        parser.print_help()
+        return 2
+    update()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

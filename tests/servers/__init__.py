@@ -1,0 +1,1 @@
+"""Small, real MCP servers used by the tests to reproduce misbehaviour no public server shows."""

@@ -1,0 +1,194 @@
+"""The main job end to end: ``mcp-portal build`` on the demo server, checked as a reader would."""
+
+from __future__ import annotations
+
+import json
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+import yaml
+
+from generator.cli import main
+from generator.snapshot import load_snapshot
+from tests.conftest import tree_bytes
+
+LOCALES = ("en", "ru", "ar")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The README's first command: build the bundled demo (started over stdio) into ./site."""
+    out = tmp_path_factory.mktemp("build") / "site"
+    assert main(["build", "--out", str(out)]) == 0
+    return out
+
+
+def _tools(site: Path) -> list[dict[str, Any]]:
+    return list(load_snapshot(site / "snapshot.json").tools)
+
+
+def test_layout_has_every_page_and_twin_in_every_locale(site: Path) -> None:
+    tools = _tools(site)
+    assert [t["name"] for t in tools] == [
+        "search_chat",
+        "query_research_conversations",
+        "file_defect",
+        "delete_document",
+        "my_capabilities",
+        "workspace_status",
+    ]
+    for top in ("index.html", "llms.txt", "snapshot.json", "manifest.json", "assets/portal.css"):
+        assert (site / top).is_file(), top
+    for locale in LOCALES:
+        for page in ("index.html", "index.md", "connecting/index.html", "connecting.md", "llms.txt"):
+            assert (site / locale / page).is_file(), f"{locale}/{page}"
+        for tool in tools:
+            assert (site / locale / "tools" / tool["name"] / "index.html").is_file()
+            assert (site / locale / "tools" / f"{tool['name']}.md").is_file()
+
+
+class _Collector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.html_attrs: dict[str, str | None] = {}
+        self.links: list[tuple[str, dict[str, str | None]]] = []
+        self.scripts = 0
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "html":
+            self.html_attrs = dict(attrs)
+        if tag in ("a", "link"):
+            self.links.append((tag, dict(attrs)))
+        if tag == "script":
+            self.scripts += 1
+
+
+def _html_pages(site: Path) -> list[Path]:
+    return sorted(site.rglob("*.html"))
+
+
+def test_every_page_declares_language_and_direction(site: Path) -> None:
+    for page in _html_pages(site):
+        parser = _Collector()
+        parser.feed(page.read_text(encoding="utf-8"))
+        rel = page.relative_to(site).as_posix()
+        locale = rel.split("/")[0] if "/" in rel else "en"
+        assert parser.html_attrs.get("lang") == locale, rel
+        assert parser.html_attrs.get("dir") == ("rtl" if locale == "ar" else "ltr"), rel
+
+
+def test_links_resolve_inside_the_site_and_never_leave_it(site: Path) -> None:
+    for page in _html_pages(site):
+        parser = _Collector()
+        parser.feed(page.read_text(encoding="utf-8"))
+        for tag, attrs in parser.links:
+            href = attrs.get("href") or ""
+            if href.startswith("#") or attrs.get("rel") == "canonical":
+                continue
+            assert not re.match(r"^[a-z]+:", href), f"{page}: {tag} goes to another host: {href}"
+            target = (page.parent / href.split("#")[0]).resolve()
+            assert target.exists(), f"{page.relative_to(site)} links to missing {href}"
+            assert site.resolve() in target.parents or target == site.resolve()
+
+
+def test_twins_have_front_matter_and_link_other_twins(site: Path) -> None:
+    for twin in sorted(site.rglob("*.md")):
+        text = twin.read_text(encoding="utf-8")
+        assert text.startswith("---\n"), twin
+        front = yaml.safe_load(text.split("---\n")[1])
+        assert set(front) >= {"title", "description", "locale", "version", "canonical", "generated"}
+        assert front["generated"] is True
+        assert front["version"] == "2.4.0"
+        assert front["locale"] == twin.relative_to(site).parts[0]
+        for href in re.findall(r"\]\(([^)]+)\)", text):
+            if href.endswith(".md"):
+                assert (twin.parent / href).resolve().is_file(), f"{twin}: {href}"
+
+
+def test_examples_shown_on_every_page_validate_against_the_schemas(site: Path) -> None:
+    checked = 0
+    for tool in _tools(site):
+        for locale in LOCALES:
+            text = (site / locale / "tools" / f"{tool['name']}.md").read_text(encoding="utf-8")
+            blocks = [json.loads(b) for b in re.findall(r"```json\n(.*?)\n```", text, re.S)]
+            calls = [b for b in blocks if isinstance(b, dict) and b.get("method") == "tools/call"]
+            results = [b for b in blocks if isinstance(b, dict) and "result" in b]
+            real = calls[-1]["params"]["arguments"]
+            jsonschema.validate(real, tool["inputSchema"], format_checker=jsonschema.FormatChecker())
+            assert calls[-1]["params"]["name"] == tool["name"]
+            if "outputSchema" in tool:
+                structured = results[0]["result"]["structuredContent"]
+                jsonschema.validate(structured, tool["outputSchema"], format_checker=jsonschema.FormatChecker())
+            checked += 1
+    assert checked == 18
+
+
+def test_tool_page_sections_in_order(site: Path) -> None:
+    html = (site / "ru" / "tools" / "search_chat" / "index.html").read_text(encoding="utf-8")
+    ids = re.findall(r'<h2 id="([a-z-]+)"', html)
+    assert ids == [
+        "description",
+        "available",
+        "annotations",
+        "parameters",
+        "example",
+        "returns",
+        "schemas",
+        "troubleshooting",
+    ]
+    # The generated-notice comes before the description, the access summary before "available".
+    assert html.index('class="notice"') < html.index('id="description"')
+    assert html.index('class="access"') < html.index('id="available"')
+    # The description stays verbatim (English) on the Russian page.
+    assert "Search the Teamspace chat archive" in html
+
+
+def test_parameters_show_nullable_unions(site: Path) -> None:
+    text = (site / "en" / "tools" / "search_chat.md").read_text(encoding="utf-8")
+    assert re.search(r"\| `chat` \| `string \| null` \| no \|", text.replace("\\|", "|").replace("| null`", "| null`"))
+
+
+def test_tool_without_annotations_says_the_defaults_are_assumed(site: Path) -> None:
+    text = (site / "en" / "tools" / "workspace_status.md").read_text(encoding="utf-8")
+    assert "declares no annotations" in text
+    assert "| `destructiveHint` | `true` | spec default |" in text
+
+
+def test_llms_txt_parses_and_lists_every_twin(site: Path) -> None:
+    from llms_txt import parse_llms_file
+
+    for llms in [site / "llms.txt", *(site / loc / "llms.txt" for loc in LOCALES)]:
+        parsed = parse_llms_file(llms.read_text(encoding="utf-8"))
+        assert parsed["title"], llms
+        assert parsed["summary"], llms
+        links = [link["url"] for section in parsed["sections"].values() for link in section]
+        for url in links:
+            assert (llms.parent / url).resolve().is_file(), f"{llms}: {url}"
+        if llms.parent != site:
+            twins = {p.relative_to(llms.parent).as_posix() for p in llms.parent.rglob("*.md")}
+            listed = [u for u in links if u.endswith(".md")]
+            assert sorted(listed) == sorted(twins), llms
+
+
+def test_build_from_the_same_snapshot_is_byte_identical(site: Path, tmp_path: Path) -> None:
+    snapshot = site / "snapshot.json"
+    a, b = tmp_path / "a", tmp_path / "b"
+    assert main(["build", "--from", str(snapshot), "--out", str(a)]) == 0
+    assert main(["build", "--from", str(snapshot), "--out", str(b)]) == 0
+    assert tree_bytes(a) == tree_bytes(b)
+    assert (a / "snapshot.json").read_bytes() == snapshot.read_bytes()
+
+
+def test_manifest_hashes_every_file(site: Path) -> None:
+    import hashlib
+
+    manifest = json.loads((site / "manifest.json").read_text(encoding="utf-8"))
+    files = tree_bytes(site)
+    del files["manifest.json"]
+    assert manifest["files"] == {p: hashlib.sha256(d).hexdigest() for p, d in files.items()}
+    assert manifest["capability_version"] == "2.4.0"
+    assert manifest["fingerprint"].startswith("sha256:")
