@@ -15,7 +15,6 @@ from generator import __version__
 from generator.config import PortalConfig, demo_endpoints, demo_server
 from generator.errors import PortalError
 from generator.i18n import Catalog, load_catalog
-from generator.introspect import introspect
 from generator.model import build_model
 from generator.publish import MANIFEST, manifest, publish
 from generator.render import Renderer, render_site
@@ -36,6 +35,9 @@ def obtain_snapshot(config: PortalConfig, from_file: Path | None) -> tuple[Snaps
     """The snapshot to build from: a file, the configured server, or the bundled demo."""
     if from_file is not None:
         return load_snapshot(from_file), config
+    # Imported here: the SDK takes a second to import, and offline builds never need it.
+    from generator.introspect import introspect
+
     if config.server is None:
         # No server given: document the bundled demo, with its published profiles.
         demo = config.with_overrides(server=demo_server())

@@ -259,10 +259,23 @@ def test_every_kind_is_known_and_ordered() -> None:
                 "contentEncoding": "base64",
                 "not": {"const": "b"},
             },
-            "n": {"type": "number", "minimum": 0, "maximum": 9, "exclusiveMinimum": -1, "exclusiveMaximum": 10,
-                  "multipleOf": 0.5},  # fmt: skip
-            "a": {"type": "array", "minItems": 1, "maxItems": 3, "uniqueItems": True,
-                  "contains": {"type": "integer"}, "minContains": 1, "maxContains": 2},  # fmt: skip
+            "n": {
+                "type": "number",
+                "minimum": 0,
+                "maximum": 9,
+                "exclusiveMinimum": -1,
+                "exclusiveMaximum": 10,
+                "multipleOf": 0.5,
+            },
+            "a": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 3,
+                "uniqueItems": True,
+                "contains": {"type": "integer"},
+                "minContains": 1,
+                "maxContains": 2,
+            },
             "o": {
                 "type": "object",
                 "minProperties": 1,
@@ -282,18 +295,38 @@ def test_every_kind_is_known_and_ordered() -> None:
         assert order == sorted(order), row.path
     s, n, a, o = (by_path(flat)[p] for p in "snao")
     assert kinds(s) == {
-        "deprecated": True, "readOnly": True, "writeOnly": True, "enum": ["a"], "default": "a",
-        "examples": ["a"], "format": "email", "pattern": "^a", "contentMediaType": "text/plain",
-        "contentEncoding": "base64", "minLength": 1, "maxLength": 9, "not": '{"const":"b"}',
-    }  # fmt: skip
+        "deprecated": True,
+        "readOnly": True,
+        "writeOnly": True,
+        "enum": ["a"],
+        "default": "a",
+        "examples": ["a"],
+        "format": "email",
+        "pattern": "^a",
+        "contentMediaType": "text/plain",
+        "contentEncoding": "base64",
+        "minLength": 1,
+        "maxLength": 9,
+        "not": '{"const":"b"}',
+    }
     assert kinds(n) == {"minimum": 0, "exclusiveMinimum": -1, "maximum": 9, "exclusiveMaximum": 10, "multipleOf": 0.5}
-    assert kinds(a) == {"minItems": 1, "maxItems": 3, "uniqueItems": True, "contains": '{"type":"integer"}',
-                        "minContains": 1, "maxContains": 2}  # fmt: skip
+    assert kinds(a) == {
+        "minItems": 1,
+        "maxItems": 3,
+        "uniqueItems": True,
+        "contains": '{"type":"integer"}',
+        "minContains": 1,
+        "maxContains": 2,
+    }
     assert kinds(o) == {
-        "minProperties": 1, "maxProperties": 4, "noAdditional": True, "propertyNames": '{"pattern":"^[a-z]+$"}',
-        "dependentRequired": {"a": ["b"]}, "dependentSchemas": {"c": '{"required":["d"]}'},
+        "minProperties": 1,
+        "maxProperties": 4,
+        "noAdditional": True,
+        "propertyNames": '{"pattern":"^[a-z]+$"}',
+        "dependentRequired": {"a": ["b"]},
+        "dependentSchemas": {"c": '{"required":["d"]}'},
         "if": {"if": '{"required":["a"]}', "then": '{"required":["b"]}', "else": None},
-    }  # fmt: skip
+    }
 
 
 def test_if_then_else_summary() -> None:
@@ -333,11 +366,17 @@ def test_draft04_boolean_exclusive_bounds() -> None:
 
 
 def test_draft07_dependencies_both_forms() -> None:
-    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-              "dependencies": {"card": ["billing"], "vip": {"required": ["tier"]}}}  # fmt: skip
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "type": "object",
+        "dependencies": {"card": ["billing"], "vip": {"required": ["tier"]}},
+    }
     flat = flatten(schema)
     assert flat.root is not None
-    assert kinds(flat.root) == {"dependentRequired": {"card": ["billing"]}, "dependentSchemas": {"vip": '{"required":["tier"]}'}}
+    assert kinds(flat.root) == {
+        "dependentRequired": {"card": ["billing"]},
+        "dependentSchemas": {"vip": '{"required":["tier"]}'},
+    }
 
 
 def test_unevaluated_properties_false_is_no_additional() -> None:
@@ -410,9 +449,16 @@ def test_pydantic_style_schema() -> None:
     flat = flatten(PYDANTIC_INPUT)
     rows = by_path(flat)
     assert paths(flat) == [
-        "query", "mode", "billing", "billing.street", "billing.city", "shipping", "shipping.street",
-        "shipping.city", "limit",
-    ]  # fmt: skip
+        "query",
+        "mode",
+        "billing",
+        "billing.street",
+        "billing.city",
+        "shipping",
+        "shipping.street",
+        "shipping.city",
+        "limit",
+    ]
     assert rows["mode"].type_label == "string"
     assert rows["mode"].description == "How hard to look"  # $ref sibling wins over the target's title
     assert kinds(rows["mode"]) == {"enum": ["fast", "thorough"], "default": "fast"}
@@ -424,8 +470,16 @@ def test_pydantic_style_schema() -> None:
 
 
 def test_required_is_per_level() -> None:
-    schema = {"type": "object", "properties": {"opt": {"type": "object", "properties": {"x": {"type": "string"},
-              "y": {"type": "string"}}, "required": ["x"]}}}  # fmt: skip
+    schema = {
+        "type": "object",
+        "properties": {
+            "opt": {
+                "type": "object",
+                "properties": {"x": {"type": "string"}, "y": {"type": "string"}},
+                "required": ["x"],
+            }
+        },
+    }
     rows = by_path(flatten(schema))
     assert not rows["opt"].required
     assert rows["opt.x"].required and not rows["opt.y"].required
@@ -456,8 +510,11 @@ def test_maps_and_pattern_properties() -> None:
         "type": "object",
         "properties": {
             "meta": {"type": "object", "additionalProperties": {"type": "string", "maxLength": 5}},
-            "headers": {"type": "object", "patternProperties": {"^x-": {"type": "integer"}},
-                        "additionalProperties": False},  # fmt: skip
+            "headers": {
+                "type": "object",
+                "patternProperties": {"^x-": {"type": "integer"}},
+                "additionalProperties": False,
+            },
         },
     }
     flat = flatten(schema)
@@ -470,6 +527,7 @@ def test_maps_and_pattern_properties() -> None:
 
 
 def test_additional_properties_true_or_empty_adds_no_row() -> None:
+    extra: object
     for extra in (True, {}):
         assert paths(flatten({"properties": {"m": {"type": "object", "additionalProperties": extra}}})) == ["m"]
 
@@ -478,8 +536,12 @@ def test_additional_properties_true_or_empty_adds_no_row() -> None:
     "schema",
     [
         {"type": "array", "prefixItems": [{"type": "string"}, {"type": "number"}], "minItems": 2},
-        {"$schema": "http://json-schema.org/draft-07/schema#", "type": "array",
-         "items": [{"type": "string"}, {"type": "number"}], "minItems": 2},  # fmt: skip
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "array",
+            "items": [{"type": "string"}, {"type": "number"}],
+            "minItems": 2,
+        },
     ],
 )
 def test_tuples(schema: dict[str, Any]) -> None:
@@ -492,8 +554,11 @@ def test_tuples(schema: dict[str, Any]) -> None:
 
 
 def test_tuple_with_rest_items() -> None:
-    schema = {"type": "array", "prefixItems": [{"type": "string"}], "items": {"type": "object",
-              "properties": {"x": {"type": "integer"}}}}  # fmt: skip
+    schema = {
+        "type": "array",
+        "prefixItems": [{"type": "string"}],
+        "items": {"type": "object", "properties": {"x": {"type": "integer"}}},
+    }
     assert paths(flatten(schema)) == ["", "[0]", "[]", "[].x"]
 
 
@@ -567,8 +632,12 @@ def test_any_of_next_to_one_of_are_both_shown() -> None:
 
 
 def test_nested_variants_are_numbered_hierarchically() -> None:
-    inner = {"oneOf": [{"type": "object", "properties": {"x": {"type": "string"}}},
-                       {"type": "object", "properties": {"y": {"type": "string"}}}]}  # fmt: skip
+    inner = {
+        "oneOf": [
+            {"type": "object", "properties": {"x": {"type": "string"}}},
+            {"type": "object", "properties": {"y": {"type": "string"}}},
+        ]
+    }
     schema = {"properties": {"p": {"anyOf": [{"type": "object", "properties": {"q": inner}}, {"type": "integer"}]}}}
     variants = [(r.path, r.variant) for r in flatten(schema).rows]
     assert ("p.q", "1.1") in variants and ("p.q.y", "1.2") in variants and ("p", "2") in variants
@@ -597,8 +666,10 @@ def test_all_of_with_refs_and_nested_all_of_merges() -> None:
 
 
 def test_single_all_of_with_description_pattern() -> None:
-    schema = {"$defs": {"Mode": {"enum": ["a", "b"]}},
-              "properties": {"m": {"allOf": [{"$ref": "#/$defs/Mode"}], "description": "The mode"}}}  # fmt: skip
+    schema = {
+        "$defs": {"Mode": {"enum": ["a", "b"]}},
+        "properties": {"m": {"allOf": [{"$ref": "#/$defs/Mode"}], "description": "The mode"}},
+    }
     row = by_path(flatten(schema))["m"]
     assert (row.type_label, row.description, kinds(row)) == ("string", "The mode", {"enum": ["a", "b"]})
 
@@ -608,8 +679,10 @@ def test_single_all_of_with_description_pattern() -> None:
     [
         [{"properties": {"a": {"type": "string"}}}, {"properties": {"a": {"type": "integer"}}}],
         [{"type": "string"}, {"type": "integer"}],
-        [{"type": "object", "properties": {"a": {}}, "additionalProperties": False},
-         {"properties": {"b": {"type": "string"}}}],  # fmt: skip
+        [
+            {"type": "object", "properties": {"a": {}}, "additionalProperties": False},
+            {"properties": {"b": {"type": "string"}}},
+        ],
         [{"format": "email"}, {"format": "uri"}],
     ],
 )
@@ -627,7 +700,10 @@ NODE = {
     "$defs": {
         "Node": {
             "type": "object",
-            "properties": {"name": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}},
+            "properties": {
+                "name": {"type": "string"},
+                "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}},
+            },
         }
     },
     "type": "object",
@@ -657,8 +733,12 @@ def test_shared_definitions_are_expanded_at_each_use() -> None:
 
 
 def test_optional_recursive_reference() -> None:
-    schema = {"$defs": {"L": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/L"}, {"type": "null"}]}}}},
-              "$ref": "#/$defs/L"}  # fmt: skip
+    schema = {
+        "$defs": {
+            "L": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/L"}, {"type": "null"}]}}}
+        },
+        "$ref": "#/$defs/L",
+    }
     row = by_path(flatten(schema))["next"]
     assert row.type_label == "object | null" and kinds(row) == {"recursive": ""}
 
@@ -751,8 +831,11 @@ def test_ref_siblings_merge_in_2020_12() -> None:
 
 
 def test_ref_siblings_in_draft07_keep_only_annotations() -> None:
-    schema = {"$schema": "http://json-schema.org/draft-07/schema#", "definitions": {"S": {"type": "string"}},
-              "properties": {"p": {"$ref": "#/definitions/S", "maxLength": 4, "description": "d"}}}  # fmt: skip
+    schema = {
+        "$schema": "http://json-schema.org/draft-07/schema#",
+        "definitions": {"S": {"type": "string"}},
+        "properties": {"p": {"$ref": "#/definitions/S", "maxLength": 4, "description": "d"}},
+    }
     row = by_path(flatten(schema))["p"]
     assert kinds(row) == {} and row.description == "d" and row.type_label == "string"
 
@@ -774,12 +857,13 @@ def test_depth_400_is_fast_and_truncated() -> None:
     assert flat.truncated
     assert any("depth limit" in w for w in flat.warnings)
     assert kinds(flat.rows[-1]) == {"truncated": True}
-    assert len(flat.rows) == 25
+    assert len(flat.rows) == 26  # depths 0..24, then the marker row at depth 25
+    assert flat.rows[-1].depth == 25
 
 
 def test_depth_limit_is_configurable() -> None:
     flat = flatten(_deep(5), max_depth=2)
-    assert paths(flat) == ["a", "a.a", "a.a.a"] and kinds(flat.rows[-1]) == {"truncated": True}
+    assert paths(flat) == ["a", "a.a", "a.a.a", "a.a.a.a"] and kinds(flat.rows[-1]) == {"truncated": True}
     assert not flatten(_deep(5)).truncated
 
 
@@ -791,8 +875,13 @@ def test_row_cap() -> None:
 
 
 def test_exponential_fan_out_is_bounded() -> None:
-    defs = {f"D{i}": {"type": "object", "properties": {"l": {"$ref": f"#/$defs/D{i + 1}"},
-            "r": {"$ref": f"#/$defs/D{i + 1}"}}} for i in range(40)}  # fmt: skip
+    defs = {
+        f"D{i}": {
+            "type": "object",
+            "properties": {"l": {"$ref": f"#/$defs/D{i + 1}"}, "r": {"$ref": f"#/$defs/D{i + 1}"}},
+        }
+        for i in range(40)
+    }
     defs["D40"] = {"type": "string"}
     start = time.perf_counter()
     flat = flatten({"$defs": defs, "$ref": "#/$defs/D0"})
@@ -810,18 +899,42 @@ def test_aliased_python_dicts_are_recursion() -> None:
 @pytest.mark.parametrize(
     "schema",
     [
-        None, 5, "string", [], [{"type": "string"}], 1.5, float("nan"),
-        {"type": 5}, {"properties": [1, 2]}, {"properties": {"a": 5}}, {"items": "x"}, {"required": "a"},
-        {"enum": 3}, {"allOf": {}}, {"anyOf": []}, {"oneOf": [5, None]}, {"$ref": 5}, {"$ref": "#/%%%"},
-        {"$ref": "http://[::1"}, {"minimum": "3"}, {"minimum": 10**5000}, {"maximum": float("inf")},
-        {"const": float("nan")}, {"enum": [10**5000]}, {"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
-        {"properties": {"a": {"$dynamicRef": "#meta"}}}, {"properties": {"a": {"$recursiveRef": "#"}}},
-        {"patternProperties": {"(": {"type": "string"}}}, {"dependencies": {"a": 5}},
+        None,
+        5,
+        "string",
+        [],
+        [{"type": "string"}],
+        1.5,
+        float("nan"),
+        {"type": 5},
+        {"properties": [1, 2]},
+        {"properties": {"a": 5}},
+        {"items": "x"},
+        {"required": "a"},
+        {"enum": 3},
+        {"allOf": {}},
+        {"anyOf": []},
+        {"oneOf": [5, None]},
+        {"$ref": 5},
+        {"$ref": "#/%%%"},
+        {"$ref": "http://[::1"},
+        {"minimum": "3"},
+        {"minimum": 10**5000},
+        {"maximum": float("inf")},
+        {"const": float("nan")},
+        {"enum": [10**5000]},
+        {"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"},
+        {"properties": {"a": {"$dynamicRef": "#meta"}}},
+        {"properties": {"a": {"$recursiveRef": "#"}}},
+        {"patternProperties": {"(": {"type": "string"}}},
+        {"dependencies": {"a": 5}},
         {"type": "object", "properties": {1: {"type": "string"}}},
-        {"prefixItems": 3, "items": [1]}, {"if": 1, "then": 2}, {"not": None},
+        {"prefixItems": 3, "items": [1]},
+        {"if": 1, "then": 2},
+        {"not": None},
         {"$schema": "http://json-schema.org/draft-04/schema#", "id": "#x", "properties": {"a": {"$ref": "#x"}}},
     ],
-)  # fmt: skip
+)
 def test_never_raises(schema: object) -> None:
     original = copy.deepcopy(schema) if not isinstance(schema, float) else schema
     flat = flatten(schema)
