@@ -70,6 +70,15 @@ class Access:
         return "destructive" if self.hint("destructiveHint").value else "writes"
 
     @property
+    def assumed(self) -> bool:
+        """True when the level rests on spec defaults rather than on hints the server declared."""
+        if self.level == "read-only":
+            return False  # only a declared readOnlyHint can make a tool read-only
+        return not self.hint("readOnlyHint").declared or (
+            self.level == "destructive" and not self.hint("destructiveHint").declared
+        )
+
+    @property
     def traits(self) -> tuple[str, ...]:
         """Further facts worth a phrase each: ``idempotent``/``not-idempotent``, ``open-world``/``closed-world``.
 
