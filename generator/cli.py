@@ -1,12 +1,14 @@
 """The ``mcp-portal`` command line: parse, load config, call one function.
 
-Exit codes: 0 success; 1 an error with a one-paragraph message; 2 a usage error.
+Exit codes: 0 success; 1 an error with a one-paragraph message; 2 a usage error;
+3 ``check`` found drift; 4 ``diff --fail-on`` found such changes.
 Tracebacks are shown only with ``--debug``.
 """
 
 from __future__ import annotations
 
 import argparse
+import logging
 import shlex
 import sys
 import traceback
@@ -31,8 +33,11 @@ EPILOG = """examples:
   mcp-portal build --url https://api.example.com/mcp/ --header "Authorization: Bearer ${TOKEN}"
   mcp-portal introspect --stdio "npx @modelcontextprotocol/server-everything" -o snapshot.json
   mcp-portal build --from snapshot.json --locales en,ru
+  mcp-portal check --out site --from snapshot.json       # exit 3 when the site drifted
+  mcp-portal diff old/snapshot.json site --fail-on breaking
 
-exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 usage error"""
+exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 usage error,
+  3 check found drift, 4 diff --fail-on found such changes"""
 
 
 def _source_options(parser: argparse.ArgumentParser, *, allow_snapshot: bool) -> None:
@@ -86,10 +91,7 @@ def make_parser() -> argparse.ArgumentParser:
     )
     _source_options(build, allow_snapshot=True)
     build.add_argument("--out", metavar="DIR", help="output directory (default ./site)")
-    build.add_argument("--locales", metavar="en,ru,ar", help="comma-separated locales (default en,ru,ar)")
-    build.add_argument("--title", help="site title (default: the server's title or name)")
-    build.add_argument("--base-url", metavar="URL", help="public URL of the site, for canonical links and llms.txt")
-    build.add_argument("--templates", metavar="DIR", help="a directory of templates searched before the shipped ones")
+    _site_options(build)
     build.add_argument("--strict", action="store_true", help="turn warnings (missing translations, ...) into errors")
     intro = sub.add_parser(
         "introspect",
@@ -99,7 +101,42 @@ def make_parser() -> argparse.ArgumentParser:
     )
     _source_options(intro, allow_snapshot=False)
     intro.add_argument("-o", "--output", required=True, metavar="SNAPSHOT.json", help="where to write the snapshot")
+    check = sub.add_parser(
+        "check",
+        help="build the site in memory and compare it with the one on disk (exit 3 on drift)",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _source_options(check, allow_snapshot=True)
+    check.add_argument("--out", metavar="DIR", help="the built site to check (default ./site)")
+    _site_options(check)
+    check.add_argument("--format", choices=("text", "json"), default="text", help="report format (default text)")
+    diff = sub.add_parser(
+        "diff",
+        help="classify the tool changes between two snapshots or built sites (breaking, non-breaking, cosmetic)",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    diff.add_argument("old", metavar="OLD", help="the old side: a snapshot file or a built site directory")
+    diff.add_argument("new", metavar="NEW", help="the new side: a snapshot file or a built site directory")
+    diff.add_argument(
+        "--format", choices=("text", "json", "markdown"), default="text", help="report format (default text)"
+    )
+    diff.add_argument(
+        "--fail-on",
+        choices=("breaking", "any"),
+        help="exit 4 when there is a breaking change (breaking) or any change (any); default: always exit 0",
+    )
+    diff.add_argument("--debug", action="store_true", help="show tracebacks for errors")
     return parser
+
+
+def _site_options(parser: argparse.ArgumentParser) -> None:
+    """The options that shape the rendered site (build and check take the same ones)."""
+    parser.add_argument("--locales", metavar="en,ru,ar", help="comma-separated locales (default en,ru,ar)")
+    parser.add_argument("--title", help="site title (default: the server's title or name)")
+    parser.add_argument("--base-url", metavar="URL", help="public URL of the site, for canonical links and llms.txt")
+    parser.add_argument("--templates", metavar="DIR", help="a directory of templates searched before the shipped ones")
 
 
 def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
@@ -140,7 +177,7 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
     server = _server_from_args(args)
     collect = _Collector()
     changes: dict[str, object] = {"server": server}
-    if getattr(args, "locales", None):
+    if getattr(args, "locales", None) is not None:
         changes["locales"] = parse_locales(args.locales, collect, "--locales")
     if args.capability_version:
         changes["capability_version"] = check_capability_version(args.capability_version, collect)
@@ -174,8 +211,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse reports usage errors itself, with code 2
         return int(exc.code or 0)
+    # The SDK logs transport faults with tracebacks; the user gets our one paragraph instead.
+    logging.getLogger("mcp").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
     try:
+        if args.command == "diff":
+            from generator.diff import DIFF_EXIT, diff, render
+
+            found = diff(Path(args.old), Path(args.new))
+            sys.stdout.write(render(found, args.format))
+            return DIFF_EXIT if found.fails(args.fail_on) else 0
         config = config_from_args(args)
+        if args.command == "check":
+            from generator.check import DRIFT_EXIT, check
+            from generator.check import render as render_report
+
+            report = check(config, from_file=Path(args.from_file) if args.from_file else None)
+            for warning in report.warnings:
+                print(f"warning: {warning}", file=sys.stderr)
+            sys.stdout.write(render_report(report, args.format))
+            return DRIFT_EXIT if report.status == "drift" else 0
         if args.command == "introspect":
             from generator.build import obtain_snapshot
 

@@ -45,6 +45,17 @@ class _Progress:
     request: str = "the connection handshake (server/discover or initialize)"
     http_status: int | None = None
     """Status of the last HTTP POST: the SDK turns a 4xx/5xx reply into a generic MCPError."""
+    bad_output: str | None = None
+    """The first thing the server sent that was not MCP JSON-RPC (stdout garbage)."""
+
+    async def on_message(self, message: object) -> None:
+        # The SDK hands transport faults (unparseable lines) to the message handler.
+        if isinstance(message, ValidationError) and self.bad_output is None:
+            errors = message.errors()
+            shown = errors[0].get("input") if errors else None
+            self.bad_output = f"for example {str(shown)[:120]!r}" if shown is not None else "unparseable JSON"
+        elif isinstance(message, Exception) and self.bad_output is None:
+            self.bad_output = type(message).__name__
 
 
 # The MCPError messages the SDK's Streamable HTTP client makes up for a bare HTTP error status.
@@ -77,7 +88,13 @@ def _stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
 def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: Limits) -> str:
     who = spec.describe()
     what = progress.request
-    if isinstance(exc, TimeoutError) or (isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT):
+    timed_out = isinstance(exc, TimeoutError) or (isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT)
+    if timed_out and progress.bad_output:
+        return (
+            f"{who} wrote output that is not MCP JSON-RPC during {what} ({progress.bad_output}) and never "
+            f"answered. An MCP server must write only JSON-RPC messages to stdout; logs belong on stderr."
+        )
+    if timed_out:
         return (
             f"{who} did not finish {what} in time (limits: {limits.request_timeout:g} s per request, "
             f"{limits.total_timeout:g} s in all). Check that it is an MCP server and responsive, or raise "
@@ -186,7 +203,13 @@ def _client(spec: ServerSpec, limits: Limits, redactor: Redactor, errlog: TextIO
             headers=headers, timeout=limits.request_timeout, event_hooks={"response": [note_status]}
         )
         transport = streamable_http_client(url, http_client=http)
-        return Client(transport, mode="auto", read_timeout_seconds=limits.request_timeout, cache=None)
+        return Client(
+            transport,
+            mode="auto",
+            read_timeout_seconds=limits.request_timeout,
+            cache=None,
+            message_handler=progress.on_message,
+        )
     env = dict(spec.fixed_env)
     for name in spec.env:
         if name not in os.environ:
@@ -200,7 +223,11 @@ def _client(spec: ServerSpec, limits: Limits, redactor: Redactor, errlog: TextIO
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=env or None, cwd=spec.cwd)
     assert errlog is not None
     return Client(
-        stdio_client(params, errlog=errlog), mode="auto", read_timeout_seconds=limits.request_timeout, cache=None
+        stdio_client(params, errlog=errlog),
+        mode="auto",
+        read_timeout_seconds=limits.request_timeout,
+        cache=None,
+        message_handler=progress.on_message,
     )
 
 

@@ -104,8 +104,7 @@ def list_tools_for(mode: str) -> Any:
         if mode == "hang":
             await anyio.sleep_forever()
         if mode == "env-echo":
-            secret = os.environ.get("FIXTURE_SECRET")
-            text = f"Echoes the secret: {secret}" if secret is not None else "Echoes the secret: no secret"
+            text = f"Echoes the secret: {os.environ.get('FIXTURE_SECRET', 'no secret')}"
             return types.ListToolsResult(tools=[make_tool("echo_env", text)])
         raise ValueError(f"unknown mode {mode!r}")
 

@@ -1,0 +1,342 @@
+"""The command line: exit codes, one-paragraph errors, and a previous site that survives failures.
+
+Most runs are in-process through the ``cli`` fixture; a few start ``python -m generator``
+as a real subprocess to check what a user sees on the terminal (no traceback without --debug).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.snapshot import load_snapshot
+from tests.conftest import PYTHON, ROOT, TESTS, Run, tree_bytes
+
+Cli = Callable[..., Run]
+
+FIXTURE = TESTS / "servers" / "fixture_server.py"
+
+
+def fixture_command(mode: str) -> str:
+    """A --stdio command line for the fixture server (run as a script: needs no PYTHONPATH)."""
+    return shlex.join([PYTHON, str(FIXTURE), "--mode", mode])
+
+
+def one_paragraph(err: str) -> str:
+    """The error line of a failed run, checked to be a single ``mcp-portal: error:`` paragraph."""
+    lines = [line for line in err.splitlines() if line.strip()]
+    errors = [line for line in lines if line.startswith("mcp-portal: error:")]
+    assert len(errors) == 1, err
+    assert "Traceback" not in err
+    return errors[0]
+
+
+@pytest.fixture(scope="module")
+def snapshot_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One introspection of the bundled demo per module, written by the CLI itself."""
+    path = tmp_path_factory.mktemp("snapshot") / "demo.json"
+    assert main(["introspect", "-o", str(path)]) == 0
+    return path
+
+
+@pytest.fixture
+def built_site(tmp_path: Path, snapshot_file: Path, cli: Cli) -> Path:
+    """A complete site in tmp_path/site, built from the module's snapshot."""
+    out = tmp_path / "site"
+    run = cli("build", "--from", str(snapshot_file), "--out", str(out))
+    assert run.code == 0, run.err
+    assert (out / "index.html").is_file() or any(out.rglob("*.html"))
+    return out
+
+
+def assert_untouched(out: Path, before: dict[str, bytes]) -> None:
+    assert tree_bytes(out) == before
+    leftovers = sorted(p.name for p in out.parent.iterdir() if p.name.startswith(f".{out.name}.") and p.is_dir())
+    assert leftovers == [], leftovers  # no .site.staging-* or .site.old-* left behind
+
+
+# --- exit code 2: usage errors ----------------------------------------------------------------
+
+
+def test_unknown_option_is_a_usage_error(cli: Cli) -> None:
+    run = cli("build", "--no-such-option")
+    assert run.code == 2
+    assert "unrecognized arguments: --no-such-option" in run.err
+
+
+def test_missing_command_is_a_usage_error(cli: Cli) -> None:
+    run = cli()
+    assert run.code == 2
+    assert "usage: mcp-portal" in run.err
+
+
+def test_introspect_needs_an_output(cli: Cli) -> None:
+    run = cli("introspect")
+    assert run.code == 2
+    assert "-o/--output" in run.err
+
+
+def test_stdio_and_url_together(cli: Cli, tmp_path: Path) -> None:
+    run = cli("build", "--stdio", "uvx mcp-server-time", "--url", "http://127.0.0.1:1/mcp", "--out", str(tmp_path))
+    assert run.code == 2
+    assert "either --stdio or --url, not both" in one_paragraph(run.err)
+
+
+def test_header_without_url(cli: Cli) -> None:
+    run = cli("build", "--header", "Authorization: Bearer x")
+    assert run.code == 2
+    assert "--header needs --url" in one_paragraph(run.err)
+
+
+def test_header_with_stdio(cli: Cli) -> None:
+    run = cli("introspect", "--stdio", "uvx mcp-server-time", "--header", "X-Key: 1", "-o", "x.json")
+    assert run.code == 2
+    assert "--header applies to --url servers" in one_paragraph(run.err)
+
+
+def test_env_with_url(cli: Cli) -> None:
+    run = cli("introspect", "--url", "http://127.0.0.1:1/mcp", "--env", "HOME", "-o", "x.json")
+    assert run.code == 2
+    assert "--env applies to --stdio servers" in one_paragraph(run.err)
+
+
+def test_malformed_header(cli: Cli) -> None:
+    run = cli("introspect", "--url", "http://127.0.0.1:1/mcp", "--header", "NoColonHere", "-o", "x.json")
+    assert run.code == 2
+    assert "must look like" in one_paragraph(run.err)
+
+
+def test_url_must_be_http(cli: Cli) -> None:
+    run = cli("introspect", "--url", "ftp://example.com/mcp", "-o", "x.json")
+    assert run.code == 2
+    assert "http:// or https://" in one_paragraph(run.err)
+
+
+def test_from_with_a_server(cli: Cli, snapshot_file: Path) -> None:
+    run = cli("build", "--from", str(snapshot_file), "--stdio", "uvx mcp-server-time")
+    assert run.code == 2
+    assert "--from renders from a snapshot" in one_paragraph(run.err)
+
+
+def test_bad_locales(cli: Cli) -> None:
+    run = cli("build", "--locales", "en,r!u")
+    assert run.code == 2
+    message = one_paragraph(run.err)
+    assert "--locales" in message and "'r!u'" in message
+
+
+def test_bad_limits_and_capability_rule_are_listed_together(cli: Cli) -> None:
+    run = cli("build", "--max-pages", "0", "--request-timeout", "-1", "--capability-version", "latest")
+    assert run.code == 2
+    message = one_paragraph(run.err)
+    assert "--max-pages" in message and "--request-timeout" in message and "capability_version" in message
+
+
+def test_version_and_help(cli: Cli) -> None:
+    run = cli("--version")
+    assert run.code == 0
+    assert run.out.startswith("mcp-portal ")
+    run = cli("build", "--help")
+    assert run.code == 0
+    assert "--stdio" in run.out and "exit codes" in run.out
+
+
+# --- exit code 1: errors with one paragraph ---------------------------------------------------
+
+
+def test_server_program_that_does_not_exist(cli: Cli, tmp_path: Path) -> None:
+    run = cli("build", "--stdio", "no-such-mcp-server-xyz --port 1", "--out", str(tmp_path / "site"))
+    assert run.code == 1
+    assert "'no-such-mcp-server-xyz' was not found" in one_paragraph(run.err)
+    assert not (tmp_path / "site").exists()
+
+
+def test_env_naming_an_unset_variable(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PORTAL_TEST_UNSET", raising=False)
+    run = cli("introspect", "--stdio", fixture_command("paged"), "--env", "PORTAL_TEST_UNSET",
+              "-o", str(tmp_path / "s.json"))
+    assert run.code == 1
+    assert "PORTAL_TEST_UNSET" in one_paragraph(run.err)
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_snapshot_that_is_not_json(cli: Cli, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.json"
+    bad.write_text("this is not JSON\n", encoding="utf-8")
+    run = cli("build", "--from", str(bad), "--out", str(tmp_path / "site"))
+    assert run.code == 1
+    message = one_paragraph(run.err)
+    assert str(bad) in message and "not valid JSON" in message and "introspect" in message
+
+
+def test_snapshot_with_a_wrong_fingerprint(cli: Cli, tmp_path: Path, snapshot_file: Path) -> None:
+    data = json.loads(snapshot_file.read_text(encoding="utf-8"))
+    data["tools"][0]["description"] = "Edited by hand."
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), encoding="utf-8")
+    run = cli("build", "--from", str(edited), "--out", str(tmp_path / "site"))
+    assert run.code == 1
+    assert "`fingerprint` does not match its tools" in one_paragraph(run.err)
+
+
+def test_snapshot_that_does_not_exist(cli: Cli, tmp_path: Path) -> None:
+    missing = tmp_path / "nowhere.json"
+    run = cli("build", "--from", str(missing), "--out", str(tmp_path / "site"))
+    assert run.code == 1
+    message = one_paragraph(run.err)
+    assert str(missing) in message and "cannot be read" in message
+
+
+def test_invalid_config_lists_every_problem(cli: Cli, tmp_path: Path) -> None:
+    config = tmp_path / "portal.yaml"
+    config.write_text(
+        "title: Docs\n"
+        "colour: blue\n"
+        "server:\n"
+        "  url: ftp://example.com/mcp\n"
+        "  headers: {X-Key: 42}\n"
+        "  retries: 3\n"
+        "limits:\n"
+        "  max_pages: -1\n"
+        "  speed: 9\n"
+        "capability_version: newest\n",
+        encoding="utf-8",
+    )
+    run = cli("build", "--config", str(config), "--out", str(tmp_path / "site"))
+    assert run.code == 1
+    message = one_paragraph(run.err)
+    assert str(config) in message
+    for key in ("`colour`", "`server.retries`", "`server.headers.X-Key`", "`server.url`",
+                "`limits.max_pages`", "`limits.speed`", "`capability_version`"):
+        assert key in message, key
+    assert "`title`" not in message  # a valid key is not a problem
+
+
+def test_config_server_needs_exactly_one_transport(cli: Cli, tmp_path: Path) -> None:
+    config = tmp_path / "portal.yaml"
+    config.write_text("server:\n  stdio: uvx mcp-server-time\n  url: http://127.0.0.1:1/mcp\nlocales: 7\n")
+    run = cli("build", "--config", str(config))
+    assert run.code == 1
+    message = one_paragraph(run.err)
+    assert "exactly one of `stdio`" in message and "`locales`" in message
+
+
+def test_config_that_is_not_yaml(cli: Cli, tmp_path: Path) -> None:
+    config = tmp_path / "portal.yaml"
+    config.write_text("title: [unclosed\n", encoding="utf-8")
+    run = cli("build", "--config", str(config))
+    assert run.code == 1
+    assert "not valid YAML" in one_paragraph(run.err)
+
+
+def test_unknown_locale(cli: Cli, tmp_path: Path, snapshot_file: Path) -> None:
+    run = cli("build", "--from", str(snapshot_file), "--locales", "en,xx", "--out", str(tmp_path / "site"))
+    assert run.code == 1
+    message = one_paragraph(run.err)
+    assert "locales/xx.yaml" in message
+    assert not (tmp_path / "site").exists()
+
+
+# --- a failed build never touches the previous site -------------------------------------------
+
+
+def test_corrupt_snapshot_leaves_the_previous_site(cli: Cli, built_site: Path, tmp_path: Path) -> None:
+    before = tree_bytes(built_site)
+    assert "snapshot.json" in before
+    corrupt = tmp_path / "corrupt.json"
+    corrupt.write_bytes(b'{"snapshot_version": 1, "tools": [')
+    run = cli("build", "--from", str(corrupt), "--out", str(built_site))
+    assert run.code == 1
+    one_paragraph(run.err)
+    assert_untouched(built_site, before)
+
+
+def test_crashing_server_leaves_the_previous_site(cli: Cli, built_site: Path) -> None:
+    before = tree_bytes(built_site)
+    run = cli("build", "--stdio", fixture_command("crash"), "--out", str(built_site))
+    assert run.code == 1
+    message = one_paragraph(run.err)
+    assert "closed the connection during tools/list (page 2)" in message
+    assert_untouched(built_site, before)
+
+
+def test_unknown_locale_leaves_the_previous_site(cli: Cli, built_site: Path, snapshot_file: Path) -> None:
+    before = tree_bytes(built_site)
+    run = cli("build", "--from", str(snapshot_file), "--locales", "en,xx", "--out", str(built_site))
+    assert run.code == 1
+    assert_untouched(built_site, before)
+
+
+# --- round trip ------------------------------------------------------------------------------
+
+
+def test_introspect_then_build_round_trip(cli: Cli, tmp_path: Path, snapshot_file: Path) -> None:
+    snap = load_snapshot(snapshot_file)  # the CLI wrote a snapshot that reads back cleanly
+    assert len(snap.tools) == 6
+    out = tmp_path / "site"
+    run = cli("build", "--from", str(snapshot_file), "--out", str(out), "--locales", "en")
+    assert run.code == 0, run.err
+    assert f"for 6 tools into {out}" in run.out
+    assert (out / "snapshot.json").read_bytes() == snapshot_file.read_bytes()
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["fingerprint"] == snap.fingerprint
+    assert manifest["capability_version"] == "2.4.0"
+
+
+def test_introspect_reports_what_it_wrote(cli: Cli, tmp_path: Path) -> None:
+    output = tmp_path / "paged.json"
+    run = cli("introspect", "--stdio", fixture_command("paged"), "-o", str(output))
+    assert run.code == 0, run.err
+    assert f"Wrote {output}: 7 tools from fixture-server (capability version 1.0.0)." in run.out
+    assert len(load_snapshot(output).tools) == 7
+
+
+def test_introspect_output_that_cannot_be_written(cli: Cli, tmp_path: Path) -> None:
+    output = tmp_path / "missing-dir" / "s.json"
+    run = cli("introspect", "--stdio", fixture_command("paged"), "-o", str(output))
+    assert run.code == 1
+    assert f"Cannot write the snapshot to {output}" in one_paragraph(run.err)
+
+
+# --- a real subprocess: what the terminal shows --------------------------------------------------
+
+
+def run_portal(*argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [PYTHON, "-m", "generator", *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+    )
+
+
+def test_subprocess_help() -> None:
+    proc = run_portal("--help")
+    assert proc.returncode == 0
+    assert proc.stdout.startswith("usage: mcp-portal")
+    assert "build" in proc.stdout and "introspect" in proc.stdout and "exit codes" in proc.stdout
+
+
+def test_subprocess_error_has_no_traceback_unless_debug(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nowhere.json")
+    proc = run_portal("build", "--from", missing, "--out", str(tmp_path / "site"))
+    assert proc.returncode == 1
+    assert proc.stdout == ""
+    assert proc.stderr.startswith("mcp-portal: error: The snapshot")
+    assert "Traceback" not in proc.stderr
+    debug = run_portal("build", "--debug", "--from", missing, "--out", str(tmp_path / "site"))
+    assert debug.returncode == 1
+    assert "Traceback (most recent call last)" in debug.stderr
+    assert "mcp-portal: error: The snapshot" in debug.stderr
+
+
+def test_subprocess_usage_error_exits_2() -> None:
+    proc = run_portal("build", "--stdio", "x", "--url", "http://127.0.0.1:1/mcp")
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert "not both" in proc.stderr
