@@ -66,6 +66,13 @@ def _source_options(parser: argparse.ArgumentParser, *, allow_snapshot: bool) ->
     limits.add_argument("--total-timeout", type=float, metavar="SECONDS", help="whole introspection (default 120)")
     limits.add_argument("--max-pages", type=int, metavar="N", help="pages per list walk (default 100)")
     limits.add_argument("--max-tools", type=int, metavar="N", help="tools accepted (default 5000)")
+    limits.add_argument(
+        "--max-description", type=int, metavar="CHARS", help="characters of a description shown (default 20000)"
+    )
+    limits.add_argument(
+        "--max-schema-bytes", type=int, metavar="BYTES", help="largest schema documented in full (default 262144)"
+    )
+    limits.add_argument("--max-schema-depth", type=int, metavar="N", help="schema levels shown as rows (default 24)")
     parser.add_argument(
         "--capability-version",
         metavar="RULE",
@@ -191,7 +198,7 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
         if value:
             changes["template_dir" if key == "templates" else key] = value
     limits = {}
-    for key in ("request_timeout", "total_timeout", "max_pages", "max_tools"):
+    for key in Limits.__dataclass_fields__:
         value = getattr(args, key)
         if value is not None:
             if value <= 0:

@@ -33,6 +33,12 @@ class Limits:
     """Pages of a ``*/list`` walk before we stop: a server that never ends cannot hang CI."""
     max_tools: int = 5000
     """Tools accepted from one server."""
+    max_description: int = 20000
+    """Characters of one description shown; the rest is cut, and the page says so."""
+    max_schema_bytes: int = 262144
+    """Size of one schema (as JSON) that is flattened and given examples; a larger one is shown cut."""
+    max_schema_depth: int = 24
+    """Nesting levels of a schema shown as rows; deeper levels are marked, not expanded."""
 
 
 @dataclass(frozen=True)

@@ -13,11 +13,11 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from generator.config import Endpoint, PortalConfig
+from generator.config import Endpoint, Limits, PortalConfig
 from generator.examples import Example, example_for, placeholder_for, validate
 from generator.schema import Flattened, flatten
 from generator.slugs import assign_slugs
-from generator.snapshot import Snapshot
+from generator.snapshot import Snapshot, canonical_json
 from generator.text import json_block
 
 # name, spec default (MCP ToolAnnotations): the defaults assume the worst.
@@ -99,6 +99,7 @@ class ToolDoc:
     slug: str
     raw: dict[str, Any]
     endpoints: tuple[Endpoint, ...]
+    limits: Limits = Limits()
 
     @property
     def title(self) -> str | None:
@@ -106,14 +107,23 @@ class ToolDoc:
         return title if isinstance(title, str) and title.strip() else None
 
     @property
-    def description(self) -> str:
+    def full_description(self) -> str:
         text = self.raw.get("description")
         return text if isinstance(text, str) else ""
+
+    @property
+    def description_cut(self) -> bool:
+        """True when the description is longer than ``--max-description`` and is shown cut."""
+        return len(self.full_description) > self.limits.max_description
+
+    @property
+    def description(self) -> str:
+        return self.full_description[: self.limits.max_description]
 
     @cached_property
     def summary(self) -> str:
         """The first sentence or line of the description, for lists and llms.txt."""
-        text = re.sub(r"\s+", " ", self.description).strip()
+        text = re.sub(r"\s+", " ", self.description[:2000]).strip()
         match = re.match(r"(.+?[.!?])(\s|$)", text)
         first = match.group(1) if match else text
         if len(first) > SUMMARY_LIMIT:
@@ -137,25 +147,49 @@ class ToolDoc:
     def output_schema(self) -> Any:
         return self.raw.get("outputSchema")
 
+    def _size(self, schema: Any) -> int:
+        return len(canonical_json(schema).encode("utf-8"))
+
+    @cached_property
+    def input_too_large(self) -> bool:
+        """A schema over ``--max-schema-bytes`` is shown cut, with no rows and no examples."""
+        return self._size(self.input_schema) > self.limits.max_schema_bytes
+
+    @cached_property
+    def output_too_large(self) -> bool:
+        return self.output_schema is not None and self._size(self.output_schema) > self.limits.max_schema_bytes
+
+    def _flatten(self, schema: Any, too_large: bool) -> Flattened:
+        if too_large:
+            note = f"schema larger than {self.limits.max_schema_bytes} bytes: not expanded (see --max-schema-bytes)"
+            return Flattened(rows=(), dialect=None, warnings=(note,), truncated=True)
+        return flatten(schema, max_depth=self.limits.max_schema_depth)
+
     @cached_property
     def params(self) -> Flattened:
-        return flatten(self.input_schema)
+        return self._flatten(self.input_schema, self.input_too_large)
 
     @cached_property
     def returns(self) -> Flattened | None:
-        return None if self.output_schema is None else flatten(self.output_schema)
+        return None if self.output_schema is None else self._flatten(self.output_schema, self.output_too_large)
 
     @cached_property
     def example_args(self) -> Example:
+        if self.input_too_large:
+            return Example(None, False, "the input schema is larger than the size limit")
         return example_for(self.input_schema)
 
     @cached_property
     def placeholder_args(self) -> Any:
-        return placeholder_for(self.input_schema)
+        return {} if self.input_too_large else placeholder_for(self.input_schema)
 
     @cached_property
     def example_result(self) -> Example | None:
-        return None if self.output_schema is None else example_for(self.output_schema)
+        if self.output_schema is None:
+            return None
+        if self.output_too_large:
+            return Example(None, False, "the output schema is larger than the size limit")
+        return example_for(self.output_schema)
 
     @cached_property
     def example_request(self) -> str | None:
@@ -187,13 +221,20 @@ class ToolDoc:
         }
         return json_block(payload)
 
+    def _raw(self, schema: Any) -> str:
+        text = json_block(schema)
+        # Cut by characters of the pretty form: a reader sees where it stops and why.
+        if len(text) > self.limits.max_schema_bytes:
+            return text[: self.limits.max_schema_bytes] + "\n…"
+        return text
+
     @cached_property
     def raw_input(self) -> str:
-        return json_block(self.input_schema)
+        return self._raw(self.input_schema)
 
     @cached_property
     def raw_output(self) -> str | None:
-        return None if self.output_schema is None else json_block(self.output_schema)
+        return None if self.output_schema is None else self._raw(self.output_schema)
 
     @cached_property
     def other_annotations(self) -> tuple[tuple[str, Any], ...]:
@@ -263,5 +304,5 @@ def build_model(snapshot: Snapshot, config: PortalConfig) -> SiteModel:
         name = raw["name"]
         access = Access.from_annotations(raw.get("annotations"))
         offered = tuple(e for e in endpoints if e.offers(name, access.level == "read-only"))
-        tools.append(ToolDoc(name=name, slug=slugs[name], raw=raw, endpoints=offered))
+        tools.append(ToolDoc(name=name, slug=slugs[name], raw=raw, endpoints=offered, limits=config.limits))
     return SiteModel(snapshot=snapshot, config=config, tools=tuple(tools), endpoints=endpoints)

@@ -17,6 +17,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from generator import __version__
+from generator.extras import CONTENT_SECURITY_POLICY, headers, robots, site_root_path, sitemap
 from generator.filters import FILTERS
 from generator.i18n import Catalog
 from generator.model import SiteModel
@@ -126,6 +127,13 @@ class Renderer:
             self._globals(site, ctx.L), ctx=ctx, pages=pages_for(site), root=locale is None
         )
 
+    def not_found(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str) -> str:
+        """A 404 page: served at any URL, so its links are absolute paths from the site root."""
+        ctx = Context(site, Page("index", locale), catalogs[locale], catalogs)
+        return self.html.get_template("html/404.html.j2").render(
+            self._globals(site, ctx.L), ctx=ctx, root=site_root_path(site), csp=CONTENT_SECURITY_POLICY
+        )
+
     def root_index(self, site: SiteModel, catalogs: Mapping[str, Catalog]) -> str:
         code = site.locales[0]
         ctx = Context(site, Page("index", code), catalogs[code], catalogs)
@@ -150,4 +158,13 @@ def render_site(
             on_page(page.html_path)
     for code in site.locales:
         files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
+        # Every twin of the locale in the site's page order, for readers that want one file.
+        twins = [files[p.md_path] for p in pages_for(site) if p.locale == code]
+        files[f"{code}/llms-full.txt"] = "\n".join(twins)
+        files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
+    files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])
+    files["robots.txt"] = robots(site)
+    files["_headers"] = headers(site)
+    if (xml := sitemap(site)) is not None:
+        files["sitemap.xml"] = xml
     return files
