@@ -20,6 +20,7 @@ from generator.publish import MANIFEST, manifest, publish
 from generator.render import Renderer, render_site
 from generator.resources import data_dir
 from generator.snapshot import Snapshot, load_snapshot
+from generator.translations import load_translations
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,11 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
         for code, c in catalogs.items()
         if c.missing_keys
     ]
-    model = build_model(snapshot, config)
+    translations = load_translations(Path(config.translations_dir) if config.translations_dir else None, config.locales)
+    warnings += [
+        f"stale translation (the server's text changed): {entry}" for entry in translations.stale(snapshot.tools)
+    ]
+    model = build_model(snapshot, config, translations)
     template_dir = Path(config.template_dir) if config.template_dir else None
     if template_dir is not None and not template_dir.is_dir():
         raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")

@@ -135,6 +135,23 @@ def make_parser() -> argparse.ArgumentParser:
         help="exit 4 when there is a breaking change (breaking) or any change (any); default: always exit 0",
     )
     diff.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    trans = sub.add_parser(
+        "translations",
+        help="write the missing and stale translations of one locale to a file for translators",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _source_options(trans, allow_snapshot=True)
+    trans.add_argument("--locale", required=True, help="the locale to translate into, e.g. ru")
+    trans.add_argument(
+        "--translations", metavar="DIR", help="where existing translations live (default ./translations)"
+    )
+    trans.add_argument("-o", "--output", metavar="FILE", help="where to write (default DIR/<locale>.todo.yaml)")
+    serve = sub.add_parser("serve", help="preview a built site on 127.0.0.1 with the right content types")
+    serve.add_argument("--out", default="site", metavar="DIR", help="the built site (default ./site)")
+    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    serve.add_argument("--debug", action="store_true", help="show tracebacks for errors")
     return parser
 
 
@@ -144,6 +161,9 @@ def _site_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--title", help="site title (default: the server's title or name)")
     parser.add_argument("--base-url", metavar="URL", help="public URL of the site, for canonical links and llms.txt")
     parser.add_argument("--templates", metavar="DIR", help="a directory of templates searched before the shipped ones")
+    parser.add_argument(
+        "--translations", metavar="DIR", help="translations of tool titles and descriptions (DIR/<locale>.yaml)"
+    )
 
 
 def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
@@ -193,10 +213,10 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
         if not base_url.startswith(("http://", "https://")):
             collect.add("--base-url", "must be an absolute http(s) URL")
         changes["base_url"] = base_url if base_url.endswith("/") else base_url + "/"
-    for key in ("title", "out", "templates"):
+    for key in ("title", "out", "templates", "translations"):
         value = getattr(args, key, None)
         if value:
-            changes["template_dir" if key == "templates" else key] = value
+            changes[{"templates": "template_dir", "translations": "translations_dir"}.get(key, key)] = value
     limits = {}
     for key in Limits.__dataclass_fields__:
         value = getattr(args, key)
@@ -221,46 +241,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The SDK logs transport faults with tracebacks; the user gets our one paragraph instead.
     logging.getLogger("mcp").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
     try:
-        if args.command == "diff":
-            from generator.diff import DIFF_EXIT, diff, render
-
-            found = diff(Path(args.old), Path(args.new))
-            sys.stdout.write(render(found, args.format))
-            return DIFF_EXIT if found.fails(args.fail_on) else 0
-        config = config_from_args(args)
-        if args.command == "check":
-            from generator.check import DRIFT_EXIT, check
-            from generator.check import render as render_report
-
-            report = check(config, from_file=Path(args.from_file) if args.from_file else None)
-            for warning in report.warnings:
-                print(f"warning: {warning}", file=sys.stderr)
-            sys.stdout.write(render_report(report, args.format))
-            return DRIFT_EXIT if report.status == "drift" else 0
-        if args.command == "introspect":
-            from generator.build import obtain_snapshot
-
-            snapshot, _ = obtain_snapshot(config, None)
-            output = Path(args.output)
-            try:
-                output.write_text(snapshot.to_json(), encoding="utf-8")
-            except OSError as exc:
-                raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
-            print(
-                f"Wrote {output}: {len(snapshot.tools)} tools from {snapshot.server.get('name', 'the server')} "
-                f"(capability version {snapshot.capability_version})."
-            )
-            return 0
-        from generator.build import build
-
-        result = build(config, from_file=Path(args.from_file) if args.from_file else None, strict=args.strict)
-        for warning in result.warnings:
-            print(f"warning: {warning}", file=sys.stderr)
-        print(
-            f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
-            f"in {result.seconds:.2f} s (capability version {result.snapshot.capability_version})."
-        )
-        return 0
+        return COMMANDS[args.command](args)
     except PortalError as exc:
         if args.debug:
             traceback.print_exc()
@@ -269,6 +250,100 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mcp-portal: interrupted; the previous site is unchanged.", file=sys.stderr)
         return 130
+
+
+def _cmd_diff(args: argparse.Namespace) -> int:
+    from generator.diff import DIFF_EXIT, diff, render
+
+    found = diff(Path(args.old), Path(args.new))
+    sys.stdout.write(render(found, args.format))
+    return DIFF_EXIT if found.fails(args.fail_on) else 0
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from generator.check import DRIFT_EXIT, check
+    from generator.check import render as render_report
+
+    report = check(config_from_args(args), from_file=Path(args.from_file) if args.from_file else None)
+    for warning in report.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    sys.stdout.write(render_report(report, args.format))
+    return DRIFT_EXIT if report.status == "drift" else 0
+
+
+def _cmd_introspect(args: argparse.Namespace) -> int:
+    from generator.build import obtain_snapshot
+
+    snapshot, _ = obtain_snapshot(config_from_args(args), None)
+    output = Path(args.output)
+    try:
+        output.write_text(snapshot.to_json(), encoding="utf-8")
+    except OSError as exc:
+        raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
+    print(
+        f"Wrote {output}: {len(snapshot.tools)} tools from {snapshot.server.get('name', 'the server')} "
+        f"(capability version {snapshot.capability_version})."
+    )
+    return 0
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from generator.build import build
+
+    config = config_from_args(args)
+    result = build(config, from_file=Path(args.from_file) if args.from_file else None, strict=args.strict)
+    for warning in result.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(
+        f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
+        f"in {result.seconds:.2f} s (capability version {result.snapshot.capability_version})."
+    )
+    return 0
+
+
+def _cmd_translations(args: argparse.Namespace) -> int:
+    from generator.build import obtain_snapshot
+    from generator.translations import load_translations, todo
+
+    config = config_from_args(args)
+    snapshot, config = obtain_snapshot(config, Path(args.from_file) if args.from_file else None)
+    directory = Path(config.translations_dir or "translations")
+    existing = load_translations(directory if directory.is_dir() else None, [args.locale])
+    text, count = todo(snapshot.tools, existing, args.locale)
+    output = Path(args.output) if args.output else directory / f"{args.locale}.todo.yaml"
+    try:
+        output.parent.mkdir(parents=True, exist_ok=True)
+        output.write_text(text, encoding="utf-8")
+    except OSError as exc:
+        raise PortalError(f"Cannot write {output} ({exc.strerror}).") from None
+    print(f"Wrote {output}: {count} missing or stale entr{'y' if count == 1 else 'ies'} for locale {args.locale}.")
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    from generator.serve import serve
+
+    directory = Path(args.out)
+    if not (directory / "index.html").is_file():
+        raise PortalError(f"There is no built site in {directory}. Run `mcp-portal build --out {directory}` first.")
+    print(f"Serving {directory} at http://{args.host}:{args.port}/ (Ctrl-C to stop).")
+    try:
+        serve(directory, host=args.host, port=args.port)
+    except OSError as exc:
+        raise PortalError(
+            f"Cannot listen on {args.host}:{args.port} ({exc.strerror}). Choose another --port."
+        ) from None
+    return 0
+
+
+COMMANDS = {
+    "build": _cmd_build,
+    "introspect": _cmd_introspect,
+    "check": _cmd_check,
+    "diff": _cmd_diff,
+    "translations": _cmd_translations,
+    "serve": _cmd_serve,
+}
 
 
 def run() -> None:

@@ -108,6 +108,8 @@ class PortalConfig:
     out: str = "site"
     limits: Limits = field(default_factory=Limits)
     template_dir: str | None = None
+    translations_dir: str | None = None
+    """Optional ``<locale>.yaml`` translations of tool titles and descriptions (see translations.py)."""
     source: str = "defaults"
 
     def with_overrides(self, **changes: Any) -> PortalConfig:
@@ -156,6 +158,7 @@ _TOP_KEYS = {
     "out",
     "limits",
     "templates",
+    "translations",
 }
 _SERVER_KEYS = {"stdio", "env", "url", "headers", "cwd"}
 _ENDPOINT_KEYS = {"address", "transport", "include"}
@@ -319,6 +322,7 @@ def load_config(path: Path) -> PortalConfig:
         "title": collect.text("title", data.get("title")),
         "out": collect.text("out", data.get("out")),
         "template_dir": collect.text("templates", data.get("templates")),
+        "translations_dir": collect.text("translations", data.get("translations")),
     }
     if "base_url" in data:
         base = collect.text("base_url", data["base_url"])
@@ -343,6 +347,8 @@ def load_config(path: Path) -> PortalConfig:
     base_dir = path.parent
     if config.template_dir:
         config = replace(config, template_dir=str(base_dir / config.template_dir))
+    if config.translations_dir:
+        config = replace(config, translations_dir=str(base_dir / config.translations_dir))
     if "out" in data and config.out:
         config = replace(config, out=str(base_dir / config.out))
     return config

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -19,6 +19,7 @@ from generator.schema import Flattened, flatten
 from generator.slugs import assign_slugs
 from generator.snapshot import Snapshot, canonical_json
 from generator.text import json_block
+from generator.translations import Lookup, Translations
 
 # name, spec default (MCP ToolAnnotations): the defaults assume the worst.
 HINTS: tuple[tuple[str, bool], ...] = (
@@ -99,7 +100,7 @@ class ToolDoc:
     slug: str
     raw: dict[str, Any]
     endpoints: tuple[Endpoint, ...]
-    limits: Limits = Limits()
+    limits: Limits = field(default_factory=Limits)
 
     @property
     def title(self) -> str | None:
@@ -260,6 +261,12 @@ class SiteModel:
     config: PortalConfig
     tools: tuple[ToolDoc, ...]
     endpoints: tuple[Endpoint, ...]
+    translations: Translations = field(default_factory=lambda: Translations({}))
+
+    def translated(self, tool: ToolDoc, field: str, locale: str) -> Lookup:
+        """A current translation of a tool's title or description, a stale one, or none."""
+        source = tool.title if field == "title" else tool.full_description
+        return self.translations.lookup(locale, tool.name, field, source or "")
 
     @property
     def server(self) -> dict[str, Any]:
@@ -295,7 +302,7 @@ def default_endpoints(snapshot: Snapshot) -> tuple[Endpoint, ...]:
     return (Endpoint(snapshot.endpoint, snapshot.transport),)
 
 
-def build_model(snapshot: Snapshot, config: PortalConfig) -> SiteModel:
+def build_model(snapshot: Snapshot, config: PortalConfig, translations: Translations | None = None) -> SiteModel:
     """Gather every page's facts before anything is rendered."""
     endpoints = config.endpoints or default_endpoints(snapshot)
     slugs = assign_slugs(t["name"] for t in snapshot.tools)
@@ -305,4 +312,10 @@ def build_model(snapshot: Snapshot, config: PortalConfig) -> SiteModel:
         access = Access.from_annotations(raw.get("annotations"))
         offered = tuple(e for e in endpoints if e.offers(name, access.level == "read-only"))
         tools.append(ToolDoc(name=name, slug=slugs[name], raw=raw, endpoints=offered, limits=config.limits))
-    return SiteModel(snapshot=snapshot, config=config, tools=tuple(tools), endpoints=endpoints)
+    return SiteModel(
+        snapshot=snapshot,
+        config=config,
+        tools=tuple(tools),
+        endpoints=endpoints,
+        translations=translations or Translations({}),
+    )
