@@ -2,7 +2,11 @@
 
 * :func:`validate` checks an instance with the validator class of the schema's
   declared dialect (default 2020-12), format checking on, remote ``$ref``
-  refused, and returns messages instead of raising.
+  refused (the standard meta-schemas are bundled), and returns messages
+  (``"$.a.b[0]: ..."``) instead of raising; ``["schema: ..."]`` for a schema
+  that is itself invalid.  Formats whose jsonschema checker needs an optional
+  package (date-time, time, duration, hostname, json-pointer, ...) get a
+  built-in check when that package is missing, so format checking stays on.
 * :func:`example_for` builds a realistic instance.  Every candidate is checked
   with the same validator, at each level and once more as a whole, so an
   :class:`Example` with ``ok=True`` always validates; otherwise ``ok`` is false
@@ -11,21 +15,34 @@
   (``"<name>"``, ``1``, ``1.0``, ``true``, one array item, every declared
   property); it is not validated.
 
-Which properties an example includes: by default the required ones plus the
-optional ones that declare ``examples``/``example`` or a non-null ``default``
-(showing the knobs a server documents); ``prefer_optional=True`` includes every
-declared property.  Alternatives (other branches, required-only objects,
-minimal arrays) are tried when the first attempt does not validate.
+Value sources, in order: ``const``; ``examples`` (the first that validates),
+``default``, ``enum``; then fixed realistic values by ``format``, strings
+generated from ``pattern``, hints from the property name, numbers near the
+hint inside the bounds.  Union branches are tried in order (non-null first).
+
+Which properties an example includes: the required ones plus the optional ones
+that declare ``examples``/``example`` or a non-null ``default`` (the knobs a
+server documents); when that leaves nothing to show, every declared property;
+``prefer_optional=True`` includes every declared property.  Optional properties
+that lead back into a recursive ``$ref`` are left out, and inside recursion
+arrays and objects are minimal.  Alternatives (other branches, required-only
+objects, minimal arrays, other values) are tried when a candidate fails.
 
 Everything is deterministic (fixed values, no clock, no randomness) and bounded
-(nesting depth, ``$ref`` recursion, number of validation attempts).
+(nesting depth, ``$ref`` recursion, number of validation attempts).  Compiled
+validators are cached by schema content, so ``validate`` after ``example_for``
+on the same schema does not check the schema against its meta-schema again.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime
+import itertools
+import json
 import math
 import re
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -33,7 +50,8 @@ from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
 from jsonschema import FormatChecker
-from jsonschema.exceptions import SchemaError  # type: ignore[import-untyped]
+from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+from jsonschema_specifications import REGISTRY as _SPECS  # type: ignore[import-untyped]
 from referencing import Registry
 from referencing.exceptions import NoSuchResource, Unresolvable
 
@@ -45,6 +63,7 @@ from generator.schema import (
     declared_types,
     detect_dialect,
     is_number,
+    json_equal,
     merge_schemas,
     own_types,
     ref_keyword,
@@ -89,8 +108,8 @@ _DUR_T = r"T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)"
 _LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
 _VAR = r"[A-Za-z0-9_.%]+(?::[1-9]\d{0,3}|\*)?"
 # Checks for formats whose jsonschema checker needs an optional package (rfc3339-validator,
-# isoduration, fqdn, jsonpointer, uri-template); used only where jsonschema has none, so the
-# same values are rejected whether or not those extras are installed.
+# isoduration, fqdn, jsonpointer, uri-template); used only where jsonschema has none, so those
+# formats are still checked when the extras are not installed.
 _FALLBACK_FORMATS: dict[str, tuple[str, frozenset[str]]] = {
     "date-time": (rf"\d{{4}}-\d\d-\d\d[Tt]{_TIME}", frozenset({"3", "4", "6", "7", "2019", "2020"})),
     "time": (_TIME, frozenset({"7", "2019", "2020"})),
@@ -117,8 +136,6 @@ _CHECKERS: dict[Any, FormatChecker] = {}
 
 
 def _date_time_ok(value: str) -> bool:
-    import datetime
-
     try:
         datetime.datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", value.replace(":60", ":59")).upper())
     except ValueError:
@@ -180,30 +197,111 @@ def _clip(text: str) -> str:
     return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
 
 
+class _GiveUp(Exception):
+    """Stop searching: the budget is spent or the schema cannot be checked; the message says why."""
+
+
+def _one_document(node: Any) -> Any:
+    """A vocabulary meta-schema with its dynamic self-references turned into plain ``#`` refs."""
+    if isinstance(node, list):
+        return [_one_document(v) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key in ("$id", "$schema", "$vocabulary", "$dynamicAnchor", "$recursiveAnchor", "$comment"):
+            continue
+        if key in ("$dynamicRef", "$recursiveRef") and value in ("#meta", "#"):
+            out["$ref"] = "#"
+        else:
+            out[key] = _one_document(value)
+    return out
+
+
+def _meta_validator(cls: Any) -> Any:
+    """A validator for the dialect's meta-schema.
+
+    The 2019-09/2020-12 meta-schemas spread over vocabulary documents linked by
+    $dynamicRef/$recursiveRef, which jsonschema checks several times slower than a
+    single document; for a schema written in that dialect the dynamic scope always
+    ends at the same meta-schema, so it is flattened into one document (same verdicts).
+    """
+    if cls in _META:
+        return _META[cls]
+    meta = cls.META_SCHEMA
+    if cls in (jsonschema.Draft201909Validator, jsonschema.Draft202012Validator):
+        try:
+            base = str(meta["$id"]).rsplit("/", 1)[0] + "/"
+            parts, defs = [], {}
+            for part in meta["allOf"]:
+                doc = _one_document(_SPECS.contents(base + part["$ref"]))
+                defs.update(doc.pop("$defs", {}))
+                parts.append(doc)
+            top = _one_document({k: v for k, v in meta.items() if k != "allOf"})
+            defs.update(top.pop("$defs", {}))
+            meta = {**top, "allOf": parts, "$defs": defs}
+        except Exception:  # an unexpected meta-schema layout: use it as it is
+            meta = cls.META_SCHEMA
+    _META[cls] = cls(meta, registry=_REGISTRY, format_checker=_format_checker(cls))
+    return _META[cls]
+
+
+_META: dict[Any, Any] = {}
+_CACHE: dict[tuple[str | None, str], _Checker] = {}
+_CACHE_SIZE = 64
+
+
 class _Checker:
     """One compiled validator for a root schema; checks the root or any of its subschemas."""
 
     def __init__(self, schema: object) -> None:
         self.error: str | None = None
         self.validator: Any = None
+        self.overflows = 0
         dialect, _ = detect_dialect(schema)
         cls = _VALIDATORS.get(dialect, jsonschema.Draft202012Validator)
         try:
-            cls.check_schema(schema)
+            with warnings.catch_warnings():  # e.g. FutureWarning from re for an odd pattern
+                warnings.simplefilter("ignore")
+                problem = best_match(_meta_validator(cls).iter_errors(schema))
+            if problem is not None:
+                where = _at(problem.absolute_path).replace("$", "#", 1)
+                self.error = _clip(f"{problem.message} (at {where})")
+                return
             self.validator = cls(schema, registry=_REGISTRY, format_checker=_format_checker(cls))
-        except SchemaError as exc:
-            where = _at(exc.absolute_path)
-            self.error = _clip(f"{exc.message} (at {where.replace('$', '#', 1)})")
         except RecursionError:
             self.error = "schema nested too deeply"
         except Exception as exc:
             self.error = _clip(f"{type(exc).__name__}: {exc}")
 
+    @classmethod
+    def cached(cls, schema: object) -> _Checker:
+        """A checker shared by calls on equal schemas (example_for, then validate of its result)."""
+        try:
+            text = json.dumps(schema, sort_keys=True, allow_nan=False)
+        except (TypeError, ValueError, RecursionError):  # not plain JSON: no sharing
+            return cls(schema)
+        key = (detect_dialect(schema)[0], text)
+        if key not in _CACHE:
+            if len(_CACHE) >= _CACHE_SIZE:
+                del _CACHE[next(iter(_CACHE))]
+            # Built from a copy, so a caller mutating its schema later cannot change the cached verdict.
+            _CACHE[key] = cls(json.loads(text))
+        return _CACHE[key]
+
     def ok(self, instance: object, sub: object) -> bool:
         try:
             validator = self.validator if sub is self.validator.schema else self.validator.evolve(schema=sub)
-            return bool(validator.is_valid(instance))
-        except Exception:  # unresolvable $ref, recursion, a crashing regex...: not valid
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                return bool(validator.is_valid(instance))
+        except RecursionError:
+            # A $ref loop that consumes no data: every check would burn the whole stack again.
+            self.overflows += 1
+            if self.overflows >= 3:
+                raise _GiveUp("validation recurses without end (a $ref loop that never reaches data)") from None
+            return False
+        except Exception:  # unresolvable $ref, a crashing regex...: not valid
             return False
 
     def errors(self, instance: object) -> list[str]:
@@ -211,23 +309,30 @@ class _Checker:
             return [f"schema: {self.error}"]
         found: list[str] = []
         try:
-            for error in self.validator.iter_errors(instance):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                errors = list(itertools.islice(self.validator.iter_errors(instance), _MAX_ERRORS))
+            for error in errors:
                 found.append(_clip(f"{_at(error.absolute_path)}: {error.message}"))
-                if len(found) >= _MAX_ERRORS:
-                    break
         except RecursionError:
             found.append("schema: nested too deeply to validate")
         except Unresolvable as exc:
-            ref = getattr(exc, "ref", "?")
-            found.append(_clip(f"schema: unresolvable $ref {ref!r} (remote references are never fetched)"))
+            ref = str(getattr(exc, "ref", "?"))
+            remote = "" if ref.startswith(("#", "/")) else " (remote references are never fetched)"
+            found.append(_clip(f"schema: unresolvable $ref {ref!r}{remote}"))
         except Exception as exc:
             found.append(_clip(f"schema: {type(exc).__name__}: {exc}"))
         return found
 
 
+def clear_cache() -> None:
+    """Forget compiled validators (for benchmarks, or to free memory after a build)."""
+    _CACHE.clear()
+
+
 def validate(instance: object, schema: object) -> list[str]:
     """Error messages (``"$.a[0]: ..."``), empty when valid; ``["schema: ..."]`` for a bad schema."""
-    return _Checker(schema).errors(instance)
+    return _Checker.cached(schema).errors(instance)
 
 
 # --------------------------------------------------------------------------- realistic values
@@ -335,10 +440,6 @@ class _Ctx:
         return replace(self, name=name, depth=self.depth + 1, salt=salt)
 
 
-class _GiveUp(Exception):
-    """Attempt budget exhausted."""
-
-
 _FAIL = object()
 
 
@@ -401,6 +502,22 @@ class _Generator:
             node = merged
         return node, replace(ctx, depth=depth)
 
+    def recurses(self, node: object, ctx: _Ctx, level: int = 0) -> bool:
+        """Does this subschema lead straight back into a $ref being expanded (directly or via a union)?"""
+        if not isinstance(node, dict) or level > 3:
+            return False
+        keyword = ref_keyword(node)
+        if keyword is not None:
+            target, _ = self.refs.lookup(node[keyword], keyword)
+            return id(target) in ctx.stack
+        for key in ("anyOf", "oneOf", "allOf", "items"):
+            sub = node.get(key)
+            if isinstance(sub, list) and any(self.recurses(b, ctx, level + 1) for b in sub[:16]):
+                return True
+            if isinstance(sub, dict) and self.recurses(sub, ctx, level + 1):
+                return True
+        return False
+
     # ---- search
 
     def solve(self, node: object, ctx: _Ctx) -> object:
@@ -414,7 +531,7 @@ class _Generator:
                 tried = True
                 self.attempts += 1
                 if self.attempts > _MAX_ATTEMPTS:
-                    raise _GiveUp
+                    raise _GiveUp(f"no valid instance found within {_MAX_ATTEMPTS} attempts")
                 if self.checker.ok(value, node):
                     return value
                 if ctx.depth == 0 and self.first_failure is None:
@@ -534,22 +651,33 @@ class _Generator:
             step = Fraction(step.numerator) if step is not None else Fraction(1)
         key = _hint_key(ctx.name)
         preferred = Fraction(_NUMBER_HINTS.get(key, 1 if integer else 1.5)).limit_denominator(1000)
-        targets = [preferred + ctx.salt * (step or 1), Fraction(0), Fraction(1)]
-        for edge in (lo, lo_x, hi, hi_x):
+        unit = step or Fraction(1)
+        low = max([x for x in (lo, lo_x) if x is not None], default=None)
+        high = min([x for x in (hi, hi_x) if x is not None], default=None)
+
+        def inside(x: Fraction) -> bool:
+            return (
+                (lo is None or x >= lo)
+                and (lo_x is None or x > lo_x)
+                and (hi is None or x <= hi)
+                and (hi_x is None or x < hi_x)
+            )
+
+        raw = [preferred + k * unit for k in (0, 1, 2, -1, -2)] + [Fraction(0), Fraction(1)]
+        for edge, sign in ((low, 1), (high, -1)):
             if edge is not None:
-                targets += [edge, edge + (step or 1), edge - (step or 1)]
-        if lo is not None or lo_x is not None or hi is not None or hi_x is not None:
-            low = max([x for x in (lo, lo_x) if x is not None], default=None)
-            high = min([x for x in (hi, hi_x) if x is not None], default=None)
-            if low is not None and high is not None:
-                targets.insert(1, (low + high) / 2)
+                raw += [edge + sign * k * unit for k in (0, 1, 2)]
+        if low is not None and high is not None:
+            raw.append((low + high) / 2)
+        snapped = [math.ceil(x / step) * step if step is not None else x for x in raw]
+        # In range first, nearest to the hint first; a salt (unique items, retries) rotates the choice.
+        fitting = sorted(dict.fromkeys(x for x in snapped if inside(x)), key=lambda x: abs(x - preferred))
+        fitting += [x for x in dict.fromkeys(snapped) if x not in fitting]
+        start = ctx.salt % len(fitting)
         seen: list[object] = []
-        for target in targets:
-            value = target
-            if step is not None:
-                value = math.ceil(target / step) * step
+        for value in fitting[start:] + fitting[:start]:
             for out in self.number_forms(value, integer):
-                if out not in seen and not any(type(out) is type(s) and out == s for s in seen):
+                if not any(type(out) is type(s) and out == s for s in seen):
                     seen.append(out)
                     yield out
 
@@ -582,7 +710,8 @@ class _Generator:
         realistic = max(lo, len(prefix), need, 1)
         if rest is False:
             realistic = min(realistic, len(prefix))
-        sizes = [realistic, max(lo, need)] if not ctx.minimal else [max(lo, need), realistic]
+        minimal = ctx.minimal or self.recurses(rest, ctx)  # a recursive tree: stop at the smallest
+        sizes = [realistic, max(lo, need)] if not minimal else [max(lo, need), realistic]
         unique = view.get("uniqueItems") is True
         for size in dict.fromkeys(min(s, hi) if hi >= 0 else s for s in sizes):
             items: list[object] = []
@@ -594,6 +723,10 @@ class _Generator:
                 if name and name.endswith("s") and len(name) > 3:
                     name = name[:-1]  # "tags" -> "tag" for the hint of one item
                 value = self.solve(schema, ctx.child(name, salt=i if unique else ctx.salt))
+                for retry in range(1, 8 if unique else 1):
+                    if not any(json_equal(value, item) for item in items):
+                        break
+                    value = self.solve(schema, ctx.child(name, salt=i + retry * size))
                 if value is _FAIL:
                     break
                 items.append(value)
@@ -606,7 +739,10 @@ class _Generator:
         raw_required = view.get("required")
         required = [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []
         required += [k for k, v in props.items() if isinstance(v, dict) and v.get("required") is True]
-        names = list(dict.fromkeys([*map(str, props), *required]))
+        # Optional properties that recurse would only repeat the structure: leave them out.
+        names = [
+            n for n in dict.fromkeys([*map(str, props), *required]) if n in required or not self.recurses(props[n], ctx)
+        ]
 
         def documented(name: str) -> bool:
             sub, _ = self.expand(props.get(name), ctx)
@@ -619,7 +755,8 @@ class _Generator:
             [n for n in names if n in required],
             names,
         ]
-        if self.prefer_optional:
+        if self.prefer_optional or not plans[0]:
+            # An empty example shows nothing: with no required or documented property, show them all.
             plans = [plans[2], plans[0], plans[1]]
         if ctx.minimal:
             plans = [plans[1]]
@@ -696,6 +833,9 @@ class _Generator:
             if isinstance(patterns, dict):
                 keys = [k for p in patterns for k in regex_strings(str(p), limit=min_props)] + keys
             names_rule = view.get("propertyNames")
+            if names_rule is not None:
+                named = (self.solve({"allOf": [{"type": "string"}, names_rule]}, ctx.child("key", i)) for i in range(8))
+                keys = [k for k in named if isinstance(k, str)] + keys
             for key in keys:
                 if len(obj) >= min_props:
                     break
@@ -722,9 +862,7 @@ class _Generator:
         sub_props = sub.get("properties") if isinstance(sub.get("properties"), dict) else {}
         assert isinstance(sub_props, dict)
         wanted = (
-            [r for r in sub.get("required", []) if isinstance(r, str)]
-            if isinstance(sub.get("required"), list)
-            else []
+            [r for r in sub.get("required", []) if isinstance(r, str)] if isinstance(sub.get("required"), list) else []
         )
         for name in dict.fromkeys([*wanted, *(n for n in sub_props if n in obj)]):
             schema = self.value_schema(view, props, name)
@@ -740,7 +878,8 @@ class _Generator:
 def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
     """A realistic instance that validates (``ok``), or ``ok=False`` with the reason."""
     try:
-        checker = _Checker(schema)
+        checker = _Checker.cached(schema)
+        checker.overflows = 0
         if checker.error is not None:
             return Example(None, False, f"invalid schema: {checker.error}")
         if schema is False:
@@ -748,17 +887,20 @@ def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
         generator = _Generator(schema, checker, prefer_optional)
         try:
             value = generator.solve(schema, _Ctx())
-        except _GiveUp:
-            return Example(None, False, f"no valid instance found within {_MAX_ATTEMPTS} attempts")
+        except _GiveUp as exc:
+            return Example(None, False, str(exc))
         if value is _FAIL:
             reason = "no valid instance found"
             if generator.first_failure is not None:
                 candidate, errors = generator.first_failure
                 if errors:
                     reason += f"; e.g. {_clip(repr(candidate))[:80]} fails: {errors[0]}"
-            else:  # nothing could even be tried: usually an unresolvable (e.g. remote) $ref
-                problem = next((e for e in checker.errors(None) if e.startswith("schema:")), None)
-                reason += f"; {problem}" if problem else " (the schema may be unsatisfiable)"
+            unresolved = _unresolved_ref(schema, generator.refs)
+            if unresolved:
+                remote = unresolved.startswith("remote")
+                reason += f"; {unresolved}" + (" (remote references are never fetched)" if remote else "")
+            elif generator.first_failure is None:
+                reason += " (the schema may be unsatisfiable)"
             return Example(None, False, reason)
         errors = checker.errors(value)  # the last word: never hand out an invalid instance
         if errors:
@@ -768,6 +910,24 @@ def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
         return Example(None, False, "schema nested too deeply")
     except Exception as exc:  # untrusted input must never crash a build
         return Example(None, False, f"internal error: {type(exc).__name__}")
+
+
+def _unresolved_ref(schema: object, refs: LocalRefs) -> str | None:
+    """The first $ref that cannot be resolved locally, described (bounded scan)."""
+    stack, budget = [schema], 20_000
+    while stack and budget > 0:
+        node = stack.pop()
+        budget -= 1
+        if isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, dict):
+            keyword = ref_keyword(node)
+            if keyword is not None:
+                _, problem = refs.lookup(node[keyword], keyword)
+                if problem is not None:
+                    return problem.replace(" was not fetched", "")
+            stack.extend(v for k, v in reversed(node.items()) if k not in ("enum", "const", "default", "examples"))
+    return None
 
 
 # --------------------------------------------------------------------------- placeholders

@@ -15,8 +15,10 @@ candidates; callers fall back to other strategies.
 
 from __future__ import annotations
 
+import functools
 import re
 import string
+import warnings
 from dataclasses import dataclass, field
 
 _MAX_PATTERN = 2000  # characters of pattern we are willing to parse
@@ -45,6 +47,7 @@ class _Set:
     ranges: list[tuple[str, str]] = field(default_factory=list)
     categories: list[str] = field(default_factory=list)  # "d", "w", "s" and upper-case negations
     negate: bool = False
+    chosen: dict[int, list[str]] = field(default_factory=dict, compare=False)  # style -> allowed chars
 
     def allows(self, char: str) -> bool:
         hit = any(lo <= char <= hi for lo, hi in self.ranges)
@@ -318,13 +321,20 @@ class _Gen:
             out.append(self.captured.get(node.index, ""))
 
     def pick(self, chars: _Set | None) -> str:
-        pool = _STYLES[self.style % len(_STYLES)] + _TAIL
-        allowed = [c for c in pool if (chars.allows(c) if chars else c != "\n")]
-        if not allowed and chars is not None:
-            allowed = [lo for lo, _ in chars.ranges if chars.allows(lo)]
-            # a negated class: the character just past each excluded range
-            nexts = [chr(ord(hi) + 1) for _, hi in chars.ranges if hi < "\U0010ffff"]
-            allowed += [c for c in nexts if chars.allows(c)]
+        style = self.style % len(_STYLES)
+        pool = _STYLES[style] + _TAIL
+        if chars is None:
+            allowed = [c for c in pool if c != "\n"]
+        elif style in chars.chosen:
+            allowed = chars.chosen[style]
+        else:
+            allowed = [c for c in pool if chars.allows(c)]
+            if not allowed:
+                allowed = [lo for lo, _ in chars.ranges if chars.allows(lo)]
+                # a negated class: the character just past each excluded range
+                nexts = [chr(ord(hi) + 1) for _, hi in chars.ranges if hi < "\U0010ffff"]
+                allowed += [c for c in nexts if chars.allows(c)]
+            chars.chosen[style] = allowed
         if not allowed:
             raise Unsupported("empty character class")
         self.counter += 1
@@ -333,8 +343,19 @@ class _Gen:
 
 def generate(pattern: str, *, min_len: int = 0, max_len: int | None = None, limit: int = 6) -> list[str]:
     """Up to ``limit`` distinct strings that ``re.search(pattern, s)`` accepts and fit the lengths."""
+    return list(_generate(pattern, min_len, max_len, limit))
+
+
+@functools.lru_cache(maxsize=512)  # schemas repeat patterns (ids, dates) across properties and tools
+def _generate(pattern: str, min_len: int, max_len: int | None, limit: int) -> tuple[str, ...]:
+    return tuple(_search(pattern, min_len, max_len, limit))
+
+
+def _search(pattern: str, min_len: int, max_len: int | None, limit: int) -> list[str]:
     try:
-        compiled = re.compile(pattern)
+        with warnings.catch_warnings():  # FutureWarning for "[[" and similar
+            warnings.simplefilter("ignore")
+            compiled = re.compile(pattern)
         tree = _Parser(pattern).parse()
     except (re.error, Unsupported, RecursionError, ValueError):
         return []

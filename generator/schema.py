@@ -17,6 +17,10 @@ Row conventions (see :class:`Row`):
   it would have had is available as :attr:`Flattened.root`.
 * an ``a[]`` row is only emitted when the item schema says more than a bare
   type (``array of string`` already says everything).
+* ``required`` is per level: a child of an optional parent is still marked by
+  its own level's ``required``; ``a[]`` rows are required (an item has no
+  optionality of its own), tuple positions below ``minItems`` are required,
+  ``{key}`` rows are not.
 * union alternatives: the row holding the union carries ``oneOf``/``anyOf``/
   ``allOf`` constraints; each alternative follows as a header row at the same
   path with ``variant`` ``"1"``, ``"2"``... and its own children.  When several
@@ -388,9 +392,7 @@ class LocalRefs:
                 if isinstance(value, str):
                     self.anchors.setdefault(value, node)
             stack.extend(
-                v
-                for k, v in reversed(list(node.items()))
-                if k not in _DATA_KEYS and isinstance(v, dict | list)
+                v for k, v in reversed(list(node.items())) if k not in _DATA_KEYS and isinstance(v, dict | list)
             )
 
     def _add_id(self, value: str, node: object) -> None:
@@ -461,10 +463,7 @@ def _is_null_only(schema: object) -> bool:
         return False
     t = schema.get("type")
     return (
-        t == "null"
-        or t == ["null"]
-        or ("const" in schema and schema["const"] is None)
-        or schema.get("enum") == [None]
+        t == "null" or t == ["null"] or ("const" in schema and schema["const"] is None) or schema.get("enum") == [None]
     )
 
 
@@ -701,9 +700,7 @@ class _Flattener:
         if depth > self.max_depth:
             self.truncated = True
             self.warn(f"depth limit {self.max_depth} reached at {_where(path)}; not expanded further")
-            self.add(
-                Row(path, (), (), required, None, None, (Constraint("truncated", True),), depth, variant)
-            )
+            self.add(Row(path, (), (), required, None, None, (Constraint("truncated", True),), depth, variant))
             return
         res = self.resolve(node, path)
         registered: list[object] = []
@@ -821,7 +818,7 @@ class _Flattener:
             for branch in branches[:_MAX_BRANCHES]:
                 n += 1
                 label = f"{variant}.{n}" if variant else str(n)
-                self.emit(branch, path, depth, required, label, inherit=declared_types_t(schema), outer=props)
+                self.emit(branch, path, depth, required, label, inherit=_declared_tuple(schema), outer=props)
 
     def row(
         self,
@@ -868,9 +865,7 @@ class _Flattener:
         sub = self.plain(node)
         if sub is True or (isinstance(sub, dict) and not sub):
             return True
-        return (
-            isinstance(sub, dict) and sub.keys() <= {"type"} and not {"object", "array"} & set(own_types(sub))
-        )
+        return isinstance(sub, dict) and sub.keys() <= {"type"} and not {"object", "array"} & set(own_types(sub))
 
     def children(
         self,
@@ -887,9 +882,7 @@ class _Flattener:
                 self.warn(f"ignored malformed properties at {_where(path)}")
             props = props if isinstance(props, dict) else {}
             raw_required = schema.get("required")
-            required = (
-                [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []
-            )
+            required = [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []
             for name, sub in props.items():
                 own = isinstance(sub, dict) and sub.get("required") is True  # draft-03 style
                 self.emit(sub, _join(path, str(name)), depth, str(name) in required or own, variant)
@@ -918,14 +911,15 @@ class _Flattener:
                     needed = isinstance(min_items, int | float) and i < min_items
                     self.emit(sub, f"{path}[{i}]", depth, needed, variant)
             if isinstance(rest, dict) and not self.is_bare(rest):
-                self.emit(rest, f"{path}[]", depth, False, variant)
+                # An item has no optionality of its own (the array row carries minItems).
+                self.emit(rest, f"{path}[]", depth, True, variant)
 
 
 def _map(path: str) -> str:
     return f"{path}.{{key}}" if path else "{key}"
 
 
-def declared_types_t(schema: dict[str, Any]) -> tuple[str, ...]:
+def _declared_tuple(schema: dict[str, Any]) -> tuple[str, ...]:
     return norm_types(declared_types(schema) or [])
 
 

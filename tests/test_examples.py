@@ -1,0 +1,552 @@
+"""generator.examples: validation, realistic examples that always validate, placeholders."""
+
+from __future__ import annotations
+
+import copy
+import re
+import time
+from typing import Any
+
+import pytest
+
+from generator.examples import FORMAT_VALUES, Example, example_for, placeholder_for, validate
+from generator.regexgen import generate
+from tests.test_schema import DATE_TIME_PATTERN, NODE, PYDANTIC_INPUT, REAL_OUTPUT
+
+
+def ok(schema: object, **kwargs: Any) -> Any:
+    """The example value, after checking it is ok and validates."""
+    example = example_for(schema, **kwargs)
+    assert example.ok, example.reason
+    assert example.reason is None
+    assert validate(example.value, schema) == []
+    return example.value
+
+
+def not_ok(schema: object) -> str:
+    example = example_for(schema)
+    assert not example.ok and example.value is None
+    assert example.reason
+    return example.reason
+
+
+# --------------------------------------------------------------------------- validate
+
+
+def test_validate_reports_json_paths() -> None:
+    schema = {
+        "type": "object",
+        "properties": {"a": {"type": "object", "properties": {"b": {"type": "array", "items": {"type": "integer"}}}}},
+    }
+    errors = validate({"a": {"b": [1, "x"]}}, schema)
+    assert len(errors) == 1 and errors[0].startswith("$.a.b[1]: ")
+    assert validate({"a": {"b": [1, 2]}}, schema) == []
+
+
+def test_validate_quotes_odd_keys() -> None:
+    errors = validate({"a b": 1}, {"properties": {"a b": {"type": "string"}}})
+    assert errors[0].startswith("$['a b']: ")
+
+
+@pytest.mark.parametrize(
+    ("fmt", "bad"),
+    [
+        ("date-time", "2026-13-03T10:15:00Z"),
+        ("date-time", "yesterday"),
+        ("date", "2026-02-30"),
+        ("time", "25:00:00Z"),
+        ("duration", "3 days"),
+        ("email", "not-an-email"),
+        ("uuid", "1234"),
+        ("ipv4", "300.1.1.1"),
+        ("ipv6", "2001:db8:::1"),
+        ("hostname", "-bad-.example.com"),
+        ("uri", "not a uri"),
+        ("json-pointer", "no-slash"),
+        ("relative-json-pointer", "/abs"),
+        ("uri-template", "https://example.com/{unclosed"),
+        ("regex", "(unclosed"),
+    ],
+)
+def test_validate_checks_formats(fmt: str, bad: str) -> None:
+    errors = validate(bad, {"type": "string", "format": fmt})
+    assert len(errors) == 1 and fmt in errors[0]
+
+
+@pytest.mark.parametrize(
+    ("dialect", "schema", "valid", "invalid"),
+    [
+        ("http://json-schema.org/draft-04/schema#", {"maximum": 5, "exclusiveMaximum": True}, 4, 5),
+        ("http://json-schema.org/draft-07/schema#", {"items": [{"type": "string"}]}, ["a", 1], [1]),
+        ("https://json-schema.org/draft/2020-12/schema", {"prefixItems": [{"type": "string"}]}, ["a", 1], [1]),
+        (None, {"prefixItems": [{"type": "string"}]}, ["a"], [1]),
+    ],
+)
+def test_validate_uses_the_declared_dialect(
+    dialect: str | None, schema: dict[str, Any], valid: Any, invalid: Any
+) -> None:
+    if dialect:
+        schema = {"$schema": dialect, **schema}
+    assert validate(valid, schema) == []
+    assert validate(invalid, schema)
+
+
+@pytest.mark.parametrize("schema", [{"type": 5}, {"minimum": "x"}, {"pattern": "("}, {"required": "a"}, 5, "x"])
+def test_validate_reports_invalid_schemas(schema: object) -> None:
+    errors = validate("anything", schema)
+    assert len(errors) == 1 and errors[0].startswith("schema: ")
+
+
+def test_validate_never_fetches(monkeypatch: pytest.MonkeyPatch) -> None:
+    import socket
+    import urllib.request
+
+    def no_network(*args: object, **kwargs: object) -> None:
+        raise AssertionError("network access attempted")
+
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    errors = validate(1, {"$ref": "https://example.com/schema.json"})
+    assert errors and errors[0].startswith("schema: unresolvable $ref 'https://example.com/schema.json'")
+    assert "never fetched" in errors[0]
+    # the standard meta-schemas are bundled, not fetched
+    assert validate({"type": "string"}, {"$ref": "https://json-schema.org/draft/2020-12/schema"}) == []
+
+
+def test_validate_survives_cycles_and_depth() -> None:
+    assert validate(1, {"$ref": "#"})  # infinite $ref loop: reported, not raised
+    schema: dict[str, Any] = {}
+    schema["not"] = schema
+    assert validate(1, schema)[0].startswith("schema: ")
+
+
+# --------------------------------------------------------------------------- example_for: real schemas
+
+
+def test_real_world_output_schema_example() -> None:
+    value = ok(REAL_OUTPUT)
+    item = value["items"][0]
+    assert item["created_at"] == "2026-09-03T10:15:00Z"
+    assert re.search(DATE_TIME_PATTERN, item["created_at"])
+    assert item["id"] == "3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b"
+    assert value["availability"]["processor"] == "Google Gemini"
+    assert value["availability"]["retention_hours"] == 24
+    assert 1 <= len(item["context"]["evidence"]) <= 20
+    assert item["context"]["evidence"][0]["revision"] >= 1
+    assert value["next_cursor"] is not None  # the non-null branch is preferred
+
+
+def test_pydantic_input_example() -> None:
+    value = ok(PYDANTIC_INPUT)
+    assert value["query"] == "quarterly report"
+    assert value["mode"] == "fast" and value["limit"] == 10  # optional, but documented by a default
+    assert set(value["billing"]) == {"street", "city"}
+    assert "shipping" not in value  # optional with a null default: left out
+
+
+def test_prefer_optional_includes_everything() -> None:
+    value = ok(PYDANTIC_INPUT, prefer_optional=True)
+    assert list(value) == ["query", "mode", "billing", "shipping", "limit"]
+
+
+def test_recursive_structures_are_minimal() -> None:
+    value = ok(NODE)
+    assert value == {"children": [{"name": "Alex Example"}]}  # the optional recursive field is left out
+    tree = {
+        "$defs": {
+            "T": {
+                "type": "object",
+                "required": ["v", "kids"],
+                "properties": {"v": {"type": "integer"}, "kids": {"type": "array", "items": {"$ref": "#/$defs/T"}}},
+            }
+        },
+        "$ref": "#/$defs/T",
+    }
+    value = ok(tree)
+    assert value == {"v": 1, "kids": []}
+
+
+# --------------------------------------------------------------------------- example_for: rules
+
+
+@pytest.mark.parametrize("value", [False, 0, "", None, [], {}, 0.0])
+def test_const_wins_even_when_falsy(value: object) -> None:
+    result = ok({"const": value, "examples": ["other"], "default": "other"})
+    assert result == value and type(result) is type(value)
+
+
+def test_source_order_examples_default_enum() -> None:
+    assert ok({"type": "string", "examples": [5, "second"], "default": "d", "enum": ["second", "d", "e"]}) == "second"
+    assert ok({"type": "string", "default": "d", "enum": ["x", "d"]}) == "d"
+    assert ok({"type": "string", "enum": ["x", "y"]}) == "x"
+    assert ok({"type": "integer", "examples": [7]}) == 7
+
+
+@pytest.mark.parametrize("fmt", sorted(FORMAT_VALUES))
+def test_each_format_example_validates(fmt: str) -> None:
+    value = ok({"type": "string", "format": fmt})
+    assert value == FORMAT_VALUES[fmt][0]
+    for dialect in ("http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2019-09/schema"):
+        assert validate(value, {"$schema": dialect, "type": "string", "format": fmt}) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "expected"),
+    [("query", "quarterly report"), ("email", "alex@example.com"), ("user_id", "abc123"), ("zzz", "example")],
+)
+def test_name_hints(name: str, expected: str) -> None:
+    assert ok({"type": "object", "properties": {name: {"type": "string"}}, "required": [name]}) == {name: expected}
+
+
+def test_number_hints_respect_ranges() -> None:
+    schema = {
+        "type": "object",
+        "required": ["limit", "page"],
+        "properties": {"limit": {"type": "integer", "minimum": 1, "maximum": 5}, "page": {"type": "integer"}},
+    }
+    assert ok(schema) == {"limit": 5, "page": 1}
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "integer", "minimum": 3, "exclusiveMaximum": 4},
+        {"type": "integer", "exclusiveMinimum": 0, "maximum": 9007199254740991},
+        {"type": "integer", "minimum": 10**30},
+        {"type": "integer", "maximum": -(10**30)},
+        {"type": "integer", "multipleOf": 7, "minimum": 20, "maximum": 30},
+        {"type": "integer", "multipleOf": 0.5, "minimum": 3.2},
+        {"type": "number", "multipleOf": 0.01, "minimum": 0.25, "maximum": 0.26},
+        {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 0.001},
+        {"type": "number", "minimum": -1.5, "maximum": -1.5},
+        {
+            "$schema": "http://json-schema.org/draft-04/schema#",
+            "type": "number",
+            "minimum": 2,
+            "exclusiveMinimum": True,
+            "maximum": 3,
+            "exclusiveMaximum": True,
+        },
+        {"type": "number", "maximum": 1e308, "minimum": 1e307},
+    ],
+)
+def test_numeric_bounds(schema: dict[str, Any]) -> None:
+    ok(schema)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "minLength": 30},
+        {"type": "string", "maxLength": 3},
+        {"type": "string", "maxLength": 0},
+        {"type": "string", "pattern": "^[A-Z]{3}-\\d{4}$"},
+        {"type": "string", "pattern": "^[a-z0-9_-]{3,16}$"},
+        {"type": "string", "pattern": "^(?=.*[A-Z])(?=.*\\d)[A-Za-z\\d]{8,}$"},
+        {"type": "string", "pattern": "^(foo|bar)baz?$", "minLength": 6},
+        {"type": "string", "pattern": "^[a-z]+$", "minLength": 100, "maxLength": 100},
+        {"type": "string", "pattern": "^\\+?[1-9]\\d{1,14}$"},
+        {"type": "string", "pattern": "report"},
+        {"type": "string", "format": "date-time", "pattern": DATE_TIME_PATTERN},
+        {"type": "string", "format": "email", "maxLength": 16},
+        {"type": "string", "contentEncoding": "base64"},
+    ],
+)
+def test_strings(schema: dict[str, Any]) -> None:
+    value = ok(schema)
+    if "pattern" in schema:
+        assert re.search(schema["pattern"], value)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "array", "items": {"type": "string"}, "minItems": 3, "uniqueItems": True},
+        {"type": "array", "items": {"type": "string", "format": "uuid"}, "minItems": 3, "uniqueItems": True},
+        {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 2}, "minItems": 3, "uniqueItems": True},
+        {"type": "array", "items": {"enum": ["a", "b", "c"]}, "minItems": 3, "uniqueItems": True},
+        {"type": "array", "items": {"type": "integer"}, "contains": {"minimum": 10}, "minContains": 2},
+        {"type": "array", "contains": {"const": "x"}, "maxContains": 1},
+        {"type": "array", "maxItems": 0},
+        {"type": "array", "prefixItems": [{"type": "string"}, {"type": "boolean"}], "items": False},
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "array",
+            "items": [{"type": "string"}, {"type": "integer"}],
+            "additionalItems": False,
+        },
+    ],
+)
+def test_arrays(schema: dict[str, Any]) -> None:
+    ok(schema)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "object", "minProperties": 2, "additionalProperties": {"type": "integer"}},
+        {
+            "type": "object",
+            "patternProperties": {"^x-[a-z]+$": {"type": "string"}},
+            "additionalProperties": False,
+            "minProperties": 1,
+        },
+        {
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+            "required": ["a"],
+            "dependentRequired": {"a": ["b"]},
+        },
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "type": "object",
+            "required": ["a"],
+            "properties": {"a": {"type": "string"}},
+            "dependencies": {"a": ["b"]},
+        },
+        {
+            "type": "object",
+            "required": ["a"],
+            "properties": {"a": {"type": "string"}},
+            "dependentSchemas": {"a": {"required": ["c"], "properties": {"c": {"type": "integer", "minimum": 5}}}},
+        },
+        {
+            "type": "object",
+            "required": ["kind"],
+            "properties": {"kind": {"enum": ["x", "y"]}, "x": {"type": "integer"}},
+            "if": {"properties": {"kind": {"const": "x"}}},
+            "then": {"required": ["x"]},
+        },
+        {
+            "type": "object",
+            "required": ["kind"],
+            "properties": {"kind": {"enum": ["x", "y"]}},
+            "if": {"properties": {"kind": {"const": "y"}}},
+            "then": {"required": ["why"]},
+            "else": {"required": ["other"]},
+        },
+        {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"], "additionalProperties": False},
+        {"type": "object", "required": ["a", "b"], "maxProperties": 2, "properties": {"c": {"default": 1}}},
+        {"type": "object", "propertyNames": {"pattern": "^[a-z]+$"}, "minProperties": 1},
+    ],
+)
+def test_objects(schema: dict[str, Any]) -> None:
+    ok(schema)
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {
+            "anyOf": [{"type": "string", "minLength": 100}, {"type": "integer"}],
+            "not": {"type": "integer", "maximum": 1},
+        },
+        {"oneOf": [{"type": "integer"}, {"type": "number"}]},
+        {"oneOf": [{"type": "string"}, {"type": "string", "maxLength": 3}]},
+        {
+            "oneOf": [{"required": ["a"]}, {"required": ["b"]}],
+            "type": "object",
+            "properties": {"a": {"type": "string"}, "b": {"type": "string"}},
+        },
+        {
+            "allOf": [
+                {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]},
+                {"properties": {"b": {"type": "integer"}}, "required": ["b"]},
+            ]
+        },
+        {"allOf": [{"type": "integer"}, {"minimum": 5}, {"multipleOf": 5}]},
+        {"not": {"type": "string"}},
+        {"type": "string", "not": {"enum": ["example", "example 8"]}},
+        {"type": ["null", "string"]},
+        {"type": ["string", "null"], "minLength": 2},
+        {"anyOf": [{"type": "null"}, {"type": "boolean"}]},
+        {"$defs": {"A": {"type": "string", "minLength": 2}}, "$ref": "#/$defs/A", "maxLength": 4},
+        {"$defs": {"A": {"$ref": "#/$defs/B"}, "B": {"type": "integer"}}, "$ref": "#/$defs/A"},
+        {
+            "$schema": "http://json-schema.org/draft-07/schema#",
+            "definitions": {"S": {"type": "string"}},
+            "properties": {"s": {"$ref": "#/definitions/S"}},
+            "required": ["s"],
+        },
+        {"type": "object", "required": ["n"], "properties": {"n": {"type": "number", "nullable": True}}},
+        True,
+        {},
+    ],
+)
+def test_combinators_and_refs(schema: object) -> None:
+    ok(schema)
+
+
+def test_type_arrays_prefer_the_first_non_null_type() -> None:
+    assert ok({"type": ["null", "integer"]}) == 1
+    assert ok({"anyOf": [{"type": "null"}, {"type": "string", "format": "date"}]}) == "2026-09-03"
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        {"type": "string", "minLength": 5, "maxLength": 2},
+        False,
+        {"not": {}},
+        {"type": "integer", "minimum": 5, "maximum": 4},
+        {"allOf": [{"type": "string"}, {"type": "integer"}]},
+        {"type": "object", "required": ["a"], "additionalProperties": False},
+        {"enum": []},
+        {"oneOf": [{"type": "string"}, {"type": "string"}]},
+        {"type": "array", "minItems": 2, "maxItems": 1},
+        {
+            "$defs": {"Inf": {"type": "object", "required": ["next"], "properties": {"next": {"$ref": "#/$defs/Inf"}}}},
+            "$ref": "#/$defs/Inf",
+        },
+    ],
+)
+def test_unsatisfiable_schemas_are_not_ok(schema: object) -> None:
+    not_ok(schema)
+
+
+def test_reasons_explain() -> None:
+    assert "too short" in not_ok({"type": "string", "minLength": 5, "maxLength": 2})
+    assert "false" in not_ok(False)
+    assert not_ok({"type": 5}).startswith("invalid schema")
+    assert "never fetched" in not_ok({"$ref": "https://example.com/remote.json"})
+    assert "never fetched" in not_ok({"properties": {"a": {"$ref": "other.json"}}, "required": ["a"]})
+
+
+def test_remote_ref_in_an_optional_property_still_gives_an_example() -> None:
+    assert ok(
+        {
+            "type": "object",
+            "properties": {"a": {"$ref": "https://example.com/x.json"}, "b": {"type": "string"}},
+            "required": ["b"],
+        }
+    ) == {"b": "example"}
+
+
+def test_example_is_deterministic_and_input_untouched() -> None:
+    for schema in (REAL_OUTPUT, PYDANTIC_INPUT, NODE):
+        before = copy.deepcopy(schema)
+        assert example_for(schema) == example_for(copy.deepcopy(schema))
+        assert schema == before
+
+
+def test_example_is_bounded_in_time() -> None:
+    wide = {
+        "type": "object",
+        "properties": {f"p{i}": {"type": "string", "minLength": 5, "maxLength": 2} for i in range(300)},
+        "required": [f"p{i}" for i in range(300)],
+    }
+    start = time.perf_counter()
+    result = example_for(wide)
+    assert not result.ok
+    assert time.perf_counter() - start < 5
+    deep: dict[str, Any] = {"type": "string"}
+    for _ in range(400):
+        deep = {"type": "object", "properties": {"a": deep}, "required": ["a"]}
+    start = time.perf_counter()
+    assert isinstance(example_for(deep), Example)
+    assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(
+    "schema",
+    [
+        None,
+        5,
+        "x",
+        [],
+        {"type": 5},
+        {"properties": [1]},
+        {"$ref": 5},
+        {"$ref": "#/nope"},
+        {"minimum": 10**5000},
+        {"enum": [float("nan")]},
+        {"pattern": "(?P<x>a)(?P=x)"},
+        {"format": 5},
+    ],
+)
+def test_example_for_never_raises(schema: object) -> None:
+    result = example_for(schema)
+    if result.ok:
+        assert validate(result.value, schema) == []
+
+
+# --------------------------------------------------------------------------- placeholder_for
+
+
+def test_placeholder_shape() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string"},
+            "limit": {"type": "integer"},
+            "ratio": {"type": "number"},
+            "exact": {"type": "boolean"},
+            "tags": {"type": "array", "items": {"type": "string"}},
+            "filter": {"type": "object", "properties": {"owner": {"type": ["string", "null"]}}},
+            "mode": {"enum": ["a", "b"]},
+            "anything": {},
+            "maybe": {"anyOf": [{"type": "null"}, {"type": "integer"}]},
+            "pair": {"type": "array", "prefixItems": [{"type": "string"}, {"type": "integer"}]},
+        },
+        "required": ["query", "other"],
+    }
+    assert placeholder_for(schema) == {
+        "query": "<query>",
+        "limit": 1,
+        "ratio": 1.0,
+        "exact": True,
+        "tags": ["<tags>"],
+        "filter": {"owner": "<owner>"},
+        "mode": "<mode>",
+        "anything": "<anything>",
+        "maybe": 1,
+        "pair": ["<pair>", 1],
+        "other": "<other>",
+    }
+
+
+def test_placeholder_follows_refs_and_stops_at_cycles() -> None:
+    assert placeholder_for(NODE) == {"children": [{"name": "<name>", "children": [{}]}]}
+    assert placeholder_for(PYDANTIC_INPUT)["billing"] == {"street": "<street>", "city": "<city>"}
+    assert placeholder_for({"type": "object", "additionalProperties": {"type": "integer"}}) == {"<key>": 1}
+
+
+@pytest.mark.parametrize("schema", [None, 5, "x", [], True, False, {"type": 5}, {"$ref": "#"}, {"items": 3}])
+def test_placeholder_never_raises(schema: object) -> None:
+    placeholder_for(schema)
+
+
+# --------------------------------------------------------------------------- regexgen
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        DATE_TIME_PATTERN,
+        r"^[a-z0-9_-]+$",
+        r"^\d{3}-\d{2}-\d{4}$",
+        r"^[^\s@]+@[^\s@]+\.[^\s@]+$",
+        r"^(?:[A-Z][a-z]+ ?){2,3}$",
+        r"^(a|b)\1$",
+        r"^(?P<y>\d{4})-(?P=y)$",
+        r"^[\w.-]+$",
+        r"^[^a-zA-Z0-9]$",
+        r"^\x41\u0042[.]$",
+        r"colou?r",
+        r"^$",
+    ],
+)
+def test_regex_generator_matches(pattern: str) -> None:
+    found = generate(pattern)
+    assert found
+    assert all(re.search(pattern, s) for s in found)
+
+
+@pytest.mark.parametrize("pattern", [r"^\p{L}+$", "(", r"[[:alpha:]]", "a{5000}"])
+def test_regex_generator_gives_up_quietly(pattern: str) -> None:
+    assert generate(pattern) == []
+
+
+def test_regex_generator_lengths() -> None:
+    assert all(len(s) == 40 for s in generate(r"^[a-z]+$", min_len=40, max_len=40))
+    assert generate(r"^[a-z]{5}$", max_len=4) == []
