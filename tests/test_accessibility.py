@@ -1,0 +1,131 @@
+"""axe-core in headless Debian chromium: no serious or critical violations on the demo portal.
+
+Pages are served by ``generator.serve`` on 127.0.0.1 and checked in en, ru and ar (rtl),
+in the light and the dark colour scheme (contrast is checked against each palette).
+One browser and one server serve the whole module.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.publish import publish
+from generator.serve import make_server
+from generator.snapshot import load_snapshot
+from tests.conftest import TESTS
+from tests.golden_tool import SNAPSHOT, golden_files
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+AXE = TESTS / "node_modules" / "axe-core" / "axe.min.js"
+BLOCKING = ("serious", "critical")
+PAGES = [
+    "",  # the root language chooser
+    *(
+        f"{locale}/{page}"
+        for locale in ("en", "ru", "ar")
+        for page in ("", "connecting/", "tools/search_chat/", "tools/query_research_conversations/")
+    ),
+]
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The demo portal (built offline from the golden snapshot) served on a free port of 127.0.0.1."""
+    site = tmp_path_factory.mktemp("axe") / "site"
+    publish(site, golden_files(load_snapshot(SNAPSHOT)))
+    server = make_server(site, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/test, which installs Debian's chromium")
+    if not AXE.is_file():
+        pytest.fail(f"{AXE} is missing: run scripts/test, which installs tests/package.json (axe-core)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture(scope="module")
+def light(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="light")
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def dark(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark")
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def _describe(violations: list[dict[str, Any]]) -> str:
+    lines = []
+    for v in violations:
+        lines.append(f"[{v['impact']}] {v['id']}: {v['help']} ({v['helpUrl']})")
+        for node in v["nodes"][:5]:
+            lines.append(f"    {' '.join(map(str, node['target']))}: {node['failureSummary'].splitlines()[-1].strip()}")
+    return "\n".join(lines)
+
+
+def _violations(page: Any, url: str, rules: list[str] | None = None) -> list[dict[str, Any]]:
+    response = page.goto(url)
+    assert response is not None and response.status == 200, url
+    page.add_script_tag(path=str(AXE))
+    options: dict[str, Any] = {"resultTypes": ["violations"]}
+    if rules:
+        options["runOnly"] = {"type": "rule", "values": rules}
+    violations: list[dict[str, Any]] = page.evaluate(
+        "async (options) => (await axe.run(document, options)).violations"
+        ".map(v => ({id: v.id, impact: v.impact, help: v.help, helpUrl: v.helpUrl,"
+        " nodes: v.nodes.map(n => ({target: n.target, failureSummary: n.failureSummary || ''}))}))",
+        options,
+    )
+    return [v for v in violations if v["impact"] in BLOCKING]
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p or "root")
+def test_no_serious_or_critical_axe_violations(light: Any, base_url: str, path: str) -> None:
+    blocking = _violations(light, base_url + path)
+    assert not blocking, f"axe-core on /{path} (light scheme):\n" + _describe(blocking)
+
+
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p or "root")
+def test_dark_scheme_has_enough_contrast(dark: Any, base_url: str, path: str) -> None:
+    # The stylesheet has a second palette for prefers-color-scheme: dark; only contrast depends on it.
+    blocking = _violations(dark, base_url + path, rules=["color-contrast"])
+    assert not blocking, f"axe-core on /{path} (dark scheme):\n" + _describe(blocking)

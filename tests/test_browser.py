@@ -1,0 +1,198 @@
+"""The demo portal in headless Debian chromium, served by ``generator.serve`` on 127.0.0.1.
+
+Language switching keeps the reader on the same page; no page logs a console error,
+fails a request or reaches any other host; at 390 px nothing scrolls sideways; and
+screenshots of en and ar tool pages at 1280 and 390 px land in tests/artifacts/ for review.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+
+from generator.publish import publish
+from generator.serve import make_server
+from generator.snapshot import load_snapshot
+from tests.conftest import TESTS
+from tests.golden_tool import SNAPSHOT, golden_files
+
+pytestmark = pytest.mark.browser
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+ARTIFACTS = TESTS / "artifacts"
+LOCALES = ("en", "ru", "ar")
+TOOLS = [t["name"] for t in load_snapshot(SNAPSHOT).tools]
+# One of each kind per locale, plus the root language chooser.
+KINDS = ["", *(f"{loc}/{page}" for loc in LOCALES for page in ("", "connecting/", "tools/search_chat/"))]
+# Every page of the site.
+EVERY_PAGE = [
+    "",
+    *(f"{loc}/{page}" for loc in LOCALES for page in ("", "connecting/", *(f"tools/{t}/" for t in TOOLS))),
+]
+
+
+@pytest.fixture(scope="module")
+def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The demo portal (built offline from the golden snapshot) served on a free port of 127.0.0.1."""
+    site = tmp_path_factory.mktemp("browser") / "site"
+    publish(site, golden_files(load_snapshot(SNAPSHOT)))
+    server = make_server(site, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/test, which installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def desktop(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture(scope="module")
+def phone(browser: Any) -> Iterator[Any]:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=1)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def _same_page(base_url: str, directory: str) -> Any:
+    """A URL predicate: the page *directory*, with or without the explicit ``index.html`` the links name."""
+    return lambda url: url in (base_url + directory, base_url + directory + "index.html")
+
+
+def _html_attr(page: Any, name: str) -> str | None:
+    value: str | None = page.locator("html").get_attribute(name)
+    return value
+
+
+def test_switching_language_keeps_the_page(desktop: Any, base_url: str) -> None:
+    page = desktop
+    page.goto(base_url + "en/tools/search_chat/")
+    assert _html_attr(page, "lang") == "en"
+    langs = page.locator("header nav.langs")
+
+    langs.get_by_role("link", name="Русский", exact=True).click()
+    page.wait_for_url(_same_page(base_url, "ru/tools/search_chat/"), timeout=5000)
+    assert _html_attr(page, "lang") == "ru"
+    assert _html_attr(page, "dir") == "ltr"
+    assert langs.locator("a[aria-current=page]").inner_text() == "Русский"
+
+    langs.get_by_role("link", name="العربية", exact=True).click()
+    page.wait_for_url(_same_page(base_url, "ar/tools/search_chat/"), timeout=5000)
+    assert _html_attr(page, "lang") == "ar"
+    assert _html_attr(page, "dir") == "rtl"
+    assert page.evaluate("getComputedStyle(document.body).direction") == "rtl"
+
+    langs.get_by_role("link", name="English", exact=True).click()
+    page.wait_for_url(_same_page(base_url, "en/tools/search_chat/"), timeout=5000)
+    assert (_html_attr(page, "lang"), _html_attr(page, "dir")) == ("en", "ltr")
+
+
+def test_root_chooser_leads_to_each_locale(desktop: Any, base_url: str) -> None:
+    page = desktop
+    page.goto(base_url)
+    page.get_by_role("link", name="العربية", exact=True).click()
+    page.wait_for_url(_same_page(base_url, "ar/"), timeout=5000)
+    assert _html_attr(page, "dir") == "rtl"
+
+
+@pytest.mark.parametrize("path", KINDS, ids=lambda p: p or "root")
+def test_no_console_errors_failed_or_foreign_requests(browser: Any, base_url: str, path: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    problems: list[str] = []
+    hosts: set[str] = set()
+    try:
+        page = context.new_page()
+
+        def on_console(message: Any) -> None:
+            if message.type == "error":
+                problems.append(f"console error: {message.text}")
+
+        def on_response(response: Any) -> None:
+            if response.status >= 400:
+                problems.append(f"HTTP {response.status}: {response.url}")
+
+        page.on("console", on_console)
+        page.on("response", on_response)
+        page.on("pageerror", lambda e: problems.append(f"uncaught exception: {e}"))
+        page.on("requestfailed", lambda r: problems.append(f"request failed: {r.url} ({r.failure})"))
+        page.on("request", lambda r: hosts.add(urlsplit(r.url).hostname or r.url))
+        response = page.goto(base_url + path, wait_until="load")
+        assert response is not None and response.status == 200
+        # The stylesheet applied: a failed or mistyped CSS load would leave the default margin.
+        assert page.evaluate("getComputedStyle(document.body).marginTop") == "0px"
+    finally:
+        context.close()
+    assert not problems, "\n".join(problems)
+    assert hosts == {"127.0.0.1"}, f"requests left 127.0.0.1: {sorted(hosts)}"
+
+
+@pytest.mark.parametrize("path", EVERY_PAGE, ids=lambda p: p or "root")
+def test_no_horizontal_page_overflow_at_390px(phone: Any, base_url: str, path: str) -> None:
+    phone.goto(base_url + path)
+    # On failure, name the elements that stick out (content inside scroll boxes may, by design).
+    widths = phone.evaluate(
+        "({scroll: document.documentElement.scrollWidth, inner: innerWidth,"
+        " wide: [...document.querySelectorAll('body *')]"
+        ".filter(e => { const r = e.getBoundingClientRect();"
+        " return r.width && (r.left < -1 || r.right > innerWidth + 1); })"
+        ".filter(e => !e.closest('.scroll, pre, .sr-only, .skip'))"
+        ".slice(0, 5).map(e => e.tagName.toLowerCase() + (e.className ? '.' + e.className : ''))})"
+    )
+    assert widths["scroll"] <= widths["inner"] + 1, f"/{path} scrolls sideways at 390 px: {widths}"
+
+
+@pytest.mark.parametrize("locale", ["en", "ar"])
+@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("tool", ["search_chat", "query_research_conversations"])
+def test_screenshots_of_tool_pages(browser: Any, base_url: str, locale: str, width: int, tool: str) -> None:
+    """Full-page screenshots for a human to look at (tests/artifacts/ is git-ignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": width, "height": 900}, device_scale_factor=1)
+    try:
+        page = context.new_page()
+        page.goto(base_url + f"{locale}/tools/{tool}/")
+        # Open the schema disclosures so the screenshot shows the long JSON blocks too.
+        page.evaluate("document.querySelectorAll('details').forEach(d => { d.open = true; })")
+        target = ARTIFACTS / f"{tool}-{locale}-{width}.png"
+        page.screenshot(path=str(target), full_page=True)
+    finally:
+        context.close()
+    assert target.stat().st_size > 10_000
