@@ -108,6 +108,8 @@ class PortalConfig:
     out: str = "site"
     limits: Limits = field(default_factory=Limits)
     template_dir: str | None = None
+    search: bool = True
+    """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None
     """Optional ``<locale>.yaml`` translations of tool titles and descriptions (see translations.py)."""
     source: str = "defaults"
@@ -159,6 +161,7 @@ _TOP_KEYS = {
     "limits",
     "templates",
     "translations",
+    "search",
 }
 _SERVER_KEYS = {"stdio", "env", "url", "headers", "cwd"}
 _ENDPOINT_KEYS = {"address", "transport", "include"}
@@ -324,6 +327,11 @@ def load_config(path: Path) -> PortalConfig:
         "template_dir": collect.text("templates", data.get("templates")),
         "translations_dir": collect.text("translations", data.get("translations")),
     }
+    if "search" in data:
+        if isinstance(data["search"], bool):
+            changes["search"] = data["search"]
+        else:
+            collect.add("search", "must be true or false")
     if "base_url" in data:
         base = collect.text("base_url", data["base_url"])
         if base and urlsplit(base).scheme not in ("http", "https"):

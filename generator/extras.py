@@ -20,6 +20,10 @@ CONTENT_SECURITY_POLICY = (
 )
 
 
+# A <meta> policy cannot carry frame-ancestors (browsers ignore it there and warn).
+CSP_META = CONTENT_SECURITY_POLICY.replace("; frame-ancestors 'none'", "")
+
+
 def site_root_path(site: SiteModel) -> str:
     """The URL path the site is served under (``/`` or e.g. ``/developers/``)."""
     base = site.config.base_url

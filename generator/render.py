@@ -8,6 +8,7 @@ or macro can be overridden.  Nothing here touches the file system's output.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -17,7 +18,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from generator import __version__
-from generator.extras import CONTENT_SECURITY_POLICY, headers, robots, site_root_path, sitemap
+from generator.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
 from generator.filters import FILTERS
 from generator.i18n import Catalog
 from generator.model import SiteModel
@@ -69,6 +70,10 @@ class Context:
             path = target
         return relative(self.here(), path)
 
+    def absolute_or_relative(self, target: Page) -> str:
+        """hreflang alternates: absolute when the base URL is known (as search engines want)."""
+        return absolute(self.site.config.base_url, target.html_path) or self.url(target)
+
     def llms_link(self, path: str, *, root: bool) -> str:
         """A link in an llms.txt: absolute with a base URL, else relative to that llms.txt."""
         public = absolute(self.site.config.base_url, path)
@@ -105,7 +110,14 @@ class Renderer:
         self.text = _environment(template_dir, autoescape=False)
 
     def _globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
-        return {"site": site, "L": catalog, "t": catalog.t, "tn": catalog.plural, "generator_version": __version__}
+        return {
+            "site": site,
+            "L": catalog,
+            "t": catalog.t,
+            "tn": catalog.plural,
+            "generator_version": __version__,
+            "csp_meta": CSP_META,
+        }
 
     def page_html(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
         ctx = Context(site, page, catalogs[page.locale], catalogs)
@@ -142,6 +154,22 @@ class Renderer:
         )
 
 
+def nav_script(site: SiteModel, catalog: Catalog) -> str:
+    """``L/nav.js``: the sidebar's tool list, one cached file per locale, so a page's size
+    does not grow with the number of tools. JSON is ASCII-escaped: safe inside JavaScript."""
+    tools = [
+        {
+            "n": tool.name,
+            "t": tool.title or "",
+            "h": f"tools/{tool.slug}/index.html",
+            "a": tool.access.level,
+            "l": catalog.t("access." + tool.access.level),
+        }
+        for tool in site.tools
+    ]
+    return "window.PORTAL_NAV = " + json.dumps({"tools": tools}, ensure_ascii=True, sort_keys=True) + ";\n"
+
+
 def render_site(
     site: SiteModel,
     catalogs: Mapping[str, Catalog],
@@ -162,6 +190,7 @@ def render_site(
         twins = [files[p.md_path] for p in pages_for(site) if p.locale == code]
         files[f"{code}/llms-full.txt"] = "\n".join(twins)
         files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
+        files[f"{code}/nav.js"] = nav_script(site, catalogs[code])
     files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])
     files["robots.txt"] = robots(site)
     files["_headers"] = headers(site)

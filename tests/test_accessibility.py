@@ -77,7 +77,8 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def light(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="light")
+    # bypass_csp: the pages forbid inline script, and axe is injected as one (the pages themselves keep the CSP).
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="light", bypass_csp=True)
     try:
         yield context.new_page()
     finally:
@@ -86,7 +87,7 @@ def light(browser: Any) -> Iterator[Any]:
 
 @pytest.fixture(scope="module")
 def dark(browser: Any) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark")
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="dark", bypass_csp=True)
     try:
         yield context.new_page()
     finally:

@@ -8,6 +8,7 @@ screenshots of en and ar tool pages at 1280 and 390 px land in tests/artifacts/ 
 from __future__ import annotations
 
 import threading
+from dataclasses import replace
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,11 +16,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from generator.build import site_files
 from generator.publish import publish
 from generator.serve import make_server
 from generator.snapshot import load_snapshot
 from tests.conftest import TESTS
-from tests.golden_tool import SNAPSHOT, golden_files
+from tests.golden_tool import SNAPSHOT, demo_config
 
 pytestmark = pytest.mark.browser
 
@@ -46,9 +48,10 @@ EVERY_PAGE = [
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The demo portal (built offline from the golden snapshot) served on a free port of 127.0.0.1."""
+    """The demo portal, with its search index, built offline from the golden snapshot and served on 127.0.0.1."""
     site = tmp_path_factory.mktemp("browser") / "site"
-    publish(site, golden_files(load_snapshot(SNAPSHOT)))
+    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+    publish(site, files)
     server = make_server(site, "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -196,3 +199,53 @@ def test_screenshots_of_tool_pages(browser: Any, base_url: str, locale: str, wid
     finally:
         context.close()
     assert target.stat().st_size > 10_000
+
+
+@pytest.mark.parametrize(
+    ("locale", "word", "expected"), [("en", "tracker", "file_defect"), ("ru", "archive", "search_chat")]
+)
+def test_search_finds_a_tool_by_a_word_from_its_description(
+    desktop: Any, base_url: str, locale: str, word: str, expected: str
+) -> None:
+    page = desktop
+    page.goto(f"{base_url}{locale}/connecting/")
+    page.wait_for_selector(".pagefind-ui__search-input", timeout=15000)
+    page.fill(".pagefind-ui__search-input", word)
+    page.wait_for_selector(".pagefind-ui__result-link", timeout=15000)
+    links = page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(e => e.getAttribute('href'))")
+    assert any(f"/{locale}/tools/{expected}/" in link for link in links), links
+    # Each locale searches only its own pages.
+    assert all(f"/{locale}/" in link for link in links), links
+    page.goto(
+        next(link for link in links if expected in link)
+        if links[0].startswith("http")
+        else base_url.rstrip("/") + next(link for link in links if expected in link)
+    )
+    assert page.locator("h1 code").inner_text() == expected
+
+
+def test_copy_button_puts_the_code_on_the_clipboard(browser: Any, base_url: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=base_url.rstrip("/"))
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}en/tools/search_chat/")
+        first = page.locator("main .code").first
+        first.locator("button.copy").click()
+        page.wait_for_function("document.querySelector('main .code button.copy').dataset.state === 'copied'")
+        copied = page.evaluate("navigator.clipboard.readText()")
+        assert copied.strip() == first.locator("pre").inner_text().strip()
+        assert '"method": "tools/call"' in copied
+    finally:
+        context.close()
+
+
+def test_sidebar_lists_every_tool_and_filters(desktop: Any, base_url: str) -> None:
+    page = desktop
+    page.goto(f"{base_url}ar/tools/file_defect/")
+    names = page.eval_on_selector_all("#tool-nav a", "els => els.map(e => e.textContent)")
+    assert names == TOOLS
+    assert page.locator("#tool-nav a[aria-current=page]").inner_text() == "file_defect"
+    page.fill("#tool-filter", "chat")
+    visible = page.eval_on_selector_all("#tool-nav li:not([hidden]) a", "els => els.map(e => e.textContent)")
+    assert visible == ["search_chat"]
