@@ -3,6 +3,9 @@
 Files are written to a staging directory beside the output and swapped in
 only when everything succeeded, so a failed build leaves the previous site
 untouched.  A lock file serialises concurrent builds into the same output.
+A build killed midway (SIGKILL, a cancelled CI job) can leave its staging or
+old directory behind; the next build removes them under the lock, and puts
+the old site back first if the kill fell between the two renames.
 Every path is checked to stay inside the output directory.
 """
 
@@ -10,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import glob
 import hashlib
 import json
 import os
@@ -48,6 +52,42 @@ def _locked(out: Path) -> Iterator[None]:
             fcntl.flock(handle, fcntl.LOCK_UN)
 
 
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process: alive
+        return True
+    except OverflowError:
+        return False
+    return True
+
+
+def _leftovers(out: Path, kind: str) -> list[Path]:
+    """``.NAME.<kind>-PID`` directories beside *out* left by builds that are gone.
+
+    Called under the lock before this build writes anything, so a directory named
+    with our own pid is a leftover too (a container reuses pids from run to run).
+    """
+    found = []
+    for path in out.parent.glob(f".{glob.escape(out.name)}.{kind}-*"):
+        pid = path.name.rpartition("-")[2]
+        if pid.isdigit() and (int(pid) == os.getpid() or not _alive(int(pid))) and path.is_dir():
+            found.append(path)
+    return sorted(found, key=lambda p: p.stat().st_mtime)
+
+
+def _clean_leftovers(out: Path) -> None:
+    """Tidy up after killed builds; call only while holding the lock."""
+    olds = _leftovers(out, "old")
+    if olds and not out.exists():
+        # Killed between ``out -> old`` and ``staging -> out``: the newest old is the published site.
+        os.rename(olds.pop(), out)
+    for path in [*olds, *_leftovers(out, "staging")]:
+        shutil.rmtree(path, ignore_errors=True)
+
+
 def publish(out: Path, files: Mapping[str, bytes]) -> None:
     """Write *files* (paths relative to the site root) as the new content of *out*."""
     out = out.absolute()
@@ -61,6 +101,7 @@ def publish(out: Path, files: Mapping[str, bytes]) -> None:
     old = out.parent / f".{out.name}.old-{os.getpid()}"
     with _locked(out):
         try:
+            _clean_leftovers(out)
             shutil.rmtree(staging, ignore_errors=True)
             for path, data in sorted(files.items()):
                 target = staging.joinpath(*_safe_relative(path).parts)

@@ -61,6 +61,8 @@ class Context:
     catalogs: Mapping[str, Catalog]
     in_twin: bool = False
     """True while rendering the Markdown twin: links start from the twin's location."""
+    from_path: str | None = None
+    """Where the text will live when that is not the page itself (a twin inside llms-full.txt)."""
 
     def url(self, target: Page | str, *, twin: bool = False) -> str:
         """Relative link from this page to another page (or to a site path)."""
@@ -82,6 +84,8 @@ class Context:
         return path if root else relative(f"{self.page.locale}/llms.txt", path)
 
     def here(self) -> str:
+        if self.from_path:
+            return self.from_path
         return self.page.md_path if self.in_twin else self.page.html_path
 
     @property
@@ -124,8 +128,10 @@ class Renderer:
         template = self.html.get_template(f"html/{page.template}.html.j2")
         return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
 
-    def page_md(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
-        ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True)
+    def page_md(
+        self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog], from_path: str | None = None
+    ) -> str:
+        ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True, from_path=from_path)
         template = self.text.get_template(f"md/{page.template}.md.j2")
         return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
 
@@ -148,10 +154,8 @@ class Renderer:
 
     def root_index(self, site: SiteModel, catalogs: Mapping[str, Catalog]) -> str:
         code = site.locales[0]
-        ctx = Context(site, Page("index", code), catalogs[code], catalogs)
-        return self.html.get_template("html/root.html.j2").render(
-            self._globals(site, ctx.L), ctx=ctx, root_url=lambda path: path
-        )
+        ctx = Context(site, Page("index", code), catalogs[code], catalogs, from_path="index.html")
+        return self.html.get_template("html/root.html.j2").render(self._globals(site, ctx.L), ctx=ctx)
 
 
 def nav_script(site: SiteModel, catalog: Catalog) -> str:
@@ -187,8 +191,10 @@ def render_site(
     for code in site.locales:
         files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
         # Every twin of the locale in the site's page order, for readers that want one file.
-        twins = [files[p.md_path] for p in pages_for(site) if p.locale == code]
-        files[f"{code}/llms-full.txt"] = "\n".join(twins)
+        # Rendered again with links relative to llms-full.txt, where these twins now live.
+        full = f"{code}/llms-full.txt"
+        twins = [renderer.page_md(site, p, catalogs, from_path=full) for p in pages_for(site) if p.locale == code]
+        files[full] = "\n".join(twins)
         files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
         files[f"{code}/nav.js"] = nav_script(site, catalogs[code])
     files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])
