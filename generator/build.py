@@ -71,11 +71,18 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
         raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
     texts = render_site(model, catalogs, Renderer(template_dir))
     files = {path: text.encode("utf-8") for path, text in texts.items()}
+    if config.search:
+        from generator.search import search_files
+
+        pages = {p: t for p, t in texts.items() if p.count("/") >= 1 and p.endswith("/index.html")}
+        files.update(search_files(pages))
     files["snapshot.json"] = snapshot.to_json().encode("utf-8")
-    css = data_dir("templates") / "static" / "portal.css"
-    if template_dir and (template_dir / "static" / "portal.css").is_file():
-        css = template_dir / "static" / "portal.css"
-    files["assets/portal.css"] = css.read_bytes()
+    for asset in ("portal.css", "portal.js"):
+        # A template directory may override the shipped assets too, file by file.
+        source = data_dir("templates") / "static" / asset
+        if template_dir and (template_dir / "static" / asset).is_file():
+            source = template_dir / "static" / asset
+        files[f"assets/{asset}"] = source.read_bytes()
     for tool in model.tools:
         warnings.extend(f"tool {tool.name}: {w}" for w in tool.params.warnings)
     files[MANIFEST] = manifest(
