@@ -19,7 +19,7 @@ from generator.model import build_model
 from generator.publish import MANIFEST, manifest, publish
 from generator.render import Renderer, render_site
 from generator.resources import data_dir
-from generator.snapshot import Snapshot, load_snapshot
+from generator.snapshot import Snapshot, frozen, load_snapshot
 from generator.translations import load_translations
 
 
@@ -44,8 +44,8 @@ def obtain_snapshot(config: PortalConfig, from_file: Path | None) -> tuple[Snaps
         demo = config.with_overrides(server=demo_server())
         if not config.endpoints:
             demo = demo.with_overrides(endpoints=demo_endpoints())
-        return introspect(demo.server, demo.limits, demo.capability_version), demo  # type: ignore[arg-type]
-    return introspect(config.server, config.limits, config.capability_version), config
+        return frozen(introspect(demo.server, demo.limits, demo.capability_version)), demo  # type: ignore[arg-type]
+    return frozen(introspect(config.server, config.limits, config.capability_version)), config
 
 
 def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:

@@ -12,7 +12,7 @@ import logging
 import shlex
 import sys
 import traceback
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from generator import __version__
@@ -100,6 +100,7 @@ def make_parser() -> argparse.ArgumentParser:
     build.add_argument("--out", metavar="DIR", help="output directory (default ./site)")
     _site_options(build)
     build.add_argument("--strict", action="store_true", help="turn warnings (missing translations, ...) into errors")
+    _lenient_option(build)
     intro = sub.add_parser(
         "introspect",
         help="connect to a server and write its snapshot",
@@ -108,6 +109,7 @@ def make_parser() -> argparse.ArgumentParser:
     )
     _source_options(intro, allow_snapshot=False)
     intro.add_argument("-o", "--output", required=True, metavar="SNAPSHOT.json", help="where to write the snapshot")
+    _lenient_option(intro)
     check = sub.add_parser(
         "check",
         help="build the site in memory and compare it with the one on disk (exit 3 on drift)",
@@ -118,6 +120,7 @@ def make_parser() -> argparse.ArgumentParser:
     check.add_argument("--out", metavar="DIR", help="the built site to check (default ./site)")
     _site_options(check)
     check.add_argument("--format", choices=("text", "json"), default="text", help="report format (default text)")
+    _lenient_option(check)
     diff = sub.add_parser(
         "diff",
         help="classify the tool changes between two snapshots or built sites (breaking, non-breaking, cosmetic)",
@@ -155,6 +158,28 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _lenient_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lenient",
+        action="store_true",
+        help="skip tools that break the MCP spec (and repeated names) with a warning, instead of failing",
+    )
+
+
+def _with_leniency(args: argparse.Namespace, command: Callable[[argparse.Namespace], int]) -> int:
+    """Run *command*; with --lenient, invalid tools are skipped and each skip is a warning on stderr."""
+    if not getattr(args, "lenient", False):
+        return command(args)
+    from generator.introspect import leniency
+
+    with leniency(True) as seen:
+        try:
+            return command(args)
+        finally:
+            for warning in seen.warnings:
+                print(f"warning: {warning}", file=sys.stderr)
+
+
 def _site_options(parser: argparse.ArgumentParser) -> None:
     """The options that shape the rendered site (build and check take the same ones)."""
     parser.add_argument("--locales", metavar="en,ru,ar", help="comma-separated locales (default en,ru,ar)")
@@ -164,6 +189,7 @@ def _site_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--translations", metavar="DIR", help="translations of tool titles and descriptions (DIR/<locale>.yaml)"
     )
+    parser.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
 
 
 def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
@@ -213,6 +239,8 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
         if not base_url.startswith(("http://", "https://")):
             collect.add("--base-url", "must be an absolute http(s) URL")
         changes["base_url"] = base_url if base_url.endswith("/") else base_url + "/"
+    if getattr(args, "no_search", False):
+        changes["search"] = False
     for key in ("title", "out", "templates", "translations"):
         value = getattr(args, key, None)
         if value:
@@ -241,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     # The SDK logs transport faults with tracebacks; the user gets our one paragraph instead.
     logging.getLogger("mcp").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
     try:
-        return COMMANDS[args.command](args)
+        return _with_leniency(args, COMMANDS[args.command])
     except PortalError as exc:
         if args.debug:
             traceback.print_exc()

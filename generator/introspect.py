@@ -8,18 +8,27 @@ paragraph naming the server, the request and what to do.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import tempfile
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Any, TextIO, TypeVar
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any, TextIO, TypeVar, cast
 
 import anyio
 import httpx2
+import mcp_types
 from mcp import Client, MCPError, StdioServerParameters
+from mcp.client._transport import Transport
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
-from mcp_types import REQUEST_TIMEOUT
+from mcp.shared.inbound import find_invalid_x_mcp_header
+from mcp.shared.message import SessionMessage
+from mcp_types import REQUEST_TIMEOUT, JSONRPCRequest, JSONRPCResponse
+from mcp_types import methods as mcp_methods
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
 from generator.config import Limits, ServerSpec
@@ -30,6 +39,36 @@ from generator.snapshot import Snapshot, fingerprint, resolve_capability_version
 T = TypeVar("T")
 
 _SERVER_FIELDS = ("name", "title", "version", "description", "websiteUrl", "icons")
+_NAME_SHOWN = 80
+"""Characters of an invalid tool's name quoted in a message (a name can be megabytes long)."""
+_NAME_KEPT = 200
+"""Characters of a skipped tool's name recorded in the snapshot."""
+
+
+@dataclass
+class Leniency:
+    """``--lenient``: skip invalid tools instead of failing, and collect a warning for each."""
+
+    lenient: bool = False
+    warnings: list[str] = field(default_factory=list)
+
+
+_LENIENCY: ContextVar[Leniency | None] = ContextVar("mcp_portal_leniency", default=None)
+
+
+@contextmanager
+def leniency(lenient: bool) -> Iterator[Leniency]:
+    """Make every :func:`introspect` in this block lenient (or not); yields the warnings it collects.
+
+    The CLI uses this so ``build``, ``introspect`` and ``check`` share one switch without
+    threading it through every stage; callers of :func:`introspect` may pass ``lenient=`` instead.
+    """
+    state = Leniency(lenient)
+    token = _LENIENCY.set(state)
+    try:
+        yield state
+    finally:
+        _LENIENCY.reset(token)
 
 
 def _wire(model: BaseModel) -> dict[str, Any]:
@@ -53,6 +92,12 @@ class _Progress:
         if isinstance(message, ValidationError) and self.bad_output is None:
             errors = message.errors()
             shown = errors[0].get("input") if errors else None
+            if errors and "recursion limit" in errors[0].get("msg", ""):
+                self.bad_output = (
+                    "a message nested deeper than the MCP SDK's JSON parser accepts (about 200 levels), "
+                    f"starting {str(shown)[:80]!r}"
+                )
+                return
             self.bad_output = f"for example {str(shown)[:120]!r}" if shown is not None else "unparseable JSON"
         elif isinstance(message, Exception) and self.bad_output is None:
             self.bad_output = type(message).__name__
@@ -88,7 +133,10 @@ def _stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
 def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: Limits) -> str:
     who = spec.describe()
     what = progress.request
-    timed_out = isinstance(exc, TimeoutError) or (isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT)
+    timed_out = (
+        isinstance(exc, TimeoutError | httpx2.TimeoutException)  # over HTTP, httpx's own timeout may fire first
+        or (isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT)
+    )
     if timed_out and progress.bad_output:
         return (
             f"{who} wrote output that is not MCP JSON-RPC during {what} ({progress.bad_output}) and never "
@@ -140,7 +188,7 @@ def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: 
         msg = errors[0]["msg"] if errors else str(exc)
         return (
             f"{who} sent a reply to {what} that is not valid MCP ({loc}: {msg}). "
-            f"Fix the server, or use --lenient to skip invalid tools."
+            f"Fix the server; --lenient cannot help, because the reply itself (not one tool) is broken."
         )
     return (
         f"{who} stopped responding or broke the protocol during {what} "
@@ -186,7 +234,109 @@ async def _walk(
     )
 
 
-def _client(spec: ServerSpec, limits: Limits, redactor: Redactor, errlog: TextIO | None, progress: _Progress) -> Client:
+class _RawTools:
+    """Keeps the raw JSON of the latest ``tools/list`` reply.
+
+    The SDK validates a whole ``tools/list`` page at once, so one invalid tool makes the page fail
+    without saying which.  This tap on the transport keeps what the server actually sent, so each
+    tool can be checked on its own and an invalid one named.  Nothing else is read or changed.
+    """
+
+    def __init__(self) -> None:
+        self.request_ids: set[str | int] = set()
+        self.last: dict[str, Any] | None = None
+
+    def sent(self, item: object) -> None:
+        message = item.message if isinstance(item, SessionMessage) else None
+        if isinstance(message, JSONRPCRequest) and message.method == "tools/list":
+            self.request_ids.add(message.id)
+
+    def received(self, item: object) -> None:
+        message = item.message if isinstance(item, SessionMessage) else None
+        if isinstance(message, JSONRPCResponse) and message.id in self.request_ids:
+            self.request_ids.discard(message.id)
+            self.last = message.result
+
+
+class _TapRead:
+    """A read stream that shows each message to :class:`_RawTools` on its way to the SDK."""
+
+    def __init__(self, inner: Any, tap: _RawTools) -> None:
+        self._inner = inner
+        self._tap = tap
+
+    def __getattr__(self, name: str) -> Any:  # e.g. ``last_context``
+        return getattr(self._inner, name)
+
+    async def receive(self) -> Any:
+        item = await self._inner.receive()
+        self._tap.received(item)
+        return item
+
+    def __aiter__(self) -> _TapRead:
+        return self
+
+    async def __anext__(self) -> Any:
+        try:
+            return await self.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError):
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _TapRead:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        result: bool | None = await self._inner.__aexit__(*exc)
+        return result
+
+
+class _TapWrite:
+    """A write stream that notes the ids of ``tools/list`` requests."""
+
+    def __init__(self, inner: Any, tap: _RawTools) -> None:
+        self._inner = inner
+        self._tap = tap
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def send(self, item: Any, /) -> None:
+        self._tap.sent(item)
+        await self._inner.send(item)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _TapWrite:
+        await self._inner.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        result: bool | None = await self._inner.__aexit__(*exc)
+        return result
+
+
+def _tapped(transport: AbstractAsyncContextManager[Any], tap: _RawTools) -> Transport:
+    @asynccontextmanager
+    async def wrapped() -> AsyncIterator[tuple[_TapRead, _TapWrite]]:
+        async with transport as (read, write):
+            yield _TapRead(read, tap), _TapWrite(write, tap)
+
+    return cast(Transport, wrapped())
+
+
+def _client(
+    spec: ServerSpec,
+    limits: Limits,
+    redactor: Redactor,
+    errlog: TextIO | None,
+    progress: _Progress,
+    tap: _RawTools,
+) -> Client:
     if spec.url:
         headers = {}
         for name, value in spec.headers:
@@ -204,7 +354,7 @@ def _client(spec: ServerSpec, limits: Limits, redactor: Redactor, errlog: TextIO
         )
         transport = streamable_http_client(url, http_client=http)
         return Client(
-            transport,
+            _tapped(transport, tap),
             mode="auto",
             read_timeout_seconds=limits.request_timeout,
             cache=None,
@@ -223,7 +373,7 @@ def _client(spec: ServerSpec, limits: Limits, redactor: Redactor, errlog: TextIO
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=env or None, cwd=spec.cwd)
     assert errlog is not None
     return Client(
-        stdio_client(params, errlog=errlog),
+        _tapped(stdio_client(params, errlog=errlog), tap),
         mode="auto",
         read_timeout_seconds=limits.request_timeout,
         cache=None,
@@ -248,6 +398,148 @@ def _server_identity(client: Client) -> dict[str, Any]:
     return server
 
 
+@dataclass
+class _ToolPage:
+    tools: list[dict[str, Any]]
+    next_cursor: str | None
+
+
+def _tool_label(item: object, index: int) -> str:
+    """How to name a tool in a message, whatever the server put in its ``name``."""
+    name = item.get("name") if isinstance(item, dict) else None
+    if isinstance(name, str) and name:
+        return name
+    shown = "no name" if name is None else f"the name {str(name)[:_NAME_SHOWN]!r}, which is not a string"
+    return f"#{index + 1} on the page ({shown})"
+
+
+def _shorten(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _reason(exc: ValidationError) -> str:
+    """What is wrong, from pydantic's errors, without echoing the (untrusted, maybe huge) input."""
+    parts = []
+    for error in exc.errors()[:3]:
+        path = error["loc"][2:] if error["loc"][:1] == ("tools",) else error["loc"]  # ("tools", 0, ...) -> ...
+        loc = ".".join(str(p) for p in path) or "the tool"
+        parts.append(f"{loc}: {error['msg']}")
+    more = len(exc.errors()) - 3
+    return "; ".join(parts) + (f" (and {more} more)" if more > 0 else "")
+
+
+class _ToolLister:
+    """``tools/list`` through the SDK, naming (or, with --lenient, skipping) each invalid tool."""
+
+    def __init__(self, client: Client, tap: _RawTools, who: str, progress: _Progress, lenient: bool) -> None:
+        self.client = client
+        self.tap = tap
+        self.who = who
+        self.progress = progress
+        self.lenient = lenient
+        self.skipped: list[dict[str, Any]] = []
+        self.warnings: list[str] = []
+
+    async def page(self, cursor: str | None) -> _ToolPage:
+        self.tap.last = None
+        try:
+            result = await self.client.list_tools(cursor=cursor)
+        except ValidationError as exc:
+            raw = self.tap.last
+            if raw is None or not all(e["loc"][:1] == ("tools",) and len(e["loc"]) > 1 for e in exc.errors()):
+                raise  # the page itself is broken, not one tool: reported as such by _explain
+            return self._salvage(raw, exc)
+        tools = [_wire(t) for t in result.tools]
+        # At 2026-07-28 the SDK drops, with only a log line, tools whose x-mcp-header is invalid.
+        # A documentation portal must not lose a tool silently: treat it like any invalid tool.
+        if self.tap.last is not None and isinstance(self.tap.last.get("tools"), list):
+            kept = {t.name for t in result.tools}
+            invalid = [
+                (_tool_label(item, i), find_invalid_x_mcp_header(item.get("inputSchema")) or "dropped by the MCP SDK")
+                for i, item in enumerate(self.tap.last["tools"])
+                if isinstance(item, dict) and item.get("name") not in kept
+            ]
+            self._invalid(invalid)
+        return _ToolPage(tools, result.next_cursor)
+
+    def _salvage(self, raw: dict[str, Any], exc: ValidationError) -> _ToolPage:
+        """Check each tool of a page that failed as a whole; name the invalid ones."""
+        version = self.client.protocol_version or "2025-11-25"
+        items = raw.get("tools")
+        rest = {k: v for k, v in raw.items() if k != "tools"}
+        if not isinstance(items, list):
+            raise exc
+        good: list[dict[str, Any]] = []
+        invalid: list[tuple[str, str]] = []
+        for index, item in enumerate(items):
+            label = _tool_label(item, index)
+            try:
+                # The same check the SDK makes (the negotiated version's wire types), one tool at a time.
+                # (KeyError: a version without a wire table, where the SDK skips this check too.)
+                with contextlib.suppress(KeyError):
+                    mcp_methods.validate_server_result("tools/list", version, {**rest, "tools": [item]})
+                tool = mcp_types.Tool.model_validate(item, by_name=False)
+            except ValidationError as problem:
+                invalid.append((label, _reason(problem)))
+                continue
+            if version in MODERN_PROTOCOL_VERSIONS and (why := find_invalid_x_mcp_header(tool.input_schema)):
+                invalid.append((label, why))
+                continue
+            good.append(_wire(tool))
+        if not invalid:
+            raise exc  # every tool passes alone, so the page as a whole is what is wrong
+        self._invalid(invalid)
+        cursor = rest.get("nextCursor")
+        return _ToolPage(good, cursor if isinstance(cursor, str) else None)
+
+    def _invalid(self, invalid: list[tuple[str, str]]) -> None:
+        if not invalid:
+            return
+        request = self.progress.request
+        if not self.lenient:
+            shown = "; ".join(f"{_shorten(name, _NAME_SHOWN)!r}: {reason}" for name, reason in invalid[:5])
+            more = f" (and {len(invalid) - 5} more)" if len(invalid) > 5 else ""
+            raise PortalError(
+                f"{self.who} listed {'an invalid tool' if len(invalid) == 1 else f'{len(invalid)} invalid tools'} "
+                f"in {request}, which the MCP specification does not allow: {shown}{more}. Fix the server, "
+                f"or use --lenient to skip {'it' if len(invalid) == 1 else 'them'} (they are listed as skipped "
+                f"on the portal's index page)."
+            )
+        for name, reason in invalid:
+            self.skipped.append({"name": _shorten(name, _NAME_KEPT), "reason": _shorten(reason, 500)})
+            self.warnings.append(
+                f"skipped the invalid tool {_shorten(name, _NAME_SHOWN)!r} listed by {self.who} in {request}: {reason}"
+            )
+
+    def unique(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """The tools with each name once; a repeated name is an error, or with --lenient a warning."""
+        names = [t["name"] for t in tools]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if not duplicates:
+            return tools
+        listed = ", ".join(repr(_shorten(d, _NAME_SHOWN)) for d in duplicates[:10])
+        if not self.lenient:
+            raise PortalError(
+                f"{self.who} listed the tool name(s) {listed} more than once in "
+                f"tools/list. Tool names must be unique; fix the server, or use --lenient to keep the first "
+                f"listing of each."
+            )
+        for name in duplicates:
+            self.skipped.append(
+                {"name": _shorten(name, _NAME_KEPT), "reason": "listed more than once; only the first is documented"}
+            )
+        self.warnings.append(
+            f"{self.who} listed the tool name(s) {listed} more than once in tools/list; kept the first listing of each."
+        )
+        seen: set[str] = set()
+        first: list[dict[str, Any]] = []
+        for tool in tools:
+            if tool["name"] not in seen:
+                seen.add(tool["name"])
+                first.append(tool)
+        return first
+
+
 async def _introspect(
     spec: ServerSpec,
     limits: Limits,
@@ -255,21 +547,18 @@ async def _introspect(
     progress: _Progress,
     redactor: Redactor,
     errlog: TextIO | None,
+    lenient: Leniency,
 ) -> Snapshot:
     who = spec.describe()
-    async with _client(spec, limits, redactor, errlog, progress) as client:
+    tap = _RawTools()
+    async with _client(spec, limits, redactor, errlog, progress, tap) as client:
         server = _server_identity(client)
         caps = client.server_capabilities
         progress.request = "tools/list"
-        tools = await _walk("tools/list", lambda c: client.list_tools(cursor=c), "tools", limits, progress, who)
-        wire_tools = [_wire(t) for t in tools]
-        names = [t["name"] for t in wire_tools]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise PortalError(
-                f"{who} listed the tool name(s) {', '.join(repr(d) for d in duplicates)} more than once in "
-                f"tools/list. Tool names must be unique; fix the server."
-            )
+        lister = _ToolLister(client, tap, who, progress, lenient.lenient)
+        tools = await _walk("tools/list", lister.page, "tools", limits, progress, who)
+        wire_tools = lister.unique(tools)
+        lenient.warnings.extend(redactor.redact(w) for w in lister.warnings)
         prompts: list[Any] = []
         resources: list[Any] = []
         templates: list[Any] = []
@@ -302,11 +591,22 @@ async def _introspect(
         prompts=tuple(_wire(p) for p in prompts),
         resources=tuple(_wire(r) for r in resources),
         resource_templates=tuple(_wire(t) for t in templates),
+        skipped_tools=tuple(lister.skipped),
     )
 
 
-def introspect(spec: ServerSpec, limits: Limits, capability_rule: str = "server") -> Snapshot:
-    """Connect, list everything, disconnect; raise :class:`PortalError` on any failure."""
+def introspect(
+    spec: ServerSpec, limits: Limits, capability_rule: str = "server", *, lenient: bool | None = None
+) -> Snapshot:
+    """Connect, list everything, disconnect; raise :class:`PortalError` on any failure.
+
+    A tool that breaks the MCP spec (or a repeated tool name) is an error naming it; with
+    *lenient* (default: the enclosing :func:`leniency` block, else off) it is skipped, recorded
+    in the snapshot's ``skipped_tools`` and reported as a warning.
+    """
+    state = _LENIENCY.get()
+    if state is None or (lenient is not None and lenient != state.lenient):
+        state = Leniency(bool(lenient))
     progress = _Progress()
     redactor = Redactor()
     # Closed in the finally below; a with-block would not fit the optional stderr capture.
@@ -314,7 +614,7 @@ def introspect(spec: ServerSpec, limits: Limits, capability_rule: str = "server"
 
     async def bounded() -> Snapshot:
         with anyio.fail_after(limits.total_timeout):
-            return await _introspect(spec, limits, capability_rule, progress, redactor, errlog)
+            return await _introspect(spec, limits, capability_rule, progress, redactor, errlog, state)
 
     try:
         return anyio.run(bounded)

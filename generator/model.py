@@ -29,6 +29,10 @@ HINTS: tuple[tuple[str, bool], ...] = (
     ("openWorldHint", True),
 )
 SUMMARY_LIMIT = 160
+# Only raster images embedded in the page: an https icon would be a request to another host,
+# and SVG can carry script. Anything else stays visible as JSON text only.
+_ICON = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}")
+ICON_LIMIT = 65536
 
 
 @dataclass(frozen=True)
@@ -243,6 +247,16 @@ class ToolDoc:
         hint_names = {name for name, _ in HINTS}
         return tuple((k, self.annotations[k]) for k in sorted(self.annotations) if k not in hint_names)
 
+    @cached_property
+    def icon(self) -> str | None:
+        """The first icon that is safe to show inline (a small base64 PNG, JPEG, GIF or WebP)."""
+        icons = self.raw.get("icons")
+        for icon in icons if isinstance(icons, list) else []:
+            src = icon.get("src") if isinstance(icon, dict) else None
+            if isinstance(src, str) and len(src) <= ICON_LIMIT and _ICON.fullmatch(src):
+                return src
+        return None
+
     @property
     def extra_fields(self) -> tuple[tuple[str, str], ...]:
         """Wire fields with no section of their own (``execution``, ``icons``, ``_meta``), as JSON."""
@@ -272,6 +286,33 @@ class SiteModel:
     def server(self) -> dict[str, Any]:
         return self.snapshot.server
 
+    def server_text(self, key: str) -> str | None:
+        """A string field of the server's identity (``description``, ``instructions``...), or None."""
+        value = self.server.get(key)
+        return value if isinstance(value, str) and value.strip() else None
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        value = self.server.get("capabilities")
+        return value if isinstance(value, dict) else {}
+
+    @cached_property
+    def listings(self) -> tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...]:
+        """Prompts, resources and templates as (kind, ((name, uri, description), ...)), non-empty only."""
+        found = []
+        for kind, items, uri_key in (
+            ("prompts", self.snapshot.prompts, ""),
+            ("resources", self.snapshot.resources, "uri"),
+            ("resource_templates", self.snapshot.resource_templates, "uriTemplate"),
+        ):
+            rows = tuple(
+                (_text(item.get("name")), _text(item.get(uri_key)) if uri_key else "", _text(item.get("description")))
+                for item in items
+            )
+            if rows:
+                found.append((kind, rows))
+        return tuple(found)
+
     @property
     def server_name(self) -> str:
         for key in ("title", "name"):
@@ -295,6 +336,10 @@ class SiteModel:
     @property
     def read_only_count(self) -> int:
         return sum(1 for t in self.tools if t.access.level == "read-only")
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def default_endpoints(snapshot: Snapshot) -> tuple[Endpoint, ...]:

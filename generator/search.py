@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import tempfile
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Mapping
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import anyio

@@ -117,6 +117,20 @@ def load_snapshot(path: Path) -> Snapshot:
         raise PortalError(f"The snapshot {path} cannot be read ({exc.strerror or exc}). Check the path.") from None
     except UnicodeDecodeError:
         raise _bad(path, "it is not UTF-8 text") from None
+    return parse_snapshot(raw, path)
+
+
+def frozen(snapshot: Snapshot) -> Snapshot:
+    """The snapshot exactly as its file will read back: a live build renders what --from would.
+
+    ``to_json`` sorts keys, so without this round trip a server whose schemas list keys in
+    another order would render differently live than from its own snapshot file.
+    """
+    return parse_snapshot(snapshot.to_json(), Path("snapshot.json"))
+
+
+def parse_snapshot(raw: str, path: Path) -> Snapshot:
+    """Check and build a snapshot from its JSON text (*path* is only named in errors)."""
     try:
         data = json.loads(raw)
     except json.JSONDecodeError as exc:

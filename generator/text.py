@@ -27,14 +27,24 @@ def visible(text: str) -> str:
     return _CONTROL.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
 
 
+# json.dumps leaves DEL and the C1 controls raw; inside JSON strings they must stay escapes too,
+# or the page-wide visible() pass would rewrite them and change the example's value.
+_JSON_RAW = re.compile("[\x7f-\x9f]")
+
+
+def _escape_json(text: str) -> str:
+    text = _HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
 def json_block(value: Any) -> str:
     """Pretty JSON with real Unicode, except hidden characters, which stay escaped."""
     text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False)
     # Hidden characters can only sit inside JSON strings, where \\uXXXX is the same value.
-    return _HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _escape_json(text)
 
 
 def json_inline(value: Any) -> str:
     """Compact one-line JSON for table cells (same escaping as :func:`json_block`)."""
     text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
-    return _HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _escape_json(text)

@@ -8,8 +8,8 @@ screenshots of en and ar tool pages at 1280 and 390 px land in tests/artifacts/ 
 from __future__ import annotations
 
 import threading
-from dataclasses import replace
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit

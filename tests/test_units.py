@@ -166,3 +166,22 @@ def test_config_reads_a_full_file(tmp_path: Path) -> None:
     assert config.server is not None and config.server.headers == (("Authorization", "Bearer ${TOKEN}"),)
     assert config.endpoints[0].include == "read-only"
     assert config.limits.request_timeout == 5 and config.limits.max_tools == 10
+
+
+@pytest.mark.parametrize(
+    ("src", "shown"),
+    [
+        ("data:image/png;base64,iVBORw0KGgo=", True),
+        ("data:image/webp;base64,UklGRg==", True),
+        ("data:image/svg+xml;base64,PHN2Zz4=", False),
+        ("data:image/png,<script>", False),
+        ("https://example.com/icon.png", False),
+        ("javascript:alert(1)", False),
+        ("data:image/png;base64," + "A" * 70000, False),
+    ],
+)
+def test_only_small_embedded_raster_icons_are_shown(src: str, shown: bool) -> None:
+    from generator.model import ToolDoc
+
+    tool = ToolDoc(name="t", slug="t", raw={"name": "t", "icons": [{"src": src}]}, endpoints=())
+    assert (tool.icon == src) is shown

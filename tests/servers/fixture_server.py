@@ -18,11 +18,25 @@ lets tests prove that ``--env`` passes a variable to a stdio server.  Modes:
 ``garbage``       (stdio only) prints lines that are not JSON instead of speaking MCP
 ``env-echo``      one tool whose description shows ``FIXTURE_SECRET`` (or "no secret")
 ``auth``          (HTTP only) 401 unless ``Authorization: Bearer $FIXTURE_TOKEN``
+``invalid``       valid tools ``good_one`` and ``good_two`` around tools that break the spec: ``bad_schema``
+                  (``inputSchema`` is a string), ``untyped_schema`` (no ``type: object``), one whose name is
+                  the number 42, and ``bad_header`` (an invalid ``x-mcp-header``, dropped by 2026 clients)
+``huge-description`` a tool whose description is 5 MB, plus a normal one
+``deep``          a tool whose input schema nests 400 levels deep
+``ref-cycle``     ``$defs`` that refer to each other in a cycle, and schemas that refer to themselves
+``dangling-ref``  ``$ref`` to a missing ``$defs`` entry, to a remote https URL (``FIXTURE_REF_URL``
+                  too, when set): none must ever be fetched
+``xss``           every server-supplied field (identity, tools, schemas, ``_meta``, icons) holds an
+                  XSS payload that sets ``window.__xss`` if it ever runs
+
+The hostile modes (``invalid``, ``xss``) send what the SDK's own server would refuse to send:
+the server-side result check is switched off in this process, so the client sees the raw bytes.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 import time
@@ -38,7 +52,13 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 MODES = (
     "paged", "loop", "empty-cursor", "endless", "duplicates", "crash", "hang", "garbage", "env-echo", "auth",
+    "invalid", "huge-description", "deep", "ref-cycle", "dangling-ref", "xss",
 )
+#: Modes whose results the SDK's server-side check would refuse; it is bypassed for them.
+RAW_MODES = ("invalid", "xss", "deep")
+HUGE_DESCRIPTION_BYTES = 5 * 1024 * 1024
+DEEP_LEVELS = 400
+REMOTE_REF = "https://schemas.example.invalid/remote.json#/$defs/Thing"
 DEFAULT_MODE = "paged"
 SERVER_NAME = "fixture-server"
 SERVER_VERSION = "1.0.0"
@@ -106,6 +126,16 @@ def list_tools_for(mode: str) -> Any:
         if mode == "env-echo":
             text = f"Echoes the secret: {os.environ.get('FIXTURE_SECRET', 'no secret')}"
             return types.ListToolsResult(tools=[make_tool("echo_env", text)])
+        if mode in HOSTILE_TOOLS:
+            # Raw wire JSON (the SDK's models would refuse some of it) in the SDK's own envelope.
+            envelope = types.ListToolsResult(tools=[]).model_dump(by_alias=True, mode="json", exclude_none=True)
+            raw: list[dict[str, Any]] = HOSTILE_TOOLS[mode]()
+            # Deliberately not a ListToolsResult: this server's whole point is to send what the SDK refuses.
+            if mode == "invalid":  # two pages: page 2 passes the SDK's page check, but bad_header is dropped
+                if cursor is None:
+                    return {**envelope, "tools": raw[:4], "nextCursor": "p2"}  # type: ignore[return-value]
+                return {**envelope, "tools": raw[4:]}  # type: ignore[return-value]
+            return {**envelope, "tools": raw}  # type: ignore[return-value]
         raise ValueError(f"unknown mode {mode!r}")
 
     return list_tools
@@ -113,13 +143,222 @@ def list_tools_for(mode: str) -> Any:
 
 def build_server(mode: str) -> Server[Any]:
     """The low-level server for *mode*."""
+    if mode in RAW_MODES:
+        _send_results_unchecked()
+    if mode == "xss":
+        return Server(
+            xss("server.name"),
+            version=xss("server.version"),
+            title=xss("server.title"),
+            description=xss("server.description"),
+            instructions=xss("server.instructions") + "\n\n[click](javascript:window.__xss=1) <javascript:alert(1)>",
+            website_url="javascript:window.__xss=1",
+            icons=[types.Icon(src=src) for src in XSS_ICONS],
+            on_list_tools=list_tools_for(mode),
+        )
     return Server(
         SERVER_NAME,
         version=SERVER_VERSION,
         title="Fixture server",
         description=f"A scripted MCP server for tests (mode {mode}).",
+        instructions="Scripted for tests; nothing here is real.",
         on_list_tools=list_tools_for(mode),
     )
+
+
+def _send_results_unchecked() -> None:
+    """Switch off the SDK's check of outgoing results, so this server can send invalid tools."""
+    import mcp_types.methods as methods
+
+    checked = methods.serialize_server_result
+
+    def unchecked(method: str, version: str, data: Any, **kwargs: Any) -> Any:
+        # Only tools/list goes out unchecked (its envelope comes from the SDK's own model, see below).
+        if method != "tools/list":
+            return checked(method, version, data, **kwargs)
+        return dict(data)
+
+    methods.serialize_server_result = unchecked  # type: ignore[assignment]
+
+    # pydantic refuses to serialise JSON nested deeper than about 250 levels; plain json does not.
+    from mcp_types import JSONRPCResponse
+
+    dump = JSONRPCResponse.model_dump_json
+
+    def dump_deep(self: JSONRPCResponse, **kwargs: Any) -> str:
+        try:
+            return dump(self, **kwargs)
+        except ValueError:  # PydanticSerializationError is a ValueError
+            return json.dumps({"jsonrpc": "2.0", "id": self.id, "result": self.result})
+
+    JSONRPCResponse.model_dump_json = dump_deep  # type: ignore[method-assign,assignment]
+
+
+# --- hostile tool lists -----------------------------------------------------------------------
+
+COUNT_SCHEMA: dict[str, Any] = {"type": "object", "properties": {"count": {"type": "integer"}}}
+
+
+def invalid_tools() -> list[dict[str, Any]]:
+    return [
+        {"name": "good_one", "description": "Valid.", "inputSchema": COUNT_SCHEMA},
+        {"name": "bad_schema", "description": "inputSchema is a string.", "inputSchema": "not a schema"},
+        {"name": "untyped_schema", "inputSchema": {"properties": {"x": {"type": "string"}}}},
+        {"name": 42, "description": "The name is a number.", "inputSchema": COUNT_SCHEMA},
+        {
+            "name": "bad_header",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"region": {"type": "object", "x-mcp-header": "Bad Header Name"}},
+            },
+        },
+        {"name": "good_two", "description": "Valid too.", "inputSchema": COUNT_SCHEMA},
+    ]
+
+
+def huge_description_tools() -> list[dict[str, Any]]:
+    line = "All work and no play makes a very long description. "
+    text = (line * (HUGE_DESCRIPTION_BYTES // len(line) + 1))[:HUGE_DESCRIPTION_BYTES]
+    return [
+        {"name": "huge", "description": text, "inputSchema": COUNT_SCHEMA},
+        {"name": "small", "description": "A normal tool.", "inputSchema": COUNT_SCHEMA},
+    ]
+
+
+def deep_schema(levels: int = DEEP_LEVELS) -> dict[str, Any]:
+    """An object schema nesting *levels* objects (each level alternates ``properties`` and ``items``)."""
+    schema: dict[str, Any] = {"type": "string", "description": "the bottom"}
+    for level in range(levels, 0, -1):
+        if level % 2:
+            schema = {"type": "object", "properties": {f"level_{level}": schema}, "required": [f"level_{level}"]}
+        else:
+            schema = {"type": "array", "items": schema}
+    schema["type"] = "object"
+    return schema
+
+
+def deep_tools() -> list[dict[str, Any]]:
+    return [{"name": "deep", "description": f"{DEEP_LEVELS} levels.", "inputSchema": deep_schema()}]
+
+
+def ref_cycle_tools() -> list[dict[str, Any]]:
+    return [
+        {
+            "name": "cycle",
+            "description": "A refers to B, B refers to A.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"a": {"$ref": "#/$defs/A"}},
+                "$defs": {
+                    "A": {"type": "object", "properties": {"b": {"$ref": "#/$defs/B"}}},
+                    "B": {"type": "object", "properties": {"a": {"$ref": "#/$defs/A"}}},
+                },
+            },
+        },
+        {
+            "name": "self_ref",
+            "description": "A tree: every node refers to the root schema.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"value": {"type": "string"}, "children": {"type": "array", "items": {"$ref": "#"}}},
+            },
+        },
+        {
+            "name": "pointless",
+            "description": "A definition that is only itself.",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"x": {"$ref": "#/$defs/Loop"}},
+                "$defs": {"Loop": {"$ref": "#/$defs/Loop"}},
+            },
+        },
+    ]
+
+
+def dangling_ref_tools() -> list[dict[str, Any]]:
+    properties: dict[str, Any] = {
+        "missing": {"$ref": "#/$defs/Missing"},
+        "remote": {"$ref": REMOTE_REF},
+        "broken_pointer": {"$ref": "#/properties/nowhere/items"},
+    }
+    local = os.environ.get("FIXTURE_REF_URL")
+    if local:
+        properties["local_remote"] = {"$ref": local}
+    return [
+        {
+            "name": "dangling",
+            "description": "Refers to things that are not there.",
+            "inputSchema": {"type": "object", "properties": properties, "$defs": {"Present": {"type": "string"}}},
+        }
+    ]
+
+
+#: Each payload sets ``window.__xss`` if a browser ever runs it.
+XSS_PAYLOADS = (
+    "<script>window.__xss=1</script>",
+    "<img src=x onerror=\"window.__xss=1\">",
+    "<svg onload=\"window.__xss=1\">",
+    "\"><script>window.__xss=1</script>",
+    "' onmouseover='window.__xss=1' x='",
+    "</textarea><script>window.__xss=1</script>",
+    "[click](javascript:window.__xss=1)",
+    "<javascript:window.__xss=1>",
+    "{{7*7}}=SSTI {% if 1 %}jinja{% endif %}-ran",
+)
+XSS_ICONS = (
+    "javascript:window.__xss=1",
+    "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIG9ubG9hZD0id2luZG93Ll9feHNzPTEiLz4=",
+    "https://example.invalid/icon.svg\" onerror=\"window.__xss=1",
+)
+
+
+def xss(field: str) -> str:
+    """Every payload, labelled with the field it is in."""
+    return f"{field}: " + " ".join(XSS_PAYLOADS)
+
+
+def xss_tools() -> list[dict[str, Any]]:
+    tools = []
+    for i, payload in enumerate(XSS_PAYLOADS):
+        name = f"x{i}{payload}"
+        tools.append(
+            {
+                "name": name,
+                "title": xss("tool.title"),
+                "description": xss("tool.description"),
+                "icons": [{"src": src, "mimeType": "image/svg+xml"} for src in XSS_ICONS],
+                "_meta": {payload: xss("tool._meta")},
+                "annotations": {"title": xss("annotations.title"), "readOnlyHint": True},
+                "inputSchema": {
+                    "type": "object",
+                    "description": xss("schema.description"),
+                    "properties": {
+                        payload: {
+                            "type": "string",
+                            "title": xss("property.title"),
+                            "description": xss("property.description"),
+                            "enum": list(XSS_PAYLOADS),
+                            "default": payload,
+                            "examples": [payload],
+                        },
+                        "plain": {"type": "string", "pattern": payload, "format": payload, "default": payload},
+                    },
+                    "required": [payload],
+                },
+                "outputSchema": {"type": "object", "properties": {payload: {"type": "string", "description": payload}}},
+            }
+        )
+    return tools
+
+
+HOSTILE_TOOLS = {
+    "invalid": invalid_tools,
+    "huge-description": huge_description_tools,
+    "deep": deep_tools,
+    "ref-cycle": ref_cycle_tools,
+    "dangling-ref": dangling_ref_tools,
+    "xss": xss_tools,
+}
 
 
 class RequireBearer:
