@@ -13,9 +13,11 @@ from pathlib import Path
 
 from generator import __version__
 from generator.config import PortalConfig, demo_endpoints, demo_server
+from generator.diff import load_side
 from generator.errors import PortalError
 from generator.i18n import Catalog, load_catalog
 from generator.model import build_model
+from generator.overlays import check_overlays, load_overlays
 from generator.publish import MANIFEST, manifest, publish
 from generator.render import Renderer, render_site
 from generator.resources import data_dir
@@ -65,7 +67,10 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
     warnings += [
         f"stale translation (the server's text changed): {entry}" for entry in translations.stale(snapshot.tools)
     ]
-    model = build_model(snapshot, config, translations)
+    overlays = load_overlays(Path(config.overlays_dir) if config.overlays_dir else None)
+    warnings += check_overlays(overlays, snapshot.tools)
+    previous = load_side(Path(config.previous)) if config.previous else None
+    model = build_model(snapshot, config, translations, overlays=overlays, previous=previous)
     template_dir = Path(config.template_dir) if config.template_dir else None
     if template_dir is not None and not template_dir.is_dir():
         raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")

@@ -190,6 +190,12 @@ def _site_options(parser: argparse.ArgumentParser) -> None:
         "--translations", metavar="DIR", help="translations of tool titles and descriptions (DIR/<locale>.yaml)"
     )
     parser.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
+    parser.add_argument(
+        "--overlays", metavar="DIR", help="author overlays: examples and troubleshooting rows per tool (DIR/*.yaml)"
+    )
+    parser.add_argument(
+        "--previous", metavar="SNAPSHOT", help="a previous snapshot or built site: adds a localized changelog page"
+    )
 
 
 def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
@@ -241,10 +247,11 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
         changes["base_url"] = base_url if base_url.endswith("/") else base_url + "/"
     if getattr(args, "no_search", False):
         changes["search"] = False
-    for key in ("title", "out", "templates", "translations"):
+    for key in ("title", "out", "templates", "translations", "overlays", "previous"):
         value = getattr(args, key, None)
         if value:
-            changes[{"templates": "template_dir", "translations": "translations_dir"}.get(key, key)] = value
+            renamed = {"templates": "template_dir", "translations": "translations_dir", "overlays": "overlays_dir"}
+            changes[renamed.get(key, key)] = value
     limits = {}
     for key in Limits.__dataclass_fields__:
         value = getattr(args, key)

@@ -111,6 +111,10 @@ class PortalConfig:
     search: bool = True
     """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None
+    overlays_dir: str | None = None
+    """Author overlays: examples and troubleshooting rows per tool (see overlays.py)."""
+    previous: str | None = None
+    """A previous snapshot (or built site): adds a changelog page of what changed since."""
     """Optional ``<locale>.yaml`` translations of tool titles and descriptions (see translations.py)."""
     source: str = "defaults"
 
@@ -162,6 +166,7 @@ _TOP_KEYS = {
     "templates",
     "translations",
     "search",
+    "overlays",
 }
 _SERVER_KEYS = {"stdio", "env", "url", "headers", "cwd"}
 _ENDPOINT_KEYS = {"address", "transport", "include"}
@@ -326,6 +331,7 @@ def load_config(path: Path) -> PortalConfig:
         "out": collect.text("out", data.get("out")),
         "template_dir": collect.text("templates", data.get("templates")),
         "translations_dir": collect.text("translations", data.get("translations")),
+        "overlays_dir": collect.text("overlays", data.get("overlays")),
     }
     if "search" in data:
         if isinstance(data["search"], bool):
@@ -357,6 +363,8 @@ def load_config(path: Path) -> PortalConfig:
         config = replace(config, template_dir=str(base_dir / config.template_dir))
     if config.translations_dir:
         config = replace(config, translations_dir=str(base_dir / config.translations_dir))
+    if config.overlays_dir:
+        config = replace(config, overlays_dir=str(base_dir / config.overlays_dir))
     if "out" in data and config.out:
         config = replace(config, out=str(base_dir / config.out))
     return config

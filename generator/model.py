@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
 from generator.config import Endpoint, Limits, PortalConfig
+from generator.diff import Change, diff_snapshots
 from generator.examples import Example, example_for, placeholder_for, validate
+from generator.overlays import Overlay
 from generator.schema import Flattened, flatten
 from generator.slugs import assign_slugs
 from generator.snapshot import Snapshot, canonical_json
@@ -29,6 +32,7 @@ HINTS: tuple[tuple[str, bool], ...] = (
     ("openWorldHint", True),
 )
 SUMMARY_LIMIT = 160
+CHANGE_CLASSES = ("breaking", "non-breaking", "cosmetic")
 # Only raster images embedded in the page: an https icon would be a request to another host,
 # and SVG can carry script. Anything else stays visible as JSON text only.
 _ICON = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}")
@@ -105,6 +109,7 @@ class ToolDoc:
     raw: dict[str, Any]
     endpoints: tuple[Endpoint, ...]
     limits: Limits = field(default_factory=Limits)
+    overlay: Overlay | None = None
 
     @property
     def title(self) -> str | None:
@@ -248,6 +253,22 @@ class ToolDoc:
         return tuple((k, self.annotations[k]) for k in sorted(self.annotations) if k not in hint_names)
 
     @cached_property
+    def author_examples(self) -> tuple[tuple[str, str, str | None], ...]:
+        """Overlay examples as (title, tools/call JSON, result JSON or None); validated at build time."""
+        if self.overlay is None:
+            return ()
+        return tuple(
+            (
+                ex.title,
+                json_block(_call(self.name, ex.arguments)),
+                json_block({"jsonrpc": "2.0", "id": 1, "result": {"structuredContent": ex.result}})
+                if ex.has_result
+                else None,
+            )
+            for ex in self.overlay.examples
+        )
+
+    @cached_property
     def icon(self) -> str | None:
         """The first icon that is safe to show inline (a small base64 PNG, JPEG, GIF or WebP)."""
         icons = self.raw.get("icons")
@@ -276,6 +297,19 @@ class SiteModel:
     tools: tuple[ToolDoc, ...]
     endpoints: tuple[Endpoint, ...]
     translations: Translations = field(default_factory=lambda: Translations({}))
+    changes: tuple[Change, ...] = ()
+    previous_version: str | None = None
+    """The capability version of ``--previous``; None when no changelog is built."""
+
+    def tool_named(self, name: str) -> ToolDoc | None:
+        return next((t for t in self.tools if t.name == name), None)
+
+    def changes_for(self, tool: ToolDoc) -> tuple[Change, ...]:
+        return tuple(c for c in self.changes if c.tool == tool.name)
+
+    @cached_property
+    def change_counts(self) -> dict[str, int]:
+        return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in CHANGE_CLASSES}
 
     def translated(self, tool: ToolDoc, field: str, locale: str) -> Lookup:
         """A current translation of a tool's title or description, a stale one, or none."""
@@ -347,7 +381,14 @@ def default_endpoints(snapshot: Snapshot) -> tuple[Endpoint, ...]:
     return (Endpoint(snapshot.endpoint, snapshot.transport),)
 
 
-def build_model(snapshot: Snapshot, config: PortalConfig, translations: Translations | None = None) -> SiteModel:
+def build_model(
+    snapshot: Snapshot,
+    config: PortalConfig,
+    translations: Translations | None = None,
+    *,
+    overlays: Mapping[str, Overlay] | None = None,
+    previous: Snapshot | None = None,
+) -> SiteModel:
     """Gather every page's facts before anything is rendered."""
     endpoints = config.endpoints or default_endpoints(snapshot)
     slugs = assign_slugs(t["name"] for t in snapshot.tools)
@@ -356,11 +397,16 @@ def build_model(snapshot: Snapshot, config: PortalConfig, translations: Translat
         name = raw["name"]
         access = Access.from_annotations(raw.get("annotations"))
         offered = tuple(e for e in endpoints if e.offers(name, access.level == "read-only"))
-        tools.append(ToolDoc(name=name, slug=slugs[name], raw=raw, endpoints=offered, limits=config.limits))
+        overlay = (overlays or {}).get(name)
+        tools.append(
+            ToolDoc(name=name, slug=slugs[name], raw=raw, endpoints=offered, limits=config.limits, overlay=overlay)
+        )
     return SiteModel(
         snapshot=snapshot,
         config=config,
         tools=tuple(tools),
         endpoints=endpoints,
         translations=translations or Translations({}),
+        changes=tuple(diff_snapshots(previous, snapshot)) if previous else (),
+        previous_version=previous.capability_version if previous else None,
     )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from generator.model import SiteModel, ToolDoc
 
-KINDS = ("index", "tool", "connecting")
+KINDS = ("index", "tool", "connecting", "changes")
 
 
 @dataclass(frozen=True)
@@ -28,8 +28,8 @@ class Page:
         if self.kind == "tool":
             assert self.tool is not None
             return f"{self.locale}/tools/{self.tool.slug}/"
-        if self.kind == "connecting":
-            return f"{self.locale}/connecting/"
+        if self.kind in ("connecting", "changes"):
+            return f"{self.locale}/{self.kind}/"
         return f"{self.locale}/"
 
     @property
@@ -57,6 +57,8 @@ def pages_for(model: SiteModel) -> list[Page]:
     for locale in model.locales:
         pages.append(Page("index", locale))
         pages.append(Page("connecting", locale))
+        if model.previous_version is not None:
+            pages.append(Page("changes", locale))
         pages.extend(Page("tool", locale, tool) for tool in model.tools)
     return pages
 
