@@ -84,28 +84,27 @@ def _read_tree(root: Path) -> dict[str, bytes]:
     return files
 
 
-def _tools_of(raw: bytes | None) -> dict[str, str] | None:
-    """Tool name -> canonical JSON, from a site's snapshot.json; None when it is missing or unreadable."""
+def _json_key(raw: bytes | None, key: str) -> Any:
+    """``data[key]`` of a JSON file's bytes; None when the file is missing, unreadable or not an object."""
     if raw is None:
         return None
     try:
         data = json.loads(raw.decode("utf-8"))
     except (UnicodeDecodeError, json.JSONDecodeError):
         return None
-    tools = data.get("tools") if isinstance(data, dict) else None
+    return data.get(key) if isinstance(data, dict) else None
+
+
+def _tools_of(raw: bytes | None) -> dict[str, str] | None:
+    """Tool name -> canonical JSON, from a site's snapshot.json; None when it is missing or unreadable."""
+    tools = _json_key(raw, "tools")
     if not isinstance(tools, list):
         return None
     return {str(t.get("name")): canonical_json(t) for t in tools if isinstance(t, dict)}
 
 
 def _manifest_hashes(raw: bytes | None) -> dict[str, str] | None:
-    if raw is None:
-        return None
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError):
-        return None
-    files = data.get("files") if isinstance(data, dict) else None
+    files = _json_key(raw, "files")
     return {str(k): str(v) for k, v in files.items()} if isinstance(files, dict) else None
 
 
