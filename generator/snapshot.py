@@ -26,6 +26,15 @@ def canonical_json(value: JSON) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
 
 
+def _sorted(value: JSON) -> JSON:
+    """*value* with every object's keys sorted, recursively (for data whose key order means nothing)."""
+    if isinstance(value, dict):
+        return {k: _sorted(value[k]) for k in sorted(value)}
+    if isinstance(value, list):
+        return [_sorted(v) for v in value]
+    return value
+
+
 def fingerprint(tools: list[dict[str, JSON]]) -> str:
     """sha256 of the canonical tool list, in the server's order."""
     return "sha256:" + hashlib.sha256(canonical_json(tools).encode("utf-8")).hexdigest()
@@ -69,8 +78,15 @@ class Snapshot:
         }
 
     def to_json(self) -> str:
-        """Pretty, sorted and newline-terminated, so the file diffs well in review."""
-        return json.dumps(self.to_dict(), sort_keys=True, indent=2, ensure_ascii=False) + "\n"
+        """Pretty and newline-terminated, so the file diffs well in review.
+
+        Top-level keys and the server's identity are sorted. Tools, prompts and resources keep
+        the order of keys the server sent: a schema's ``properties`` order is how its author
+        meant parameters to be read (required ``query`` first), and pages show them so.
+        """
+        data = self.to_dict()
+        data["server"] = _sorted(data["server"])
+        return json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n"
 
 
 def resolve_capability_version(rule: str, server: dict[str, JSON], tools_fingerprint: str) -> str:
@@ -123,8 +139,8 @@ def load_snapshot(path: Path) -> Snapshot:
 def frozen(snapshot: Snapshot) -> Snapshot:
     """The snapshot exactly as its file will read back: a live build renders what --from would.
 
-    ``to_json`` sorts keys, so without this round trip a server whose schemas list keys in
-    another order would render differently live than from its own snapshot file.
+    Whatever ``to_json`` normalizes (sorted server identity, JSON number forms), a live build
+    renders exactly what a later build from the written snapshot file renders.
     """
     return parse_snapshot(snapshot.to_json(), Path("snapshot.json"))
 
