@@ -1,12 +1,9 @@
-"""Example instances for untrusted JSON Schemas, and a validator that never fetches.
+"""Example instances for untrusted JSON Schemas (and, re-exported, a validator that never fetches).
 
-* :func:`validate` checks an instance with the validator class of the schema's
-  declared dialect (default 2020-12), format checking on, remote ``$ref``
-  refused (the standard meta-schemas are bundled), and returns messages
-  (``"$.a.b[0]: ..."``) instead of raising; ``["schema: ..."]`` for a schema
-  that is itself invalid.  Formats whose jsonschema checker needs an optional
-  package (date-time, time, duration, hostname, json-pointer, ...) get a
-  built-in check when that package is missing, so format checking stays on.
+* :func:`validate` checks an instance against the schema with format checking
+  on and remote ``$ref`` refused, and returns messages instead of raising; it
+  lives in :mod:`generator.validation` and is re-exported here, with
+  :func:`clear_cache`.
 * :func:`example_for` builds a realistic instance.  Every candidate is checked
   with the same validator, at each level and once more as a whole, so an
   :class:`Example` with ``ok=True`` always validates; otherwise ``ok`` is false
@@ -37,42 +34,26 @@ on the same schema does not check the schema against its meta-schema again.
 from __future__ import annotations
 
 import base64
-import datetime
-import itertools
-import json
 import math
 import re
-import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
-import jsonschema  # type: ignore[import-untyped]
-from jsonschema import FormatChecker
-from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
-from jsonschema_specifications import REGISTRY as _SPECS  # type: ignore[import-untyped]
-from referencing import Registry
-from referencing.exceptions import NoSuchResource, Unresolvable
-
+from generator.constraints import ANNOTATIONS, declared_types, merge_schemas, own_types
+from generator.jsonutil import is_number, json_equal
+from generator.refs import LEGACY_DIALECTS, LocalRefs, detect_dialect, ref_keyword
 from generator.regexgen import generate as regex_strings
-from generator.schema import (
-    ANNOTATIONS,
-    LEGACY_DIALECTS,
-    LocalRefs,
-    declared_types,
-    detect_dialect,
-    is_number,
-    json_equal,
-    merge_schemas,
-    own_types,
-    ref_keyword,
-)
+
+# The validator lives in generator.validation; ``clear_cache`` and ``validate`` are re-exported
+# (``X as X``, explicit for mypy --strict) because callers import them from this module.
+from generator.validation import _Checker, _clip, _GiveUp, _too_deep
+from generator.validation import clear_cache as clear_cache
+from generator.validation import validate as validate
 
 _MAX_ATTEMPTS = 4000  # validations per example_for call
 _MAX_DEPTH = 16  # nesting of generated values
-_MAX_ERRORS = 50
-_MAX_MESSAGE = 300
 
 
 @dataclass(frozen=True)
@@ -82,257 +63,6 @@ class Example:
     value: Any
     ok: bool
     reason: str | None
-
-
-# --------------------------------------------------------------------------- validation
-
-_VALIDATORS: dict[str | None, Any] = {
-    "draft-03": jsonschema.Draft3Validator,
-    "draft-04": jsonschema.Draft4Validator,
-    "draft-06": jsonschema.Draft6Validator,
-    "draft-07": jsonschema.Draft7Validator,
-    "2019-09": jsonschema.Draft201909Validator,
-    "2020-12": jsonschema.Draft202012Validator,
-    None: jsonschema.Draft202012Validator,
-}
-
-
-def _refuse(uri: str) -> Any:
-    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]  # never fetch an untrusted $ref
-
-
-_REGISTRY: Registry[Any] = Registry(retrieve=_refuse)  # type: ignore[call-arg]
-
-_TIME = r"(?:[01]\d|2[0-3]):[0-5]\d:(?:[0-5]\d|60)(?:\.\d+)?(?:[Zz]|[+-](?:[01]\d|2[0-3]):[0-5]\d)"
-_DUR_T = r"T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)"
-_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?"
-_VAR = r"[A-Za-z0-9_.%]+(?::[1-9]\d{0,3}|\*)?"
-# Checks for formats whose jsonschema checker needs an optional package (rfc3339-validator,
-# isoduration, fqdn, jsonpointer, uri-template); used only where jsonschema has none, so those
-# formats are still checked when the extras are not installed.
-_FALLBACK_FORMATS: dict[str, tuple[str, frozenset[str]]] = {
-    "date-time": (rf"\d{{4}}-\d\d-\d\d[Tt]{_TIME}", frozenset({"3", "4", "6", "7", "2019", "2020"})),
-    "time": (_TIME, frozenset({"7", "2019", "2020"})),
-    "duration": (
-        rf"P(?:\d+W|(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:{_DUR_T})?|{_DUR_T})",
-        frozenset({"2019", "2020"}),
-    ),
-    "hostname": (
-        rf"(?=.{{1,253}}\.?$){_LABEL}(?:\.{_LABEL})*\.?",
-        frozenset({"4", "6", "7", "2019", "2020"}),
-    ),
-    "host-name": (rf"(?=.{{1,253}}$){_LABEL}(?:\.{_LABEL})*", frozenset({"3"})),
-    "json-pointer": (r"(?:/(?:[^~/]|~[01])*)*", frozenset({"6", "7", "2019", "2020"})),
-    "relative-json-pointer": (
-        r"(?:0|[1-9]\d*)(?:#|(?:/(?:[^~/]|~[01])*)*)",
-        frozenset({"7", "2019", "2020"}),
-    ),
-    "uri-template": (
-        rf"(?:[^{{}}\s]|\{{[+#./;?&=,!@|]?{_VAR}(?:,{_VAR})*\}})*",
-        frozenset({"6", "7", "2019", "2020"}),
-    ),
-}
-_CHECKERS: dict[Any, FormatChecker] = {}
-
-
-def _date_time_ok(value: str) -> bool:
-    try:
-        datetime.datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", value.replace(":60", ":59")).upper())
-    except ValueError:
-        return False
-    return True
-
-
-def _format_checker(cls: Any) -> FormatChecker:
-    """The dialect's FormatChecker with fallbacks, and with checker crashes counted as failures."""
-    if cls in _CHECKERS:
-        return _CHECKERS[cls]
-    draft = {v: k for k, v in _VALIDATORS.items() if k}.get(cls, "2020-12").removeprefix("draft-").lstrip("0")
-    draft = draft[:4]
-    checker = FormatChecker(formats=())
-    funcs: dict[str, Callable[[object], bool]] = {n: fn for n, (fn, _) in cls.FORMAT_CHECKER.checkers.items()}
-    for name, (regex, drafts) in _FALLBACK_FORMATS.items():
-        if name not in funcs and draft in drafts:
-            funcs[name] = _fallback(name, re.compile(regex))
-    for name, func in funcs.items():
-        checker.checkers[name] = (_safe(func), ())
-    _CHECKERS[cls] = checker
-    return checker
-
-
-def _fallback(name: str, regex: re.Pattern[str]) -> Callable[[object], bool]:
-    def check(value: object) -> bool:
-        if not isinstance(value, str):
-            return True  # formats only constrain strings
-        if regex.fullmatch(value) is None:
-            return False
-        return _date_time_ok(value) if name == "date-time" else True
-
-    return check
-
-
-def _safe(func: Callable[[object], bool]) -> Callable[[object], bool]:
-    def check(value: object) -> bool:
-        try:
-            return bool(func(value))
-        except Exception:  # a checker that crashes on odd input has rejected it
-            return False
-
-    return check
-
-
-def _at(path: Iterator[Any] | Any) -> str:
-    out = "$"
-    for part in path:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        elif isinstance(part, str) and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", part):
-            out += f".{part}"
-        else:
-            out += "[" + repr(str(part)) + "]"
-    return out
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
-
-
-class _GiveUp(Exception):
-    """Stop searching: the budget is spent or the schema cannot be checked; the message says why."""
-
-
-def _one_document(node: Any) -> Any:
-    """A vocabulary meta-schema with its dynamic self-references turned into plain ``#`` refs."""
-    if isinstance(node, list):
-        return [_one_document(v) for v in node]
-    if not isinstance(node, dict):
-        return node
-    out: dict[str, Any] = {}
-    for key, value in node.items():
-        if key in ("$id", "$schema", "$vocabulary", "$dynamicAnchor", "$recursiveAnchor", "$comment"):
-            continue
-        if key in ("$dynamicRef", "$recursiveRef") and value in ("#meta", "#"):
-            out["$ref"] = "#"
-        else:
-            out[key] = _one_document(value)
-    return out
-
-
-def _meta_validator(cls: Any) -> Any:
-    """A validator for the dialect's meta-schema.
-
-    The 2019-09/2020-12 meta-schemas spread over vocabulary documents linked by
-    $dynamicRef/$recursiveRef, which jsonschema checks several times slower than a
-    single document; for a schema written in that dialect the dynamic scope always
-    ends at the same meta-schema, so it is flattened into one document (same verdicts).
-    """
-    if cls in _META:
-        return _META[cls]
-    meta = cls.META_SCHEMA
-    if cls in (jsonschema.Draft201909Validator, jsonschema.Draft202012Validator):
-        try:
-            base = str(meta["$id"]).rsplit("/", 1)[0] + "/"
-            parts, defs = [], {}
-            for part in meta["allOf"]:
-                doc = _one_document(_SPECS.contents(base + part["$ref"]))
-                defs.update(doc.pop("$defs", {}))
-                parts.append(doc)
-            top = _one_document({k: v for k, v in meta.items() if k != "allOf"})
-            defs.update(top.pop("$defs", {}))
-            meta = {**top, "allOf": parts, "$defs": defs}
-        except Exception:  # an unexpected meta-schema layout: use it as it is
-            meta = cls.META_SCHEMA
-    _META[cls] = cls(meta, registry=_REGISTRY, format_checker=_format_checker(cls))
-    return _META[cls]
-
-
-_META: dict[Any, Any] = {}
-_CACHE: dict[tuple[str | None, str], _Checker] = {}
-_CACHE_SIZE = 64
-
-
-class _Checker:
-    """One compiled validator for a root schema; checks the root or any of its subschemas."""
-
-    def __init__(self, schema: object) -> None:
-        self.error: str | None = None
-        self.validator: Any = None
-        self.overflows = 0
-        dialect, _ = detect_dialect(schema)
-        cls = _VALIDATORS.get(dialect, jsonschema.Draft202012Validator)
-        try:
-            with warnings.catch_warnings():  # e.g. FutureWarning from re for an odd pattern
-                warnings.simplefilter("ignore")
-                problem = best_match(_meta_validator(cls).iter_errors(schema))
-            if problem is not None:
-                where = _at(problem.absolute_path).replace("$", "#", 1)
-                self.error = _clip(f"{problem.message} (at {where})")
-                return
-            self.validator = cls(schema, registry=_REGISTRY, format_checker=_format_checker(cls))
-        except RecursionError:
-            self.error = "schema nested too deeply"
-        except Exception as exc:
-            self.error = _clip(f"{type(exc).__name__}: {exc}")
-
-    @classmethod
-    def cached(cls, schema: object) -> _Checker:
-        """A checker shared by calls on equal schemas (example_for, then validate of its result)."""
-        try:
-            text = json.dumps(schema, sort_keys=True, allow_nan=False)
-        except (TypeError, ValueError, RecursionError):  # not plain JSON: no sharing
-            return cls(schema)
-        key = (detect_dialect(schema)[0], text)
-        if key not in _CACHE:
-            if len(_CACHE) >= _CACHE_SIZE:
-                del _CACHE[next(iter(_CACHE))]
-            # Built from a copy, so a caller mutating its schema later cannot change the cached verdict.
-            _CACHE[key] = cls(json.loads(text))
-        return _CACHE[key]
-
-    def ok(self, instance: object, sub: object) -> bool:
-        try:
-            validator = self.validator if sub is self.validator.schema else self.validator.evolve(schema=sub)
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                return bool(validator.is_valid(instance))
-        except RecursionError:
-            # A $ref loop that consumes no data: every check would burn the whole stack again.
-            self.overflows += 1
-            if self.overflows >= 3:
-                raise _GiveUp("validation recurses without end (a $ref loop that never reaches data)") from None
-            return False
-        except Exception:  # unresolvable $ref, a crashing regex...: not valid
-            return False
-
-    def errors(self, instance: object) -> list[str]:
-        if self.error is not None:
-            return [f"schema: {self.error}"]
-        found: list[str] = []
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                errors = list(itertools.islice(self.validator.iter_errors(instance), _MAX_ERRORS))
-            for error in errors:
-                found.append(_clip(f"{_at(error.absolute_path)}: {error.message}"))
-        except RecursionError:
-            found.append("schema: nested too deeply to validate")
-        except Unresolvable as exc:
-            ref = str(getattr(exc, "ref", "?"))
-            remote = "" if ref.startswith(("#", "/")) else " (remote references are never fetched)"
-            found.append(_clip(f"schema: unresolvable $ref {ref!r}{remote}"))
-        except Exception as exc:
-            found.append(_clip(f"schema: {type(exc).__name__}: {exc}"))
-        return found
-
-
-def clear_cache() -> None:
-    """Forget compiled validators (for benchmarks, or to free memory after a build)."""
-    _CACHE.clear()
-
-
-def validate(instance: object, schema: object) -> list[str]:
-    """Error messages (``"$.a[0]: ..."``), empty when valid; ``["schema: ..."]`` for a bad schema."""
-    return _Checker.cached(schema).errors(instance)
 
 
 # --------------------------------------------------------------------------- realistic values
@@ -906,9 +636,11 @@ def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
         if errors:
             return Example(None, False, f"generated instance failed validation: {errors[0]}")
         return Example(value, True, None)
-    except RecursionError:
-        return Example(None, False, "schema nested too deeply")
-    except Exception as exc:  # untrusted input must never crash a build
+    except BaseException as exc:  # untrusted input must never crash a build
+        if _too_deep(exc):
+            return Example(None, False, "schema nested too deeply")
+        if not isinstance(exc, Exception):
+            raise  # KeyboardInterrupt, SystemExit: not ours to swallow
         return Example(None, False, f"internal error: {type(exc).__name__}")
 
 

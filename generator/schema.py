@@ -39,39 +39,36 @@ Row conventions (see :class:`Row`):
 from __future__ import annotations
 
 import json
-import math
-from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeGuard
-from urllib.parse import unquote, urldefrag, urljoin
+from typing import Any
 
-# Constraint kinds in the order they are listed on a row (documented, stable).
-KINDS: tuple[str, ...] = (
-    "deprecated", "readOnly", "writeOnly", "nullable", "const", "enum", "default", "examples",
-    "format", "pattern", "contentMediaType", "contentEncoding",
-    "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
-    "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "contains", "minContains",
-    "maxContains", "minProperties", "maxProperties", "noAdditional", "propertyNames",
-    "dependentRequired", "dependentSchemas", "not", "if", "allOf", "oneOf", "anyOf",
-    "recursive", "ref", "truncated",
-)  # fmt: skip
+# The flattener's building blocks live in smaller modules (see their docstrings).  Every public
+# name that used to be defined here is imported as ``X as X``, which marks it as re-exported
+# (mypy --strict), so ``from generator.schema import ...`` keeps working for every caller.
+from generator.constraints import ANNOTATIONS as ANNOTATIONS
+from generator.constraints import JSON_TYPES as JSON_TYPES
+from generator.constraints import KINDS as KINDS
+from generator.constraints import Constraint as Constraint
+from generator.constraints import _where
+from generator.constraints import constraints as constraints
+from generator.constraints import declared_types as declared_types
+from generator.constraints import merge_schemas as merge_schemas
+from generator.constraints import norm_types as norm_types
+from generator.constraints import own_types as own_types
+from generator.jsonutil import is_number as is_number
+from generator.jsonutil import json_equal as json_equal
+from generator.jsonutil import json_type as json_type
+from generator.jsonutil import jsonable as jsonable
+from generator.jsonutil import summary as summary
+from generator.refs import _REF_KEYWORDS
+from generator.refs import LEGACY_DIALECTS as LEGACY_DIALECTS
+from generator.refs import LocalRefs as LocalRefs
+from generator.refs import detect_dialect as detect_dialect
+from generator.refs import ref_keyword as ref_keyword
+
+# A row lists its constraints in KINDS order (documented), whatever order the schema used.
 _ORDER = {kind: i for i, kind in enumerate(KINDS)}
 
-JSON_TYPES: tuple[str, ...] = ("string", "number", "integer", "boolean", "object", "array", "null")
-LEGACY_DIALECTS = frozenset({"draft-03", "draft-04", "draft-06", "draft-07"})
-_DIALECTS = {
-    "json-schema.org/draft-03/schema": "draft-03",
-    "json-schema.org/draft-04/schema": "draft-04",
-    "json-schema.org/draft-06/schema": "draft-06",
-    "json-schema.org/draft-07/schema": "draft-07",
-    "json-schema.org/draft/2019-09/schema": "2019-09",
-    "json-schema.org/draft/2020-12/schema": "2020-12",
-}
-# Keywords that only describe; merged "first wins" and kept next to a legacy $ref.
-ANNOTATIONS = frozenset(
-    {"title", "description", "default", "examples", "example", "deprecated", "readOnly",
-     "writeOnly", "$comment"}
-)  # fmt: skip
 # Keywords that make a union branch more than "a simple type" (no collapse).
 _STRUCTURAL = frozenset(
     {"properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "items",
@@ -79,25 +76,9 @@ _STRUCTURAL = frozenset(
      "else", "dependentSchemas", "dependencies", "propertyNames", "$ref", "$dynamicRef",
      "$recursiveRef", "required", "dependentRequired"}
 )  # fmt: skip
-_REF_KEYWORDS = ("$ref", "$recursiveRef", "$dynamicRef")
-_LOWER = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"})
-_UPPER = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"})
-_NUMERIC_KINDS = _LOWER | _UPPER | {"multipleOf"}
 _MAX_HOPS = 32  # $ref chain length
 _MAX_BRANCHES = 64  # alternatives shown per union
 _MAX_WARNINGS = 100
-_MAX_LIST = 500  # items kept in a constraint value
-_SUMMARY_CHARS = 200
-_INDEX_BUDGET = 50_000  # nodes scanned for $id/$anchor
-_DATA_KEYS = frozenset({"enum", "const", "default", "examples", "example"})
-
-
-@dataclass(frozen=True)
-class Constraint:
-    """One rule on a row; ``kind`` is one of :data:`KINDS`, ``value`` is JSON (``True`` when valueless)."""
-
-    kind: str
-    value: Any
 
 
 @dataclass(frozen=True)
@@ -144,318 +125,10 @@ class Flattened:
 # --------------------------------------------------------------------------- helpers
 
 
-def detect_dialect(schema: object) -> tuple[str | None, str | None]:
-    """``(dialect, warning)`` from ``$schema``; unknown or malformed gives ``(None, warning)``."""
-    if not isinstance(schema, dict) or "$schema" not in schema:
-        return None, None
-    raw = schema["$schema"]
-    if not isinstance(raw, str):
-        return None, "$schema is not a string; interpreted as 2020-12"
-    key = raw.strip().rstrip("#").lower()
-    for prefix in ("https://", "http://"):
-        key = key.removeprefix(prefix)
-    dialect = _DIALECTS.get(key)
-    if dialect is None:
-        return None, f"unknown $schema {_clip(raw, 120)!r}; interpreted as 2020-12"
-    return dialect, None
-
-
-def is_number(value: object) -> TypeGuard[int | float]:
-    """A JSON number (bools are not numbers, even though Python thinks so)."""
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def json_type(value: object) -> str | None:
-    """The JSON type name of a Python value, or None when it is not JSON."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, dict):
-        return "object"
-    return None
-
-
-def json_equal(a: object, b: object, _depth: int = 0) -> bool:
-    """JSON equality: ``1 == 1.0`` but ``true != 1``; bounded for aliased input."""
-    if a is b:
-        return True
-    if _depth > 64:
-        return False
-    if isinstance(a, bool) or isinstance(b, bool):
-        return isinstance(a, bool) and isinstance(b, bool) and a == b
-    if is_number(a) and is_number(b):
-        return bool(a == b)
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(json_equal(a[k], b[k], _depth + 1) for k in a)
-    if isinstance(a, list | tuple) and isinstance(b, list | tuple):
-        return len(a) == len(b) and all(json_equal(x, y, _depth + 1) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and bool(a == b)
-
-
-def jsonable(value: object, _depth: int = 0) -> Any:
-    """A JSON-serialisable copy: lists capped, depth capped, odd values made strings."""
-    if value is None or isinstance(value, bool | str):
-        return value
-    if isinstance(value, int):
-        # str() of a >4300-digit int raises in Python 3.11+; JSON input cannot hold one anyway.
-        return value if value.bit_length() < 10_000 else ("-" if value < 0 else "") + "1e3000+"
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if _depth >= 20:
-        return "…"
-    if isinstance(value, list | tuple):
-        return [jsonable(v, _depth + 1) for v in value[:_MAX_LIST]]
-    if isinstance(value, dict):
-        return {str(k): jsonable(v, _depth + 1) for k, v in list(value.items())[:_MAX_LIST]}
-    return _clip(repr(value), 100)
-
-
-def summary(schema: object) -> str:
-    """Compact one-line JSON of a subschema, clipped for a table cell."""
-    try:
-        text = json.dumps(jsonable(schema), ensure_ascii=False, separators=(",", ":"))
-    except (TypeError, ValueError):  # pragma: no cover - jsonable already made it JSON
-        text = repr(schema)
-    return _clip(text, _SUMMARY_CHARS)
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
-def norm_types(types: Iterable[str]) -> tuple[str, ...]:
-    """Deduplicate keeping order, with ``null`` last."""
-    seen: list[str] = []
-    for t in types:
-        if t not in seen:
-            seen.append(t)
-    return tuple([t for t in seen if t != "null"] + (["null"] if "null" in seen else []))
-
-
-def declared_types(schema: dict[str, Any]) -> list[str] | None:
-    """The ``type`` keyword as known type names; None when absent or unusable."""
-    raw = schema.get("type")
-    names = [raw] if isinstance(raw, str) else raw if isinstance(raw, list) else []
-    known = [t for t in names if isinstance(t, str) and t in JSON_TYPES]
-    return known or None
-
-
-def own_types(schema: dict[str, Any]) -> tuple[str, ...]:
-    """Declared types, else inferred from const/enum or object/array keywords; nullable adds null."""
-    types = declared_types(schema)
-    if types is None and "type" not in schema:
-        if "const" in schema:
-            types = [t for t in [json_type(schema["const"])] if t]
-        elif isinstance(schema.get("enum"), list) and schema["enum"]:
-            types = [t for t in (json_type(v) for v in schema["enum"][:_MAX_LIST]) if t]
-        elif any(k in schema for k in ("properties", "patternProperties", "required")) or isinstance(
-            schema.get("additionalProperties"), dict
-        ):
-            types = ["object"]
-        elif any(k in schema for k in ("items", "prefixItems")):
-            types = ["array"]
-    types = types or []
-    if types and schema.get("nullable") is True:
-        types.append("null")
-    return norm_types(types)
-
-
-def _intersect_types(a: object, b: object) -> list[str] | None:
-    ta = declared_types({"type": a}) or []
-    tb = declared_types({"type": b}) or []
-    out: list[str] = []
-    for t in ta:
-        if t in tb:
-            out.append(t)
-        elif {t, "integer"} <= {"number", "integer"} and ("number" in tb or "integer" in tb):
-            out.append("integer")  # integer is the subset of number
-    return list(norm_types(out)) or None
-
-
-def merge_schemas(
-    a: dict[str, Any], b: dict[str, Any], types_of: Callable[[object], tuple[str, ...]]
-) -> dict[str, Any] | None:
-    """Soundly merge two schemas that must both hold (``allOf``); None on any conflict.
-
-    Annotations: first wins.  Common properties with overlapping types become
-    ``{"allOf": [pa, pb]}`` so they are merged lazily at their own level.
-    """
-    out = dict(a)
-    for key, bv in b.items():
-        if key not in out:
-            out[key] = bv
-            continue
-        av = out[key]
-        if key in ANNOTATIONS or key in ("$defs", "definitions", "$id", "$schema") or json_equal(av, bv):
-            continue
-        if key == "type":
-            inter = _intersect_types(av, bv)
-            if inter is None:
-                return None
-            out[key] = inter
-        elif key == "properties" and isinstance(av, dict) and isinstance(bv, dict):
-            props = dict(av)
-            for name, sub in bv.items():
-                if name in props and not json_equal(props[name], sub):
-                    ta, tb = types_of(props[name]), types_of(sub)
-                    if ta and tb and not _intersect_types(list(ta), list(tb)):
-                        return None
-                    props[name] = {"allOf": [props[name], sub]}
-                else:
-                    props[name] = sub
-            out[key] = props
-        elif key == "required" and isinstance(av, list) and isinstance(bv, list):
-            out[key] = av + [r for r in bv if r not in av]
-        elif key == "enum" and isinstance(av, list) and isinstance(bv, list):
-            both = [x for x in av if any(json_equal(x, y) for y in bv)]
-            if not both:
-                return None
-            out[key] = both
-        elif key in _NUMERIC_KINDS and is_number(av) and is_number(bv):
-            if key == "multipleOf":
-                if not (isinstance(av, int) and isinstance(bv, int) and av > 0 and bv > 0):
-                    return None
-                out[key] = math.lcm(av, bv)
-            else:
-                out[key] = max(av, bv) if key in _LOWER else min(av, bv)
-        elif key == "uniqueItems" and isinstance(av, bool) and isinstance(bv, bool):
-            out[key] = av or bv
-        elif key == "additionalProperties" and (av is False or bv is False):
-            out[key] = False
-        elif key in ("items", "contains", "propertyNames", "additionalProperties") and all(
-            isinstance(v, dict | bool) for v in (av, bv)
-        ):
-            out[key] = {"allOf": [av, bv]}
-        else:
-            return None
-    # additionalProperties: false in one branch forbids the other branch's extra names.
-    for x, y in ((a, b), (b, a)):
-        if x.get("additionalProperties") is False and not x.get("patternProperties"):
-            allowed = set(x["properties"]) if isinstance(x.get("properties"), dict) else set()
-            names = set(y["properties"]) if isinstance(y.get("properties"), dict) else set()
-            names |= (
-                {r for r in y.get("required", []) if isinstance(r, str)}
-                if isinstance(y.get("required"), list)
-                else set()
-            )
-            if names - allowed:
-                return None
-    return out
-
-
-class LocalRefs:
-    """Resolves ``$ref`` inside one document; anything else is reported, never fetched."""
-
-    def __init__(self, root: object, dialect: str | None) -> None:
-        self.root = root
-        self.ids: dict[str, object] = {}
-        self.anchors: dict[str, object] = {}
-        self.base = ""
-        if isinstance(root, dict):
-            rid = root.get("$id", root.get("id") if dialect in ("draft-03", "draft-04") else None)
-            if isinstance(rid, str):
-                self.base = urldefrag(rid)[0]
-        self._index(dialect)
-
-    def _index(self, dialect: str | None) -> None:
-        # Iterative, budgeted and alias-safe: the document may be huge, deep or self-referential.
-        id_keys = ("$id", "id") if dialect in ("draft-03", "draft-04") else ("$id",)
-        stack: list[object] = [self.root]
-        seen: set[int] = set()
-        budget = _INDEX_BUDGET
-        while stack and budget > 0:
-            node = stack.pop()
-            budget -= 1
-            if id(node) in seen:
-                continue
-            seen.add(id(node))
-            if isinstance(node, list):
-                stack.extend(v for v in reversed(node) if isinstance(v, dict | list))
-                continue
-            if not isinstance(node, dict):
-                continue
-            for key in id_keys:
-                value = node.get(key)
-                if isinstance(value, str):
-                    self._add_id(value, node)
-            for key in ("$anchor", "$dynamicAnchor", "$recursiveAnchor"):
-                value = node.get(key)
-                if isinstance(value, str):
-                    self.anchors.setdefault(value, node)
-            stack.extend(
-                v for k, v in reversed(list(node.items())) if k not in _DATA_KEYS and isinstance(v, dict | list)
-            )
-
-    def _add_id(self, value: str, node: object) -> None:
-        try:
-            url, frag = urldefrag(value)
-            if url:
-                self.ids.setdefault(url, node)
-                self.ids.setdefault(urljoin(self.base, url) if self.base else url, node)
-            if frag and not frag.startswith("/"):
-                self.anchors.setdefault(frag, node)
-        except ValueError:  # malformed URI (e.g. a broken IPv6 literal): just not indexed
-            pass
-
-    def lookup(self, ref: object, keyword: str = "$ref") -> tuple[object, str | None]:
-        """``(target, None)`` or ``(None, problem)``; problems start with 'remote' or 'dangling'."""
-        if keyword == "$recursiveRef":
-            ref = "#"
-        if not isinstance(ref, str):
-            return None, f"dangling {keyword} (not a string)"
-        try:
-            url, frag = urldefrag(ref)
-            doc: object
-            if not url or url == self.base:
-                doc = self.root
-            elif url in self.ids:
-                doc = self.ids[url]
-            elif self.base and urljoin(self.base, url) in self.ids:
-                doc = self.ids[urljoin(self.base, url)]
-            else:
-                return None, f"remote {keyword} {_clip(ref, 120)!r} was not fetched"
-        except ValueError:
-            return None, f"dangling {keyword} {_clip(ref, 120)!r} (malformed URI)"
-        frag = unquote(frag)
-        if not frag:
-            return doc, None
-        if not frag.startswith("/"):
-            if frag in self.anchors:
-                return self.anchors[frag], None
-            return None, f"dangling {keyword} {_clip(ref, 120)!r} (no such anchor)"
-        target = doc
-        for token in frag[1:].split("/"):
-            token = token.replace("~1", "/").replace("~0", "~")
-            if isinstance(target, dict) and token in target:
-                target = target[token]
-            elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
-                target = target[int(token)]
-            else:
-                return None, f"dangling {keyword} {_clip(ref, 120)!r}"
-        return target, None
-
-
-def ref_keyword(node: dict[str, Any]) -> str | None:
-    return next((k for k in _REF_KEYWORDS if k in node), None)
-
-
 def _join(path: str, name: str) -> str:
     if not name or any(c in name for c in '.[]{}"') or name != name.strip() or " " in name:
         return f"{path}[{json.dumps(name, ensure_ascii=False)}]"
     return f"{path}.{name}" if path else name
-
-
-def _where(path: str) -> str:
-    return f"{path!r}" if path else "(root)"
 
 
 def _is_null_only(schema: object) -> bool:
@@ -921,79 +594,6 @@ def _map(path: str) -> str:
 
 def _declared_tuple(schema: dict[str, Any]) -> tuple[str, ...]:
     return norm_types(declared_types(schema) or [])
-
-
-def constraints(schema: dict[str, Any], warn: Callable[[str], None], path: str = "") -> list[Constraint]:
-    """The constraints a schema states itself (combinators, refs and recursion are added by the caller)."""
-    out: list[Constraint] = []
-
-    def add(kind: str, value: Any) -> None:
-        out.append(Constraint(kind, jsonable(value)))
-
-    for flag in ("deprecated", "readOnly", "writeOnly", "nullable", "uniqueItems"):
-        if schema.get(flag) is True:
-            add(flag, True)
-    if "const" in schema:
-        add("const", schema["const"])
-    if "enum" in schema:
-        if isinstance(schema["enum"], list):
-            add("enum", schema["enum"])
-            if len(schema["enum"]) > _MAX_LIST:
-                warn(f"enum at {_where(path)} has {len(schema['enum'])} values; only {_MAX_LIST} are shown")
-        else:
-            warn(f"ignored malformed enum at {_where(path)}")
-    if "default" in schema:
-        add("default", schema["default"])
-    if "examples" in schema:
-        examples = schema["examples"]
-        add("examples", examples if isinstance(examples, list) else [examples])
-    elif "example" in schema:  # OpenAPI's singular form
-        add("examples", [schema["example"]])
-    for key in ("format", "pattern", "contentMediaType", "contentEncoding"):
-        if isinstance(schema.get(key), str):
-            add(key, schema[key])
-    for key in ("minimum", "maximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
-                "minContains", "maxContains", "minProperties", "maxProperties"):  # fmt: skip
-        if key in schema:
-            if is_number(schema[key]):
-                add(key, schema[key])
-            else:
-                warn(f"ignored non-numeric {key} at {_where(path)}")
-    for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
-        value = schema.get(key)
-        if is_number(value):
-            add(key, value)
-        elif value is True and is_number(schema.get(bound)):
-            # draft-04: a boolean that turns minimum/maximum into an exclusive bound
-            out[:] = [c for c in out if c.kind != bound]
-            add(key, schema[bound])
-    if "contains" in schema:
-        add("contains", summary(schema["contains"]))
-    if schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False:
-        add("noAdditional", True)
-    if "propertyNames" in schema:
-        add("propertyNames", summary(schema["propertyNames"]))
-    dep_required: dict[str, Any] = {}
-    dep_schemas: dict[str, Any] = {}
-    for key in ("dependentRequired", "dependencies", "dependentSchemas"):
-        value = schema.get(key)
-        if not isinstance(value, dict):
-            continue
-        for prop, dep in value.items():
-            if isinstance(dep, list) and key != "dependentSchemas":
-                dep_required[str(prop)] = [d for d in dep if isinstance(d, str)]
-            elif isinstance(dep, dict | bool) and key != "dependentRequired":
-                dep_schemas[str(prop)] = summary(dep)
-    if dep_required:
-        add("dependentRequired", dep_required)
-    if dep_schemas:
-        add("dependentSchemas", dep_schemas)
-    if "not" in schema:
-        add("not", summary(schema["not"]))
-    if "if" in schema:
-        branches = {k: summary(schema[k]) if k in schema else None for k in ("if", "then", "else")}
-        add("if", branches)
-    return out
 
 
 def flatten(schema: object, *, max_depth: int = 24, max_rows: int = 2000) -> Flattened:
