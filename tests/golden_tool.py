@@ -1,8 +1,14 @@
-"""Golden files for the demo portal: build them, compare them, regenerate them.
+"""Golden files for the demo portal and server-everything: build them, compare them, regenerate them.
 
 ``python -m tests.golden_tool --update`` (or ``scripts/update-golden``) re-introspects
 the bundled demo server, rewrites ``tests/golden/demo.snapshot.json``, rebuilds the site
 from it into ``tests/golden/demo/`` and rewrites the model dump. Review the diff like code.
+
+It also introspects the pinned ``@modelcontextprotocol/server-everything`` (tests/package.json)
+over stdio into ``tests/golden/everything.snapshot.json`` and writes the Markdown twins of its
+tool pages in every locale (``tests/golden/everything/<locale>/tools/<slug>.md``) and its model
+dump (``tests/golden/everything.model.txt``): a third-party server whose zod-generated schemas
+(defaults, enums, draft-07 ``$schema``, tools without parameters) the demo does not exercise.
 
 The model dump lets a reviewer tell a model regression (rows, examples, access) from a
 template regression (markup), as pdoc's snapshot tests do.
@@ -17,15 +23,19 @@ import sys
 from pathlib import Path
 
 from generator.build import site_files
-from generator.config import PortalConfig, demo_endpoints, demo_server
+from generator.config import PortalConfig, ServerSpec, demo_endpoints, demo_server
 from generator.introspect import introspect
 from generator.model import SiteModel, build_model
-from generator.snapshot import Snapshot, load_snapshot
+from generator.snapshot import Snapshot, frozen, load_snapshot
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SNAPSHOT = GOLDEN / "demo.snapshot.json"
 SITE = GOLDEN / "demo"
 MODEL = GOLDEN / "demo.model.txt"
+EVERYTHING_SNAPSHOT = GOLDEN / "everything.snapshot.json"
+EVERYTHING_TWINS = GOLDEN / "everything"
+EVERYTHING_MODEL = GOLDEN / "everything.model.txt"
+EVERYTHING_BIN = Path(__file__).resolve().parent / "node_modules" / ".bin" / "mcp-server-everything"
 # The manifest names the generator version; keep it out so a release bump is not a golden diff.
 SKIP = {"manifest.json"}
 
@@ -42,6 +52,33 @@ def live_snapshot() -> Snapshot:
 def golden_files(snapshot: Snapshot) -> dict[str, bytes]:
     files, _ = site_files(snapshot, demo_config())
     return {path: data for path, data in files.items() if path not in SKIP}
+
+
+def everything_server() -> ServerSpec:
+    # The label keeps this machine's path to node_modules out of the snapshot's `endpoint`.
+    return ServerSpec(command=(str(EVERYTHING_BIN), "stdio"), label="mcp-server-everything stdio")
+
+
+def everything_config() -> PortalConfig:
+    # Default locales (en, ru, ar), no base URL (relative links), no search bundle.
+    return PortalConfig(search=False)
+
+
+def everything_snapshot() -> Snapshot:
+    """The pinned server-everything, introspected live over stdio (as the snapshot file will read back)."""
+    if not EVERYTHING_BIN.exists():
+        raise SystemExit(f"{EVERYTHING_BIN} is missing: run scripts/test, which installs tests/package.json")
+    return frozen(introspect(everything_server(), PortalConfig().limits))
+
+
+def everything_files(snapshot: Snapshot) -> dict[str, bytes]:
+    """The Markdown twins of every tool page, keyed by ``<locale>/tools/<slug>.md``."""
+    files, _ = site_files(snapshot, everything_config())
+    return {
+        path: data
+        for path, data in files.items()
+        if path.split("/")[0] in everything_config().locales and "/tools/" in path and path.endswith(".md")
+    }
 
 
 def dump_model(model: SiteModel) -> str:
@@ -75,7 +112,19 @@ def dump_model(model: SiteModel) -> str:
     return "\n".join(lines) + "\n"
 
 
+def update_everything() -> None:
+    EVERYTHING_SNAPSHOT.write_text(everything_snapshot().to_json(), encoding="utf-8")
+    snapshot = load_snapshot(EVERYTHING_SNAPSHOT)
+    shutil.rmtree(EVERYTHING_TWINS, ignore_errors=True)
+    for path, data in everything_files(snapshot).items():
+        target = EVERYTHING_TWINS / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+    EVERYTHING_MODEL.write_text(dump_model(build_model(snapshot, everything_config())), encoding="utf-8")
+
+
 def update() -> None:
+    update_everything()
     snapshot = live_snapshot()
     SNAPSHOT.write_text(snapshot.to_json(), encoding="utf-8")
     snapshot = load_snapshot(SNAPSHOT)

@@ -1,0 +1,105 @@
+"""Page weight: the sidebar stays cheap, and every page of the demo stays within a budget.
+
+The sidebar's tool list lives in one cached ``L/nav.js`` per locale, so a tool page must not
+grow with the number of tools on the server; only ``nav.js`` and the index page (which lists
+every tool) may. Budgets below have about 2x headroom over what the demo measured when they
+were set (largest HTML page 25.9 KB, portal.css 7.8 KB, portal.js 3.8 KB, nav.js 1.3 KB);
+see docs/performance.md and ``python bench/page_weight.py``.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from types import ModuleType
+
+import pytest
+
+from generator.build import site_files
+from generator.config import PortalConfig
+from generator.snapshot import Snapshot, load_snapshot
+from tests.conftest import ROOT
+
+SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
+LOCALES = ("en", "ru", "ar")
+SMALL, LARGE = 10, 400
+TOOL = "tool_00005"  # present in both synthetic servers
+
+HTML_BUDGET = 60_000
+TWIN_BUDGET = 30_000
+CSS_BUDGET = 20_000
+JS_BUDGET = 8_000
+DEMO_NAV_BUDGET = 4_000
+
+
+def _bench_build() -> ModuleType:
+    """bench/bench_build.py is a script, not a package: load it by path for its synthetic()."""
+    spec = importlib.util.spec_from_file_location("bench_build", ROOT / "bench" / "bench_build.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def synthetic(n: int) -> Snapshot:
+    snapshot = _bench_build().synthetic(n)
+    assert isinstance(snapshot, Snapshot)
+    return snapshot
+
+
+def _files(snapshot: Snapshot) -> dict[str, bytes]:
+    files, _ = site_files(snapshot, PortalConfig(search=False, locales=LOCALES))
+    return files
+
+
+@pytest.fixture(scope="module")
+def small() -> dict[str, bytes]:
+    return _files(synthetic(SMALL))
+
+
+@pytest.fixture(scope="module")
+def large() -> dict[str, bytes]:
+    return _files(synthetic(LARGE))
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_tool_page_does_not_grow_with_the_number_of_tools(
+    small: dict[str, bytes], large: dict[str, bytes], locale: str
+) -> None:
+    for path in (f"{locale}/tools/{TOOL}/index.html", f"{locale}/tools/{TOOL}.md"):
+        a, b = len(small[path]), len(large[path])
+        assert abs(b - a) < 0.01 * a, f"{path}: {a} bytes with {SMALL} tools, {b} with {LARGE}"
+    page = large[f"{locale}/tools/{TOOL}/index.html"].decode("utf-8")
+    assert "tool_00399" not in page, "the tool page inlines the sidebar's tool list"
+    assert '<script src="../../nav.js" defer></script>' in page, "the page does not load its locale's nav.js"
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_tool_list_lives_in_nav_js(small: dict[str, bytes], large: dict[str, bytes], locale: str) -> None:
+    a, b = len(small[f"{locale}/nav.js"]), len(large[f"{locale}/nav.js"])
+    assert b > 20 * a, f"{locale}/nav.js: {a} bytes with {SMALL} tools, {b} with {LARGE}"
+    assert b"tool_00399" in large[f"{locale}/nav.js"]
+    # The index lists every tool, so it may grow; the connecting page may not.
+    assert len(large[f"{locale}/index.html"]) > len(small[f"{locale}/index.html"])
+    assert len(large[f"{locale}/connecting/index.html"]) == len(small[f"{locale}/connecting/index.html"])
+
+
+@pytest.fixture(scope="module")
+def demo() -> dict[str, bytes]:
+    return _files(load_snapshot(SNAPSHOT))
+
+
+def test_every_demo_page_is_within_budget(demo: dict[str, bytes]) -> None:
+    html = {path: len(data) for path, data in demo.items() if path.endswith(".html")}
+    assert len(html) >= 3 * 8 + 4  # 8 pages per locale, 404s and the chooser
+    over = {path: size for path, size in html.items() if size > HTML_BUDGET}
+    assert not over, f"HTML pages over {HTML_BUDGET} bytes: {over}"
+    twins = {path: len(data) for path, data in demo.items() if path.endswith(".md")}
+    over = {path: size for path, size in twins.items() if size > TWIN_BUDGET}
+    assert not over, f"Markdown twins over {TWIN_BUDGET} bytes: {over}"
+
+
+def test_shared_assets_are_within_budget(demo: dict[str, bytes]) -> None:
+    assert len(demo["assets/portal.css"]) < CSS_BUDGET
+    assert len(demo["assets/portal.js"]) < JS_BUDGET
+    for locale in LOCALES:
+        assert len(demo[f"{locale}/nav.js"]) < DEMO_NAV_BUDGET

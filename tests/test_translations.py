@@ -1,0 +1,308 @@
+"""Translations of server text, pinned by the sha256 of the exact text they translate.
+
+Built through the command line from the demo's golden snapshot: a current translation is
+shown with the original one click away, a stale one falls back to the original with a
+notice (and fails ``--strict``), a broken file is a clear error, and
+``mcp-portal translations`` writes a to-do file that is itself a valid translations file
+once its ``text`` fields are filled in.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from generator.translations import _KEYS, load_translations
+from tests.conftest import ROOT
+
+SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
+TOOL = "search_chat"
+RU_TEXT = (
+    "Ищет в архиве чатов Teamspace сообщения, где есть любое из слов `query`.\n\n"
+    "Поиск сужают параметры `chat`, `author` и `since_days`."
+)
+RU_MARKER = "Ищет в архиве чатов Teamspace"
+
+
+def _tools() -> list[dict[str, Any]]:
+    tools = json.loads(SNAPSHOT.read_text(encoding="utf-8"))["tools"]
+    assert isinstance(tools, list)
+    return tools
+
+
+def _description(name: str = TOOL) -> str:
+    (tool,) = [t for t in _tools() if t["name"] == name]
+    text = tool["description"]
+    assert isinstance(text, str)
+    return text
+
+
+def _sha256(text: str) -> str:
+    # Computed here, not with generator.translations.source_hash: the test pins the file format.
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _write(directory: Path, locale: str, entries: dict[str, Any]) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{locale}.yaml"
+    path.write_text(yaml.safe_dump({"tools": entries}, allow_unicode=True), encoding="utf-8")
+    return path
+
+
+def _build(cli, out: Path, translations: Path, *extra: str):  # type: ignore[no-untyped-def]
+    return cli(
+        "build",
+        "--from",
+        str(SNAPSHOT),
+        "--no-search",
+        "--translations",
+        str(translations),
+        "--out",
+        str(out),
+        *extra,
+    )
+
+
+def _page(out: Path, locale: str, name: str = TOOL) -> str:
+    return (out / locale / "tools" / name / "index.html").read_text(encoding="utf-8")
+
+
+def _twin(out: Path, locale: str, name: str = TOOL) -> str:
+    return (out / locale / "tools" / f"{name}.md").read_text(encoding="utf-8")
+
+
+# --- a current translation ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def current(tmp_path: Path) -> Path:
+    return _write(
+        tmp_path / "translations",
+        "ru",
+        {TOOL: {"description": {"source_sha256": _sha256(_description()), "text": RU_TEXT}}},
+    ).parent
+
+
+def test_current_translation_is_shown_with_the_original_in_details(cli, tmp_path: Path, current: Path) -> None:
+    out = tmp_path / "site"
+    run = _build(cli, out, current, "--strict")
+    assert run.code == 0, run.err
+    assert "warning" not in run.err
+    page = _page(out, "ru")
+    translated = re.search(r'<div class="translated" dir="auto">(.*?)</div>', page, re.S)
+    assert translated is not None, "the ru page does not show the translation"
+    assert RU_MARKER in translated.group(1)
+    assert "<code>query</code>" in translated.group(1), "the translation is rendered as Markdown"
+    details = re.search(r"<details><summary>(.*?)</summary>(.*?)</details>", page, re.S)
+    assert details is not None, "the original is not kept in a <details>"
+    assert details.group(1) == "Исходный текст сервера"
+    assert "Search the Teamspace chat archive for messages" in details.group(2)
+    assert page.index(RU_MARKER) < page.index("<details>")
+    assert "Перевод сделан сопровождающими портала" in page  # the "translated" note
+    assert 'class="warn"' not in page.split('id="description"', 1)[1].split("<h2", 1)[0]
+
+
+def test_current_translation_leaves_other_locales_and_tools_alone(cli, tmp_path: Path, current: Path) -> None:
+    out = tmp_path / "site"
+    assert _build(cli, out, current).code == 0
+    plain = tmp_path / "plain"
+    assert cli("build", "--from", str(SNAPSHOT), "--no-search", "--out", str(plain)).code == 0
+    for locale in ("en", "ar"):
+        assert _page(out, locale) == _page(plain, locale), f"{locale} page changed"
+        assert _twin(out, locale) == _twin(plain, locale), f"{locale} twin changed"
+        assert RU_MARKER not in _page(out, locale)
+    assert _page(out, "ru", "file_defect") == _page(plain, "ru", "file_defect")
+    assert "<details><summary>Исходный текст сервера" not in _page(plain, "ru")
+
+
+def test_twin_shows_the_translation_then_the_original(cli, tmp_path: Path, current: Path) -> None:
+    out = tmp_path / "site"
+    assert _build(cli, out, current).code == 0
+    twin = _twin(out, "ru")
+    original = _description()
+    assert f"```text\n{RU_TEXT}\n```" in twin
+    assert f"```text\n{original}\n```" in twin
+    translation_at = twin.index(f"```text\n{RU_TEXT}")
+    original_at = twin.index(f"```text\n{original}")
+    assert translation_at < twin.index("Исходный текст сервера:") < original_at
+    # The front matter keeps the server's own summary (verbatim), as on untranslated pages.
+    assert twin.startswith('---\ntitle: "search_chat"\ndescription: "Search the Teamspace chat archive')
+    # llms-full.txt carries the same twin.
+    assert RU_TEXT in (out / "ru" / "llms-full.txt").read_text(encoding="utf-8")
+
+
+def test_a_translated_title_replaces_the_subtitle(cli, tmp_path: Path) -> None:
+    (tool,) = [t for t in _tools() if t["name"] == TOOL]
+    directory = _write(
+        tmp_path / "tr", "ru", {TOOL: {"title": {"source_sha256": _sha256(tool["title"]), "text": "Поиск по чатам"}}}
+    ).parent
+    out = tmp_path / "site"
+    assert _build(cli, out, directory, "--strict").code == 0
+    assert '<p class="subtitle" dir="auto">Поиск по чатам</p>' in _page(out, "ru")
+    assert f'<p class="subtitle" dir="auto">{tool["title"]}</p>' in _page(out, "en")
+
+
+# --- a stale translation --------------------------------------------------------------------------
+
+
+@pytest.fixture
+def stale(tmp_path: Path) -> Path:
+    wrong = _sha256(_description() + " (an older text)")
+    return _write(tmp_path / "stale", "ru", {TOOL: {"description": {"source_sha256": wrong, "text": RU_TEXT}}}).parent
+
+
+def test_stale_translation_shows_the_original_with_a_notice(cli, tmp_path: Path, stale: Path) -> None:
+    out = tmp_path / "site"
+    run = _build(cli, out, stale)
+    assert run.code == 0
+    assert "warning: stale translation (the server's text changed): ru: search_chat.description" in run.err
+    page = _page(out, "ru")
+    assert RU_MARKER not in page
+    assert '<p class="warn">Перевод есть, но текст на сервере с тех пор изменился' in page
+    assert '<div class="verbatim" dir="auto"><p>Search the Teamspace chat archive' in page
+    assert "<details><summary>Исходный текст сервера" not in page
+    twin = _twin(out, "ru")
+    assert RU_MARKER not in twin
+    assert "_Перевод есть, но текст на сервере с тех пор изменился" in twin
+    assert f"```text\n{_description()}\n```" in twin
+    assert "warn" not in _page(out, "en").split('id="description"', 1)[1].split("<h2", 1)[0]
+
+
+def test_strict_build_fails_on_a_stale_translation_and_names_it(cli, tmp_path: Path, stale: Path) -> None:
+    out = tmp_path / "site"
+    run = _build(cli, out, stale, "--strict")
+    assert run.code == 1
+    assert "--strict" in run.err
+    assert "ru: search_chat.description" in run.err
+    assert "Traceback" not in run.err
+    assert not out.exists(), "a failed build wrote a site"
+
+
+def test_a_translation_of_a_removed_tool_is_stale(cli, tmp_path: Path) -> None:
+    directory = _write(tmp_path / "tr", "ru", {"no_such_tool": {"title": {"source_sha256": "0" * 64, "text": "x"}}})
+    run = _build(cli, tmp_path / "site", directory.parent, "--strict")
+    assert run.code == 1
+    assert "ru: no_such_tool.title" in run.err
+
+
+# --- invalid files ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("content", "what"),
+    [
+        ("tools: [\n", "cannot be read as YAML"),
+        ("- a list\n", "the top level must hold only `tools`"),
+        ("tools: {}\nextra: 1\n", "the top level must hold only `tools`"),
+        ("tools:\n  search_chat: text\n", "`tools.search_chat` must be a mapping of fields"),
+        ("tools:\n  search_chat:\n    summary: {source_sha256: ab, text: x}\n", "is not a translatable field"),
+        ("tools:\n  search_chat:\n    description: {text: x}\n", "needs `source_sha256` and `text`"),
+        ("tools:\n  search_chat:\n    description: {source_sha256: ab, text: x, note: y}\n", "needs `source_sha256`"),
+        ("tools:\n  search_chat:\n    description: {source_sha256: ab, text: [x]}\n", "has a non-string value"),
+    ],
+)
+def test_an_invalid_translations_file_is_a_clear_error(cli, tmp_path: Path, content: str, what: str) -> None:
+    directory = tmp_path / "tr"
+    directory.mkdir()
+    (directory / "ru.yaml").write_text(content, encoding="utf-8")
+    out = tmp_path / "site"
+    run = _build(cli, out, directory)
+    assert run.code == 1
+    assert run.err.startswith(f"mcp-portal: error: The translation file {directory / 'ru.yaml'} is invalid: ")
+    assert what in run.err
+    assert "mcp-portal translations --locale" in run.err, "the message says how to get a valid template"
+    assert "Traceback" not in run.err
+    assert not out.exists()
+
+
+def test_a_missing_translations_directory_is_a_clear_error(cli, tmp_path: Path) -> None:
+    run = _build(cli, tmp_path / "site", tmp_path / "nowhere")
+    assert run.code == 1
+    assert "The translations directory" in run.err and "does not exist" in run.err
+
+
+def test_a_file_of_a_locale_not_built_is_ignored(cli, tmp_path: Path) -> None:
+    directory = tmp_path / "tr"
+    directory.mkdir()
+    (directory / "de.yaml").write_text("not: [valid", encoding="utf-8")
+    assert _build(cli, tmp_path / "site", directory, "--strict").code == 0
+
+
+# --- the translators' to-do file ----------------------------------------------------------------
+
+
+def _todo(cli, directory: Path):  # type: ignore[no-untyped-def]
+    return cli("translations", "--locale", "ru", "--from", str(SNAPSHOT), "--translations", str(directory))
+
+
+def _translatable() -> dict[tuple[str, str], str]:
+    return {
+        (t["name"], field): t[field]
+        for t in _tools()
+        for field in ("title", "description")
+        if isinstance(t.get(field), str) and t[field].strip()
+    }
+
+
+def test_todo_lists_missing_and_stale_entries_with_source_and_hash(cli, stale: Path) -> None:
+    run = _todo(cli, stale)
+    assert run.code == 0, run.err
+    path = stale / "ru.todo.yaml"
+    expected = _translatable()
+    assert f"Wrote {path}: {len(expected)} missing or stale entries for locale ru." in run.out
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    listed = {(tool, field): entry for tool, fields in data["tools"].items() for field, entry in fields.items()}
+    assert set(listed) == set(expected)
+    for key, source in expected.items():
+        entry = listed[key]
+        assert entry["source"] == source, key
+        assert entry["source_sha256"] == _sha256(source), key
+        assert set(entry) <= _KEYS
+    assert listed[(TOOL, "description")]["status"] == "stale"
+    assert listed[(TOOL, "description")]["text"] == RU_TEXT, "a stale entry keeps the old text to start from"
+    assert listed[(TOOL, "title")] == {
+        "source": expected[(TOOL, "title")],
+        "source_sha256": _sha256(expected[(TOOL, "title")]),
+        "text": "",
+        "status": "missing",
+    }
+
+
+def test_todo_leaves_out_current_entries(cli, current: Path) -> None:
+    assert _todo(cli, current).code == 0
+    data = yaml.safe_load((current / "ru.todo.yaml").read_text(encoding="utf-8"))
+    assert "description" not in data["tools"][TOOL]
+    assert "title" in data["tools"][TOOL]
+    assert len(_translatable()) - 1 == sum(len(fields) for fields in data["tools"].values())
+
+
+def test_filled_in_todo_is_accepted_as_a_translations_file_as_is(cli, tmp_path: Path) -> None:
+    work = tmp_path / "work"
+    work.mkdir()
+    assert _todo(cli, work).code == 0
+    raw = (work / "ru.todo.yaml").read_text(encoding="utf-8")
+    counter = iter(range(1000))
+    # Only the empty `text: ''` values change; comments, `source` and `status` stay as written.
+    filled, n = re.subn(r"^(\s+)text: ''$", lambda m: f"{m.group(1)}text: Перевод {next(counter)}", raw, flags=re.M)
+    assert n == len(_translatable())
+    directory = tmp_path / "translations"
+    directory.mkdir()
+    (directory / "ru.yaml").write_text(filled, encoding="utf-8")
+    loaded = load_translations(directory, ["ru"])
+    assert len(loaded.entries["ru"]) == n
+    assert loaded.stale(_tools()) == []
+    out = tmp_path / "site"
+    run = _build(cli, out, directory, "--strict")
+    assert run.code == 0, run.err
+    for tool in _tools():
+        page = _page(out, "ru", tool["name"])
+        assert re.search(r'<div class="translated" dir="auto"><p>Перевод \d+</p>', page), tool["name"]
+    # Nothing is left to do afterwards.
+    assert _todo(cli, directory).code == 0
+    assert yaml.safe_load((directory / "ru.todo.yaml").read_text(encoding="utf-8")) == {"tools": {}}
