@@ -344,7 +344,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
     snapshot, config = obtain_snapshot(config, Path(args.from_file) if args.from_file else None)
     directory = Path(config.translations_dir or "translations")
     existing = load_translations(directory if directory.is_dir() else None, [args.locale])
-    text, count = todo(snapshot.tools, existing, args.locale)
+    text, count = todo(snapshot.tools, existing, args.locale, str(directory))
     output = Path(args.output) if args.output else directory / f"{args.locale}.todo.yaml"
     try:
         output.parent.mkdir(parents=True, exist_ok=True)

@@ -208,11 +208,11 @@ class ToolDoc:
             return None
         # Re-check here, at the last moment before it is shown: a page must never lie.
         assert not validate(self.example_args.value, self.input_schema)
-        return json_block(_call(self.name, self.example_args.value))
+        return json_block(_call(self.name, self.example_args.value, task=self.task_support == "required"))
 
     @cached_property
     def placeholder_request(self) -> str:
-        return json_block(_call(self.name, self.placeholder_args))
+        return json_block(_call(self.name, self.placeholder_args, task=self.task_support == "required"))
 
     @cached_property
     def example_response(self) -> str | None:
@@ -260,13 +260,20 @@ class ToolDoc:
         return tuple(
             (
                 ex.title,
-                json_block(_call(self.name, ex.arguments)),
+                json_block(_call(self.name, ex.arguments, task=self.task_support == "required")),
                 json_block({"jsonrpc": "2.0", "id": 1, "result": {"structuredContent": ex.result}})
                 if ex.has_result
                 else None,
             )
             for ex in self.overlay.examples
         )
+
+    @property
+    def task_support(self) -> str:
+        """``forbidden`` (the spec's default), ``optional`` or ``required``: may or must it run as a task."""
+        execution = self.raw.get("execution")
+        value = execution.get("taskSupport") if isinstance(execution, dict) else None
+        return value if value in ("optional", "required") else "forbidden"
 
     @cached_property
     def icon(self) -> str | None:
@@ -284,8 +291,12 @@ class ToolDoc:
         return tuple((k, json_block(self.raw[k])) for k in ("execution", "icons", "_meta") if k in self.raw)
 
 
-def _call(name: str, arguments: Any) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": name, "arguments": arguments}}
+def _call(name: str, arguments: Any, *, task: bool = False) -> dict[str, Any]:
+    params: dict[str, Any] = {"name": name, "arguments": arguments}
+    if task:
+        # A tool that requires task-augmented execution rejects a plain call (2025-11-25 tasks).
+        params["task"] = {"ttl": 60000}
+    return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ import yaml
 from generator.errors import PortalError
 
 FIELDS = ("title", "description")
-_KEYS = {"source_sha256", "text", "source", "status"}
+_KEYS = {"source_sha256", "text", "source", "status", "previous_text"}
 
 
 def source_hash(text: str) -> str:
@@ -134,7 +134,9 @@ def load_translations(directory: Path | None, locales: Iterable[str]) -> Transla
     return Translations(found)
 
 
-def todo(tools: Iterable[Mapping[str, Any]], existing: Translations, locale: str) -> tuple[str, int]:
+def todo(
+    tools: Iterable[Mapping[str, Any]], existing: Translations, locale: str, directory: str = "translations"
+) -> tuple[str, int]:
     """YAML for translators: every missing or stale entry, with the source text to translate."""
     current = existing.entries.get(locale, {})
     out: dict[str, dict[str, dict[str, str]]] = {}
@@ -148,17 +150,17 @@ def todo(tools: Iterable[Mapping[str, Any]], existing: Translations, locale: str
             entry = current.get((name, field))
             if entry is not None and entry.source_sha256 == source_hash(source):
                 continue
-            out.setdefault(name, {})[field] = {
-                "source": source,
-                "source_sha256": source_hash(source),
-                "text": entry.text if entry else "",
-                "status": "stale" if entry else "missing",
-            }
+            item = {"source": source, "source_sha256": source_hash(source), "text": "", "status": "missing"}
+            if entry:
+                # The old translation is kept aside, never as `text`: merged as is, it would pass
+                # as a translation of the new source.
+                item |= {"status": "stale", "previous_text": entry.text}
+            out.setdefault(name, {})[field] = item
             count += 1
     header = (
         f"# Translations to do for locale {locale}: {count} entr{'y' if count == 1 else 'ies'}.\n"
-        f"# Fill in each `text`, then merge the entries into translations/{locale}.yaml.\n"
-        "# `source` and `status` are there to help you and may stay; `source_sha256` pins the\n"
+        f"# Fill in each `text`, then merge the entries into {directory}/{locale}.yaml.\n"
+        "# `source`, `status` and `previous_text` are there to help you and may stay; `source_sha256` pins the\n"
         "# translation to that exact server text, so a later change marks it stale.\n"
     )
     body = yaml.dump({"tools": out}, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)

@@ -265,7 +265,10 @@ def test_todo_lists_missing_and_stale_entries_with_source_and_hash(cli, stale: P
         assert entry["source_sha256"] == _sha256(source), key
         assert set(entry) <= _KEYS
     assert listed[(TOOL, "description")]["status"] == "stale"
-    assert listed[(TOOL, "description")]["text"] == RU_TEXT, "a stale entry keeps the old text to start from"
+    # The old translation is kept aside to start from, never as `text`: merged as is, a stale
+    # translation would otherwise pass as current.
+    assert listed[(TOOL, "description")]["text"] == ""
+    assert listed[(TOOL, "description")]["previous_text"] == RU_TEXT
     assert listed[(TOOL, "title")] == {
         "source": expected[(TOOL, "title")],
         "source_sha256": _sha256(expected[(TOOL, "title")]),
