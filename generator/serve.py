@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import PortalError
+from generator.extras import CONTENT_SECURITY_POLICY
 
 CONTENT_TYPES: dict[str, str] = {
     ".html": "text/html; charset=utf-8",
@@ -76,6 +77,8 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         """Add headers that keep a preview honest: no caching, no content sniffing."""
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        # The same policy as the published _headers file, so a preview behaves like the real host.
+        self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:

@@ -162,3 +162,12 @@ def test_missing_directory_is_a_portal_error(tmp_path: Path) -> None:
 def test_busy_port_is_a_portal_error(site: Path, port: int) -> None:
     with pytest.raises(PortalError, match="Cannot listen"):
         make_server(site, "127.0.0.1", port)
+
+
+def test_preview_sends_the_published_content_security_policy(port: int) -> None:
+    from urllib.request import urlopen
+
+    from generator.extras import CONTENT_SECURITY_POLICY
+
+    with urlopen(f"http://127.0.0.1:{port}/en/index.html") as response:
+        assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
