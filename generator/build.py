@@ -12,11 +12,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import __version__
-from generator.config import PortalConfig, demo_endpoints, demo_server
+from generator.config import PortalConfig, demo_config, demo_endpoints
 from generator.diff import load_side
 from generator.errors import PortalError
 from generator.i18n import Catalog, load_catalog
 from generator.model import build_model
+from generator.openapi import load_openapi, map_tools
 from generator.overlays import check_overlays, load_overlays
 from generator.publish import MANIFEST, manifest, publish
 from generator.render import Renderer, render_site
@@ -39,15 +40,17 @@ def obtain_snapshot(config: PortalConfig, from_file: Path | None) -> tuple[Snaps
     if from_file is not None:
         return load_snapshot(from_file), config
     # Imported here: the SDK takes a second to import, and offline builds never need it.
-    from generator.introspect import introspect
+    from generator.introspect import introspect_all
 
-    if config.server is None:
-        # No server given: document the bundled demo, with its published profiles.
-        demo = config.with_overrides(server=demo_server())
-        if not config.endpoints:
-            demo = demo.with_overrides(endpoints=demo_endpoints())
-        return frozen(introspect(demo.server, demo.limits, demo.capability_version)), demo  # type: ignore[arg-type]
-    return frozen(introspect(config.server, config.limits, config.capability_version)), config
+    if not config.connections:
+        # No server given: document the bundled demo's three endpoints, as a product portal would.
+        from generator.demo.launch import running_http_demo
+
+        demo = demo_config(config)
+        with running_http_demo() as base:
+            specs = demo_endpoints(base)
+            return frozen(introspect_all(specs, demo.limits, demo.capability_version)), demo
+    return frozen(introspect_all(config.connections, config.limits, config.capability_version)), config
 
 
 def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
@@ -70,7 +73,16 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
     overlays = load_overlays(Path(config.overlays_dir) if config.overlays_dir else None)
     warnings += check_overlays(overlays, snapshot.tools)
     previous = load_side(Path(config.previous)) if config.previous else None
-    model = build_model(snapshot, config, translations, overlays=overlays, previous=previous)
+    api, operations = None, {}
+    if config.openapi:
+        api = load_openapi(Path(config.openapi))
+        refs = {name: o.operation for name, o in overlays.items() if o.operation}
+        mapped = map_tools(api, snapshot.tools, meta_key=config.operation_meta_key, overlay_refs=refs)
+        operations = mapped.operations
+        warnings += mapped.warnings
+    model = build_model(
+        snapshot, config, translations, overlays=overlays, previous=previous, api=api, operations=operations
+    )
     template_dir = Path(config.template_dir) if config.template_dir else None
     if template_dir is not None and not template_dir.is_dir():
         raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
@@ -82,6 +94,8 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
         pages = {p: t for p, t in texts.items() if p.count("/") >= 1 and p.endswith("/index.html")}
         files.update(search_files(pages))
     files["snapshot.json"] = snapshot.to_json().encode("utf-8")
+    if api is not None:
+        files[api.published_name] = api.content
     for asset in ("portal.css", "portal.js"):
         # A template directory may override the shipped assets too, file by file.
         source = data_dir("templates") / "static" / asset

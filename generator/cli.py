@@ -236,6 +236,8 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
     server = _server_from_args(args)
     collect = _Collector()
     changes: dict[str, object] = {"server": server}
+    if server is not None:
+        changes["endpoints"] = ()  # a server on the command line replaces the configured endpoints
     if getattr(args, "locales", None) is not None:
         changes["locales"] = parse_locales(args.locales, collect, "--locales")
     if args.capability_version:

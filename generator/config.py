@@ -7,6 +7,7 @@ user fixes the file in one pass (the lesson from mkdocs' option descriptors).
 
 from __future__ import annotations
 
+import re
 import shlex
 import sys
 from dataclasses import dataclass, field, replace
@@ -41,9 +42,13 @@ class Limits:
     """Nesting levels of a schema shown as rows; deeper levels are marked, not expanded."""
 
 
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
+"""An endpoint's or profile's name: shown on pages and used as a key in client configurations."""
+
+
 @dataclass(frozen=True)
 class ServerSpec:
-    """How to reach the server: a stdio command or a Streamable HTTP URL.
+    """One endpoint of the server: a stdio command or a Streamable HTTP URL, and its name and profile.
 
     Values may contain ``${VAR}``; they are expanded only when connecting and the
     expanded form is never stored.
@@ -58,6 +63,12 @@ class ServerSpec:
     """Variables we set ourselves (never secrets), e.g. the demo's PYTHONPATH."""
     label: str | None = None
     """How to show the command, when the real one is machine-specific (the demo's interpreter path)."""
+    name: str = "default"
+    """The endpoint's name (unique in a configuration)."""
+    profile: str | None = None
+    """The product profile this endpoint serves (``full``, ``readonly``...); defaults to the name."""
+    public: str | None = None
+    """The address readers use, when it differs from the one we connect to (a public URL, a packaged command)."""
 
     @property
     def transport(self) -> str:
@@ -66,31 +77,25 @@ class ServerSpec:
     def describe(self) -> str:
         """A safe, human description (no header values, no expanded variables)."""
         if self.url:
-            return f"the server at {_strip_credentials(self.url)}"
-        return f"the server started by `{self.label or shlex.join(self.command)}`"
+            where = f"the server at {_strip_credentials(self.url)}"
+        else:
+            where = f"the server started by `{self.label or shlex.join(self.command)}`"
+        return where if self.name == "default" else f"{where} (endpoint `{self.name}`)"
 
     def public_endpoint(self) -> str:
         """What the snapshot records as the endpoint: never a secret."""
+        if self.public:
+            return _strip_credentials(self.public) if self.url else self.public
         if self.url:
             return _strip_credentials(self.url)
         return self.label or shlex.join(self.command)
 
+    def auth_template(self) -> tuple[tuple[str, str | None], ...]:
+        """Header names with their value templates (``Bearer ${TOKEN}``); None where the value is a literal.
 
-@dataclass(frozen=True)
-class Endpoint:
-    """Where readers can reach (a profile of) the server, shown on every tool page."""
-
-    address: str
-    transport: str
-    include: str | tuple[str, ...] = "all"
-    """``all``, ``read-only``, or an explicit list of tool names."""
-
-    def offers(self, tool_name: str, read_only: bool) -> bool:
-        if self.include == "all":
-            return True
-        if self.include == "read-only":
-            return read_only
-        return tool_name in self.include
+        A literal value may be a secret, so only templates made of ``${VAR}`` references are kept.
+        """
+        return tuple((name, value if "${" in value else None) for name, value in self.headers)
 
 
 @dataclass(frozen=True)
@@ -101,7 +106,15 @@ class PortalConfig:
     base_url: str | None = None
     locales: tuple[str, ...] = DEFAULT_LOCALES
     server: ServerSpec | None = None
-    endpoints: tuple[Endpoint, ...] = ()
+    """The one server to document (``server:``, ``--stdio``, ``--url``)."""
+    endpoints: tuple[ServerSpec, ...] = ()
+    """Several endpoints or profiles of one product (``endpoints:``), introspected together."""
+    scope_meta_key: str | None = None
+    """The tool ``_meta`` key holding the capability or scope a tool requires."""
+    openapi: str | None = None
+    """An OpenAPI 3.x document of the product's HTTP API; tools are mapped to its operations."""
+    operation_meta_key: str | None = None
+    """The tool ``_meta`` key naming its API operation (an operationId or ``METHOD /path``)."""
     capability_version: str = "server"
     """``server`` (the server's version), ``fingerprint``, or ``meta:KEY`` (a ``_meta`` key of
     the discover or initialize result)."""
@@ -117,6 +130,13 @@ class PortalConfig:
     """A previous snapshot (or built site): adds a changelog page of what changed since."""
     """Optional ``<locale>.yaml`` translations of tool titles and descriptions (see translations.py)."""
     source: str = "defaults"
+
+    @property
+    def connections(self) -> tuple[ServerSpec, ...]:
+        """Every endpoint to introspect: ``endpoints``, else the one ``server``."""
+        if self.endpoints:
+            return self.endpoints
+        return (self.server,) if self.server else ()
 
     def with_overrides(self, **changes: Any) -> PortalConfig:
         """A copy with the given fields replaced (CLI options win over the file)."""
@@ -143,12 +163,43 @@ def demo_server() -> ServerSpec:
     )
 
 
-def demo_endpoints() -> tuple[Endpoint, ...]:
-    """The demo's published profiles, as a product portal would list them."""
+def demo_config(config: PortalConfig) -> PortalConfig:
+    """*config* with the demo's own settings filled in where it leaves them unset.
+
+    The demo declares its capabilities and API operations in tool ``_meta`` and ships the
+    OpenAPI document of its (fictional) HTTP API, so the demo portal shows every section.
+    """
+    from generator.demo.tools import CAPABILITY_META_KEY, OPERATION_META_KEY
+
+    openapi = Path(__file__).resolve().parent / "demo" / "openapi.yaml"
+    return replace(
+        config,
+        scope_meta_key=config.scope_meta_key or CAPABILITY_META_KEY,
+        openapi=config.openapi or str(openapi),
+        operation_meta_key=config.operation_meta_key or OPERATION_META_KEY,
+    )
+
+
+DEMO_PUBLIC_HTTP = "http://127.0.0.1:8765"
+"""Where ``python -m generator.demo --http`` listens by default: the address the demo portal shows."""
+
+
+def demo_endpoints(http_base: str) -> tuple[ServerSpec, ...]:
+    """The demo's three endpoints: stdio and the two HTTP profiles served at *http_base*.
+
+    The HTTP server we introspect listens on a free port, but readers see the address
+    ``python -m generator.demo --http`` uses by default.
+    """
+    stdio = replace(demo_server(), name="stdio", profile="full")
     return (
-        Endpoint("python -m generator.demo", "stdio"),
-        Endpoint("http://127.0.0.1:8765/mcp/", "streamable-http"),
-        Endpoint("http://127.0.0.1:8765/mcp/readonly/", "streamable-http", "read-only"),
+        stdio,
+        ServerSpec(url=f"{http_base}/mcp/", name="http", profile="full", public=f"{DEMO_PUBLIC_HTTP}/mcp/"),
+        ServerSpec(
+            url=f"{http_base}/mcp/readonly/",
+            name="readonly",
+            profile="readonly",
+            public=f"{DEMO_PUBLIC_HTTP}/mcp/readonly/",
+        ),
     )
 
 
@@ -167,9 +218,12 @@ _TOP_KEYS = {
     "translations",
     "search",
     "overlays",
+    "scope_meta_key",
+    "openapi",
+    "operation_meta_key",
 }
-_SERVER_KEYS = {"stdio", "env", "url", "headers", "cwd"}
-_ENDPOINT_KEYS = {"address", "transport", "include"}
+_SERVER_KEYS = {"stdio", "env", "url", "headers", "cwd", "transport", "public"}
+_ENDPOINT_KEYS = _SERVER_KEYS | {"name", "profile"}
 _TRANSPORTS = {"stdio", "streamable-http"}
 
 
@@ -219,68 +273,89 @@ def parse_locales(value: Any, collect: _Collector, key: str = "locales") -> tupl
     return tuple(codes) or None
 
 
-def _server(data: Any, collect: _Collector) -> ServerSpec | None:
+def _server(data: Any, collect: _Collector, key: str = "server", allowed: set[str] = _SERVER_KEYS) -> ServerSpec | None:
+    """One server or endpoint entry; problems are collected under *key*."""
     if not isinstance(data, dict):
-        collect.add("server", "must be a mapping with `stdio` or `url`")
+        collect.add(key, "must be a mapping with `stdio` or `url`")
         return None
-    collect.unknown("server.", data, _SERVER_KEYS)
+    collect.unknown(f"{key}.", data, allowed)
     stdio, url = data.get("stdio"), data.get("url")
     if (stdio is None) == (url is None):
-        collect.add("server", "needs exactly one of `stdio` (a command) or `url` (a Streamable HTTP endpoint)")
+        collect.add(key, "needs exactly one of `stdio` (a command) or `url` (a Streamable HTTP endpoint)")
         return None
     env = data.get("env") or []
     if not isinstance(env, list) or not all(isinstance(e, str) and e for e in env):
-        collect.add("server.env", "must be a list of environment variable names")
+        collect.add(f"{key}.env", "must be a list of environment variable names")
         env = []
     headers_raw = data.get("headers") or {}
     headers: list[tuple[str, str]] = []
     if not isinstance(headers_raw, dict):
-        collect.add("server.headers", "must be a mapping of header name to value")
+        collect.add(f"{key}.headers", "must be a mapping of header name to value")
     else:
         for name, value in headers_raw.items():
             if not isinstance(value, str):
-                collect.add(f"server.headers.{name}", "must be a string (use ${VAR} for secrets)")
+                collect.add(f"{key}.headers.{name}", "must be a string (use ${VAR} for secrets)")
                 continue
             headers.append((str(name), value))
+    transport = data.get("transport")
+    expected = "stdio" if stdio is not None else "streamable-http"
+    if transport is not None and transport != expected:
+        shown = ", ".join(sorted(_TRANSPORTS))
+        if transport not in _TRANSPORTS:
+            collect.add(f"{key}.transport", f"must be one of {shown}")
+        else:
+            collect.add(f"{key}.transport", f"is {transport}, but the entry gives {'`stdio`' if stdio else '`url`'}")
+    public = collect.text(f"{key}.public", data.get("public"))
     if stdio is not None:
-        command = shlex.split(stdio) if isinstance(stdio, str) else stdio
+        try:
+            command = shlex.split(stdio) if isinstance(stdio, str) else stdio
+        except ValueError:
+            command = None
         if not isinstance(command, list) or not command or not all(isinstance(c, str) for c in command):
-            collect.add("server.stdio", "must be a command line such as `uvx mcp-server-time`")
+            collect.add(f"{key}.stdio", "must be a command line such as `uvx mcp-server-time`")
             return None
         if headers:
-            collect.add("server.headers", "only applies to `url` servers")
-        return ServerSpec(command=tuple(command), env=tuple(env), cwd=collect.text("server.cwd", data.get("cwd")))
+            collect.add(f"{key}.headers", "only applies to `url` servers")
+        return ServerSpec(
+            command=tuple(command), env=tuple(env), cwd=collect.text(f"{key}.cwd", data.get("cwd")), public=public
+        )
     if not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https"):
-        collect.add("server.url", "must be an http:// or https:// URL")
+        collect.add(f"{key}.url", "must be an http:// or https:// URL")
         return None
     if env:
-        collect.add("server.env", "only applies to `stdio` servers")
-    return ServerSpec(url=url, headers=tuple(headers))
+        collect.add(f"{key}.env", "only applies to `stdio` servers")
+    if "cwd" in data:
+        collect.add(f"{key}.cwd", "only applies to `stdio` servers")
+    if public and urlsplit(public).scheme not in ("http", "https"):
+        collect.add(f"{key}.public", "must be the http:// or https:// URL readers connect to")
+    return ServerSpec(url=url, headers=tuple(headers), public=public)
 
 
-def _endpoints(data: Any, collect: _Collector) -> tuple[Endpoint, ...]:
-    if not isinstance(data, list):
-        collect.add("endpoints", "must be a list of {address, transport, include}")
+def _endpoints(data: Any, collect: _Collector) -> tuple[ServerSpec, ...]:
+    if not isinstance(data, list) or not data:
+        collect.add("endpoints", "must be a non-empty list of endpoints, each with `name` and `stdio` or `url`")
         return ()
     result = []
+    names: dict[str, int] = {}
     for i, item in enumerate(data):
         key = f"endpoints[{i}]"
+        spec = _server(item, collect, key, _ENDPOINT_KEYS)
         if not isinstance(item, dict):
-            collect.add(key, "must be a mapping")
             continue
-        collect.unknown(f"{key}.", item, _ENDPOINT_KEYS)
-        address = collect.text(f"{key}.address", item.get("address"))
-        transport = item.get("transport", "streamable-http")
-        if transport not in _TRANSPORTS:
-            collect.add(f"{key}.transport", f"must be one of {', '.join(sorted(_TRANSPORTS))}")
-        include = item.get("include", "all")
-        if isinstance(include, list) and all(isinstance(n, str) for n in include):
-            include = tuple(include)
-        elif include not in ("all", "read-only"):
-            collect.add(f"{key}.include", "must be `all`, `read-only` or a list of tool names")
-            include = "all"
-        if address:
-            result.append(Endpoint(address, str(transport), include))
+        name = item.get("name")
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            collect.add(f"{key}.name", "is required: a name of letters, digits, `_`, `.` or `-` such as `full`")
+            continue
+        if name in names:
+            collect.add(f"{key}.name", f"repeats {name!r}, the name of endpoints[{names[name]}]")
+            continue
+        names[name] = i
+        profile = item.get("profile", name)
+        if not isinstance(profile, str) or not _NAME.fullmatch(profile):
+            collect.add(f"{key}.profile", "must be a name of letters, digits, `_`, `.` or `-` such as `readonly`")
+            profile = name
+        if spec is not None:
+            result.append(replace(spec, name=name, profile=profile))
     return tuple(result)
 
 
@@ -332,6 +407,9 @@ def load_config(path: Path) -> PortalConfig:
         "template_dir": collect.text("templates", data.get("templates")),
         "translations_dir": collect.text("translations", data.get("translations")),
         "overlays_dir": collect.text("overlays", data.get("overlays")),
+        "scope_meta_key": collect.text("scope_meta_key", data.get("scope_meta_key")),
+        "openapi": collect.text("openapi", data.get("openapi")),
+        "operation_meta_key": collect.text("operation_meta_key", data.get("operation_meta_key")),
     }
     if "search" in data:
         if isinstance(data["search"], bool):
@@ -350,6 +428,10 @@ def load_config(path: Path) -> PortalConfig:
         changes["server"] = _server(data["server"], collect)
     if "endpoints" in data:
         changes["endpoints"] = _endpoints(data["endpoints"], collect)
+        if "server" in data:
+            collect.add("server", "and `endpoints` cannot both be given: list the server as one of the endpoints")
+    if "operation_meta_key" in data and "openapi" not in data:
+        collect.add("operation_meta_key", "needs `openapi`, the document whose operations it names")
     if "capability_version" in data:
         changes["capability_version"] = check_capability_version(data["capability_version"], collect)
     if "limits" in data:
@@ -365,6 +447,8 @@ def load_config(path: Path) -> PortalConfig:
         config = replace(config, translations_dir=str(base_dir / config.translations_dir))
     if config.overlays_dir:
         config = replace(config, overlays_dir=str(base_dir / config.overlays_dir))
+    if config.openapi:
+        config = replace(config, openapi=str(base_dir / config.openapi))
     if "out" in data and config.out:
         config = replace(config, out=str(base_dir / config.out))
     return config

@@ -12,7 +12,7 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -35,6 +35,7 @@ from pydantic import BaseModel, ValidationError
 from generator.config import Limits, ServerSpec
 from generator.errors import PortalError
 from generator.failures import _explain, _leaf, _Progress, _stderr_tail
+from generator.merge import EndpointFacts, merge
 from generator.secrets import Redactor, expand
 from generator.snapshot import Snapshot, fingerprint, resolve_capability_version
 
@@ -486,20 +487,55 @@ def introspect(
     *lenient* (default: the enclosing :func:`leniency` block, else off) it is skipped, recorded
     in the snapshot's ``skipped_tools`` and reported as a warning.
     """
+    return introspect_all((spec,), limits, capability_rule, lenient=lenient)
+
+
+def introspect_all(
+    specs: Sequence[ServerSpec], limits: Limits, capability_rule: str = "server", *, lenient: bool | None = None
+) -> Snapshot:
+    """Introspect every endpoint concurrently and fold them into one snapshot (see :mod:`generator.merge`).
+
+    Each endpoint gets its own time budget (``total_timeout``), running side by side, so
+    several endpoints cost about as long as the slowest. The first failure stops the rest
+    and is reported naming its endpoint.
+    """
     state = _LENIENCY.get()
     if state is None or (lenient is not None and lenient != state.lenient):
         state = Leniency(bool(lenient))
+    results: list[Snapshot | None] = [None] * len(specs)
+
+    async def run_all() -> None:
+        async with anyio.create_task_group() as group:
+            for index, spec in enumerate(specs):
+                group.start_soon(_one, index, spec)
+
+    async def _one(index: int, spec: ServerSpec) -> None:
+        results[index] = await _introspect_one(spec, limits, state)
+
+    try:
+        anyio.run(run_all)
+    except (Exception, BaseExceptionGroup) as exc:
+        leaf = _leaf(exc)
+        if isinstance(leaf, PortalError):
+            raise PortalError(leaf.message) from exc
+        raise  # pragma: no cover - _introspect_one turns every failure into a PortalError
+    parts = [
+        (EndpointFacts(s.name, s.profile, s.auth_template(), s.env), snap)
+        for s, snap in zip(specs, results, strict=True)
+        if snap is not None
+    ]
+    return merge(parts, capability_rule)
+
+
+async def _introspect_one(spec: ServerSpec, limits: Limits, state: Leniency) -> Snapshot:
+    """One endpoint, bounded in time; every failure becomes one paragraph naming it."""
     progress = _Progress()
     redactor = Redactor()
     # Closed in the finally below; a with-block would not fit the optional stderr capture.
     errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if spec.url is None else None  # noqa: SIM115
-
-    async def bounded() -> Snapshot:
-        with anyio.fail_after(limits.total_timeout):
-            return await _introspect(spec, limits, capability_rule, progress, redactor, errlog, state)
-
     try:
-        return anyio.run(bounded)
+        with anyio.fail_after(limits.total_timeout):
+            return await _introspect(spec, limits, "fingerprint", progress, redactor, errlog, state)
     except PortalError as exc:
         raise PortalError(redactor.redact(exc.message)) from None
     except (Exception, BaseExceptionGroup) as exc:  # boundary: any SDK or transport failure

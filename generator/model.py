@@ -14,10 +14,12 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from generator.config import Endpoint, Limits, PortalConfig
-from generator.diff import Change, diff_snapshots
+from generator.config import Limits, PortalConfig
+from generator.diff import Change, diff_snapshots, diff_tool
 from generator.examples import Example, example_for, placeholder_for, validate
+from generator.openapi import ApiDocument, Operation
 from generator.overlays import Overlay
+from generator.product import EndpointDoc, PromptDoc, ResourceDoc, prompts_of, resources_of, safe_icon
 from generator.schema import Flattened, flatten
 from generator.slugs import assign_slugs
 from generator.snapshot import Snapshot, canonical_json
@@ -33,10 +35,6 @@ HINTS: tuple[tuple[str, bool], ...] = (
 )
 SUMMARY_LIMIT = 160
 CHANGE_CLASSES = ("breaking", "non-breaking", "cosmetic")
-# Only raster images embedded in the page: an https icon would be a request to another host,
-# and SVG can carry script. Anything else stays visible as JSON text only.
-_ICON = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}")
-ICON_LIMIT = 65536
 
 
 @dataclass(frozen=True)
@@ -107,9 +105,61 @@ class ToolDoc:
     name: str
     slug: str
     raw: dict[str, Any]
-    endpoints: tuple[Endpoint, ...]
+    endpoints: tuple[EndpointDoc, ...]
     limits: Limits = field(default_factory=Limits)
     overlay: Overlay | None = None
+    scope_meta_key: str | None = None
+    operations: tuple[Operation, ...] = ()
+    """The HTTP API operations this tool maps to (see :mod:`generator.openapi`)."""
+
+    @cached_property
+    def scopes(self) -> tuple[str, ...]:
+        """The capability or scope the tool requires: the overlay's, else the server's ``_meta`` key."""
+        if self.overlay is not None and self.overlay.scopes:
+            return self.overlay.scopes
+        meta = self.raw.get("_meta")
+        if not self.scope_meta_key or not isinstance(meta, dict):
+            return ()
+        value = meta.get(self.scope_meta_key)
+        if isinstance(value, str) and value.strip():
+            return (value,)
+        if isinstance(value, list):
+            return tuple(v for v in value if isinstance(v, str) and v.strip())
+        return ()
+
+    @cached_property
+    def profiles(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e.profile for e in self.endpoints))
+
+    @cached_property
+    def transports(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(e.transport for e in self.endpoints))
+
+    @cached_property
+    def differences(self) -> tuple[tuple[EndpointDoc, tuple[Change, ...]], ...]:
+        """Endpoints that list this tool differently from the main listing, and how (old: main, new: theirs)."""
+        found = []
+        for endpoint in self.endpoints:
+            variant = endpoint.variant(self.name)
+            if variant is not None:
+                found.append((endpoint, tuple(diff_tool(self.raw, variant))))
+        return tuple(found)
+
+    @property
+    def main_endpoint(self) -> EndpointDoc | None:
+        """The endpoint whose listing the page documents (the first that offers the tool without a variant)."""
+        return next((e for e in self.endpoints if e.variant(self.name) is None), None)
+
+    def note(self, locale: str) -> tuple[str, str] | None:
+        """The authors' note for *locale* (or its fallback), as (locale used, CommonMark)."""
+        return self.overlay.note_for(locale) if self.overlay else None
+
+    def troubleshooting(self, locale: str) -> tuple[Any, ...]:
+        return self.overlay.troubleshooting_for(locale) if self.overlay else ()
+
+    @property
+    def related(self) -> tuple[str, ...]:
+        return self.overlay.related if self.overlay else ()
 
     @property
     def title(self) -> str | None:
@@ -278,12 +328,7 @@ class ToolDoc:
     @cached_property
     def icon(self) -> str | None:
         """The first icon that is safe to show inline (a small base64 PNG, JPEG, GIF or WebP)."""
-        icons = self.raw.get("icons")
-        for icon in icons if isinstance(icons, list) else []:
-            src = icon.get("src") if isinstance(icon, dict) else None
-            if isinstance(src, str) and len(src) <= ICON_LIMIT and _ICON.fullmatch(src):
-                return src
-        return None
+        return safe_icon(self.raw)
 
     @property
     def extra_fields(self) -> tuple[tuple[str, str], ...]:
@@ -306,7 +351,12 @@ class SiteModel:
     snapshot: Snapshot
     config: PortalConfig
     tools: tuple[ToolDoc, ...]
-    endpoints: tuple[Endpoint, ...]
+    endpoints: tuple[EndpointDoc, ...]
+    prompts: tuple[PromptDoc, ...] = ()
+    resources: tuple[ResourceDoc, ...] = ()
+    resource_templates: tuple[ResourceDoc, ...] = ()
+    api: ApiDocument | None = None
+    """The product's OpenAPI document, published beside the portal, when configured."""
     translations: Translations = field(default_factory=lambda: Translations({}))
     changes: tuple[Change, ...] = ()
     previous_version: str | None = None
@@ -341,22 +391,23 @@ class SiteModel:
         value = self.server.get("capabilities")
         return value if isinstance(value, dict) else {}
 
+    @property
+    def has_instructions(self) -> bool:
+        return self.server_text("instructions") is not None
+
     @cached_property
-    def listings(self) -> tuple[tuple[str, tuple[tuple[str, str, str], ...]], ...]:
-        """Prompts, resources and templates as (kind, ((name, uri, description), ...)), non-empty only."""
-        found = []
-        for kind, items, uri_key in (
-            ("prompts", self.snapshot.prompts, ""),
-            ("resources", self.snapshot.resources, "uri"),
-            ("resource_templates", self.snapshot.resource_templates, "uriTemplate"),
-        ):
-            rows = tuple(
-                (_text(item.get("name")), _text(item.get(uri_key)) if uri_key else "", _text(item.get("description")))
-                for item in items
-            )
-            if rows:
-                found.append((kind, rows))
-        return tuple(found)
+    def protocol_versions(self) -> tuple[str, ...]:
+        """The protocol versions the endpoints negotiated, each once."""
+        return tuple(dict.fromkeys(e.protocol_version for e in self.endpoints))
+
+    @property
+    def several_endpoints(self) -> bool:
+        return len(self.endpoints) > 1
+
+    @cached_property
+    def scoped(self) -> bool:
+        """True when any tool has a required scope (the tool list then shows the column)."""
+        return any(t.scopes for t in self.tools)
 
     @property
     def server_name(self) -> str:
@@ -383,15 +434,6 @@ class SiteModel:
         return sum(1 for t in self.tools if t.access.level == "read-only")
 
 
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def default_endpoints(snapshot: Snapshot) -> tuple[Endpoint, ...]:
-    """Without configured endpoints, readers reach the server where we did."""
-    return (Endpoint(snapshot.endpoint, snapshot.transport),)
-
-
 def build_model(
     snapshot: Snapshot,
     config: PortalConfig,
@@ -399,24 +441,37 @@ def build_model(
     *,
     overlays: Mapping[str, Overlay] | None = None,
     previous: Snapshot | None = None,
+    api: ApiDocument | None = None,
+    operations: Mapping[str, tuple[Operation, ...]] | None = None,
 ) -> SiteModel:
     """Gather every page's facts before anything is rendered."""
-    endpoints = config.endpoints or default_endpoints(snapshot)
+    records = list(snapshot.endpoints)
+    endpoints = tuple(EndpointDoc.from_record(r) for r in records)
     slugs = assign_slugs(t["name"] for t in snapshot.tools)
     tools = []
     for raw in snapshot.tools:
         name = raw["name"]
-        access = Access.from_annotations(raw.get("annotations"))
-        offered = tuple(e for e in endpoints if e.offers(name, access.level == "read-only"))
-        overlay = (overlays or {}).get(name)
         tools.append(
-            ToolDoc(name=name, slug=slugs[name], raw=raw, endpoints=offered, limits=config.limits, overlay=overlay)
+            ToolDoc(
+                name=name,
+                slug=slugs[name],
+                raw=raw,
+                endpoints=tuple(e for e in endpoints if name in e.tools),
+                limits=config.limits,
+                overlay=(overlays or {}).get(name),
+                scope_meta_key=config.scope_meta_key,
+                operations=(operations or {}).get(name, ()),
+            )
         )
     return SiteModel(
         snapshot=snapshot,
         config=config,
         tools=tuple(tools),
         endpoints=endpoints,
+        prompts=prompts_of(snapshot.prompts, endpoints, records),
+        resources=resources_of(snapshot.resources, endpoints, records, template=False),
+        resource_templates=resources_of(snapshot.resource_templates, endpoints, records, template=True),
+        api=api,
         translations=translations or Translations({}),
         changes=tuple(diff_snapshots(previous, snapshot)) if previous else (),
         previous_version=previous.capability_version if previous else None,

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
+from typing import Any
 
 from generator.model import SiteModel, ToolDoc
 
-KINDS = ("index", "tool", "connecting", "changes")
+KINDS = ("index", "tool", "connecting", "changes", "instructions", "prompt", "resource", "resource_template")
+_ITEM_DIRS = {"prompt": "prompts", "resource": "resources", "resource_template": "resource-templates"}
 
 
 @dataclass(frozen=True)
@@ -21,6 +23,8 @@ class Page:
     kind: str
     locale: str
     tool: ToolDoc | None = None
+    item: Any = None
+    """The prompt, resource or resource template of those pages (a :mod:`generator.product` doc)."""
 
     @property
     def directory(self) -> str:
@@ -28,7 +32,9 @@ class Page:
         if self.kind == "tool":
             assert self.tool is not None
             return f"{self.locale}/tools/{self.tool.slug}/"
-        if self.kind in ("connecting", "changes"):
+        if self.kind in _ITEM_DIRS:
+            return f"{self.locale}/{_ITEM_DIRS[self.kind]}/{self.item.slug}/"
+        if self.kind in ("connecting", "changes", "instructions"):
             return f"{self.locale}/{self.kind}/"
         return f"{self.locale}/"
 
@@ -44,22 +50,28 @@ class Page:
         return self.directory.rstrip("/") + ".md"
 
     def in_locale(self, locale: str) -> Page:
-        return Page(self.kind, locale, self.tool)
+        return Page(self.kind, locale, self.tool, self.item)
 
     @property
     def template(self) -> str:
-        return self.kind
+        return "resource" if self.kind == "resource_template" else self.kind
 
 
 def pages_for(model: SiteModel) -> list[Page]:
-    """Every page of the site, in a stable order: per locale, index, connecting, then tools."""
+    """Every page of the site, in a stable order: per locale, index, connecting, changes and
+    instructions, then tools, prompts, resources and resource templates."""
     pages = []
     for locale in model.locales:
         pages.append(Page("index", locale))
         pages.append(Page("connecting", locale))
         if model.previous_version is not None:
             pages.append(Page("changes", locale))
+        if model.has_instructions:
+            pages.append(Page("instructions", locale))
         pages.extend(Page("tool", locale, tool) for tool in model.tools)
+        pages.extend(Page("prompt", locale, item=p) for p in model.prompts)
+        pages.extend(Page("resource", locale, item=r) for r in model.resources)
+        pages.extend(Page("resource_template", locale, item=r) for r in model.resource_templates)
     return pages
 
 

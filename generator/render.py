@@ -105,6 +105,10 @@ class Context:
     def page_of(self, kind: str) -> Page:
         return Page(kind, self.page.locale)
 
+    def item_page(self, item: Any) -> Page:
+        """The page of a prompt, resource or resource template."""
+        return Page(item.kind if hasattr(item, "uri") else "prompt", self.page.locale, item=item)
+
 
 class Renderer:
     """Renders every page, twin and llms.txt of a site."""

@@ -15,8 +15,9 @@ from typing import Any
 
 from generator.errors import PortalError
 
-SNAPSHOT_VERSION = 1
-"""Bumped when the snapshot's shape changes incompatibly."""
+SNAPSHOT_VERSION = 2
+"""Bumped when the snapshot's shape changes. Version 2 added ``endpoints``; version 1 files still load."""
+READABLE_VERSIONS = (1, 2)
 
 JSON = Any
 
@@ -35,9 +36,14 @@ def _sorted(value: JSON) -> JSON:
     return value
 
 
-def fingerprint(tools: list[dict[str, JSON]]) -> str:
-    """sha256 of the canonical tool list, in the server's order."""
-    return "sha256:" + hashlib.sha256(canonical_json(tools).encode("utf-8")).hexdigest()
+def fingerprint(tools: list[dict[str, JSON]], endpoints: list[dict[str, JSON]] | None = None) -> str:
+    """sha256 of the canonical tool list, in the server's order.
+
+    With several endpoints, what each one offers is part of what the site documents, so the
+    endpoint records are hashed too; one endpoint adds nothing the tool list does not say.
+    """
+    payload: JSON = tools if not endpoints or len(endpoints) < 2 else {"endpoints": endpoints, "tools": tools}
+    return "sha256:" + hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -55,11 +61,17 @@ class Snapshot:
     resource_templates: tuple[dict[str, JSON], ...] = ()
     skipped_tools: tuple[dict[str, JSON], ...] = ()
     """Tools left out in ``--lenient`` mode: ``{"name": ..., "reason": ...}``."""
+    endpoints: tuple[dict[str, JSON], ...] = ()
+    """What each endpoint offers (see :func:`endpoint_record`); empty in version 1 snapshots."""
     fingerprint: str = field(default="")
 
     def __post_init__(self) -> None:
+        if not self.endpoints:
+            # A version-1 snapshot, or one endpoint built by hand: it offers every tool, as listed.
+            record = endpoint_record("default", None, self.transport, self.endpoint, self.protocol_version, self.tools)
+            object.__setattr__(self, "endpoints", (record,))
         if not self.fingerprint:
-            object.__setattr__(self, "fingerprint", fingerprint(list(self.tools)))
+            object.__setattr__(self, "fingerprint", fingerprint(list(self.tools), list(self.endpoints)))
 
     def to_dict(self) -> dict[str, JSON]:
         return {
@@ -75,6 +87,7 @@ class Snapshot:
             "resources": list(self.resources),
             "resource_templates": list(self.resource_templates),
             "skipped_tools": list(self.skipped_tools),
+            "endpoints": list(self.endpoints),
         }
 
     def to_json(self) -> str:
@@ -87,6 +100,34 @@ class Snapshot:
         data = self.to_dict()
         data["server"] = _sorted(data["server"])
         return json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n"
+
+
+def endpoint_record(
+    name: str,
+    profile: str | None,
+    transport: str,
+    address: str,
+    protocol_version: str,
+    tools: tuple[dict[str, JSON], ...] | list[dict[str, JSON]],
+    **extra: JSON,
+) -> dict[str, JSON]:
+    """One endpoint as the snapshot records it.
+
+    ``tools`` lists the names it offers; ``variants`` holds, whole, each tool whose JSON differs
+    from the snapshot's main listing of it; *extra* adds ``auth`` (header templates), ``env``
+    (variable names), and the names or URIs of its ``prompts``, ``resources`` and
+    ``resource_templates``.
+    """
+    record: dict[str, JSON] = {
+        "name": name,
+        "profile": profile or name,
+        "transport": transport,
+        "address": address,
+        "protocol_version": protocol_version,
+        "tools": [t["name"] for t in tools],
+    }
+    record.update({k: v for k, v in extra.items() if v})
+    return record
 
 
 def resolve_capability_version(rule: str, server: dict[str, JSON], tools_fingerprint: str) -> str:
@@ -145,6 +186,38 @@ def frozen(snapshot: Snapshot) -> Snapshot:
     return parse_snapshot(snapshot.to_json(), Path("snapshot.json"))
 
 
+def _endpoints(data: dict[str, JSON], path: Path, tool_names: set[str]) -> tuple[dict[str, JSON], ...]:
+    """Check the endpoint records: the pages trust their shape."""
+    records = _object_list(data, "endpoints", path)
+    seen: set[str] = set()
+    for i, record in enumerate(records):
+        where = f"endpoint #{i + 1}"
+        for key in ("name", "profile", "transport", "address", "protocol_version"):
+            if not isinstance(record.get(key), str):
+                raise _bad(path, f"{where} has no string `{key}`")
+        if record["name"] in seen:
+            raise _bad(path, f"the endpoint name {record['name']!r} appears twice")
+        seen.add(record["name"])
+        for key in ("tools", "env", "prompts", "resources", "resource_templates"):
+            value = record.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+                raise _bad(path, f"{where} has a `{key}` that is not a list of strings")
+        unknown = set(record["tools"]) - tool_names
+        if unknown:
+            raise _bad(path, f"{where} offers tools the snapshot does not list: {sorted(unknown)[:3]}")
+        variants = record.get("variants", {})
+        if not isinstance(variants, dict) or not all(
+            isinstance(v, dict) and v.get("name") == k and k in record["tools"] for k, v in variants.items()
+        ):
+            raise _bad(path, f"{where} has `variants` that are not tools it offers")
+        auth = record.get("auth", [])
+        if not isinstance(auth, list) or not all(
+            isinstance(a, list) and len(a) == 2 and isinstance(a[0], str) and isinstance(a[1], str | None) for a in auth
+        ):
+            raise _bad(path, f"{where} has an `auth` that is not a list of [header, template] pairs")
+    return records
+
+
 def parse_snapshot(raw: str, path: Path) -> Snapshot:
     """Check and build a snapshot from its JSON text (*path* is only named in errors)."""
     try:
@@ -154,8 +227,9 @@ def parse_snapshot(raw: str, path: Path) -> Snapshot:
     if not isinstance(data, dict):
         raise _bad(path, "the top level must be a JSON object")
     version = data.get("snapshot_version")
-    if version != SNAPSHOT_VERSION:
-        raise _bad(path, f"its snapshot_version is {version!r}, and this mcp-portal reads version {SNAPSHOT_VERSION}")
+    if version not in READABLE_VERSIONS:
+        readable = " and ".join(map(str, READABLE_VERSIONS))
+        raise _bad(path, f"its snapshot_version is {version!r}, and this mcp-portal reads versions {readable}")
     for key in ("protocol_version", "capability_version", "transport", "endpoint"):
         if not isinstance(data.get(key), str):
             raise _bad(path, f"`{key}` must be a string")
@@ -178,6 +252,7 @@ def parse_snapshot(raw: str, path: Path) -> Snapshot:
         resources=_object_list(data, "resources", path),
         resource_templates=_object_list(data, "resource_templates", path),
         skipped_tools=_object_list(data, "skipped_tools", path),
+        endpoints=_endpoints(data, path, {t["name"] for t in tools}),
     )
     if data.get("fingerprint") != snap.fingerprint:
         raise _bad(path, "its `fingerprint` does not match its tools, so it was edited or damaged")

@@ -208,7 +208,6 @@ _CACHE: dict[tuple[str | None, str], _Checker] = {}
 _CACHE_SIZE = 64
 
 
-
 def _too_deep(exc: BaseException) -> bool:
     """A stack exhausted by a deep or looping schema.
 
@@ -216,6 +215,7 @@ def _too_deep(exc: BaseException) -> bool:
     RecursionError; its PanicException derives from BaseException, so it is matched by name.
     """
     return isinstance(exc, RecursionError) or type(exc).__name__ == "PanicException"
+
 
 class _Checker:
     """One compiled validator for a root schema; checks the root or any of its subschemas."""

@@ -23,8 +23,10 @@ import sys
 from pathlib import Path
 
 from generator.build import site_files
-from generator.config import PortalConfig, ServerSpec, demo_endpoints, demo_server
-from generator.introspect import introspect
+from generator.config import PortalConfig, ServerSpec, demo_endpoints
+from generator.config import demo_config as with_demo_settings
+from generator.demo.launch import running_http_demo
+from generator.introspect import introspect, introspect_all
 from generator.model import SiteModel, build_model
 from generator.snapshot import Snapshot, frozen, load_snapshot
 
@@ -42,11 +44,13 @@ SKIP = {"manifest.json"}
 
 def demo_config() -> PortalConfig:
     # Search is left out: its bundle is Pagefind's binary output, checked for determinism elsewhere.
-    return PortalConfig(endpoints=demo_endpoints(), base_url="https://teamspace.example/developers/", search=False)
+    return with_demo_settings(PortalConfig(base_url="https://teamspace.example/developers/", search=False))
 
 
 def live_snapshot() -> Snapshot:
-    return introspect(demo_server(), PortalConfig().limits)
+    """The demo's three endpoints (stdio, and the full and readonly HTTP profiles), as `build` sees them."""
+    with running_http_demo() as base:
+        return frozen(introspect_all(demo_endpoints(base), PortalConfig().limits))
 
 
 def golden_files(snapshot: Snapshot) -> dict[str, bytes]:
@@ -72,12 +76,14 @@ def everything_snapshot() -> Snapshot:
 
 
 def everything_files(snapshot: Snapshot) -> dict[str, bytes]:
-    """The Markdown twins of every tool page, keyed by ``<locale>/tools/<slug>.md``."""
+    """The Markdown twins of every tool, prompt, resource and template page (``<locale>/tools/<slug>.md``...)."""
     files, _ = site_files(snapshot, everything_config())
     return {
         path: data
         for path, data in files.items()
-        if path.split("/")[0] in everything_config().locales and "/tools/" in path and path.endswith(".md")
+        if path.split("/")[0] in everything_config().locales
+        and path.split("/")[1] in ("tools", "prompts", "resources", "resource-templates")
+        and path.endswith(".md")
     }
 
 
@@ -91,7 +97,10 @@ def dump_model(model: SiteModel) -> str:
         lines.append(
             "  hints " + " ".join(f"{h.name}={h.value}{'' if h.declared else '(default)'}" for h in tool.access.hints)
         )
-        lines.append(f"  endpoints {[e.address for e in tool.endpoints]}")
+        lines.append(f"  endpoints {[e.name for e in tool.endpoints]} scopes={list(tool.scopes)}")
+        lines.extend(f"  operation {op.label} scopes={list(op.scopes)}" for op in tool.operations)
+        for endpoint, changes in tool.differences:
+            lines.extend(f"  differs on {endpoint.name}: {c.kind} {c.path} {c.old!r} -> {c.new!r}" for c in changes)
         for label, flat in (("param", tool.params), ("return", tool.returns)):
             if flat is None:
                 continue
@@ -109,6 +118,14 @@ def dump_model(model: SiteModel) -> str:
                 f"  example_result ok={tool.example_result.ok} "
                 f"{json.dumps(tool.example_result.value, ensure_ascii=False)}"
             )
+    for prompt in model.prompts:
+        args = ", ".join(f"{a.name}{'' if a.required else '?'}" for a in prompt.arguments)
+        lines.append(
+            f"\nprompt {prompt.name} slug={prompt.slug} args=({args}) endpoints={[e.name for e in prompt.endpoints]}"
+        )
+    for res in model.resources + model.resource_templates:
+        variables = [v.name for v in res.parsed.variables] if res.parsed else []
+        lines.append(f"\n{res.kind} {res.name} slug={res.slug} uri={res.uri} mime={res.mime_type} vars={variables}")
     return "\n".join(lines) + "\n"
 
 

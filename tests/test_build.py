@@ -134,6 +134,7 @@ def test_tool_page_sections_in_order(site: Path) -> None:
     assert ids == [
         "description",
         "available",
+        "api",
         "annotations",
         "parameters",
         "example",

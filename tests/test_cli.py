@@ -160,8 +160,9 @@ def test_server_program_that_does_not_exist(cli: Cli, tmp_path: Path) -> None:
 
 def test_env_naming_an_unset_variable(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("PORTAL_TEST_UNSET", raising=False)
-    run = cli("introspect", "--stdio", fixture_command("paged"), "--env", "PORTAL_TEST_UNSET",
-              "-o", str(tmp_path / "s.json"))
+    run = cli(
+        "introspect", "--stdio", fixture_command("paged"), "--env", "PORTAL_TEST_UNSET", "-o", str(tmp_path / "s.json")
+    )
     assert run.code == 1
     assert "PORTAL_TEST_UNSET" in one_paragraph(run.err)
     assert not (tmp_path / "s.json").exists()
@@ -213,8 +214,15 @@ def test_invalid_config_lists_every_problem(cli: Cli, tmp_path: Path) -> None:
     assert run.code == 1
     message = one_paragraph(run.err)
     assert str(config) in message
-    for key in ("`colour`", "`server.retries`", "`server.headers.X-Key`", "`server.url`",
-                "`limits.max_pages`", "`limits.speed`", "`capability_version`"):
+    for key in (
+        "`colour`",
+        "`server.retries`",
+        "`server.headers.X-Key`",
+        "`server.url`",
+        "`limits.max_pages`",
+        "`limits.speed`",
+        "`capability_version`",
+    ):
         assert key in message, key
     assert "`title`" not in message  # a valid key is not a problem
 
@@ -311,7 +319,12 @@ def test_introspect_output_that_cannot_be_written(cli: Cli, tmp_path: Path) -> N
 def run_portal(*argv: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     return subprocess.run(
-        [PYTHON, "-m", "generator", *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120,
+        [PYTHON, "-m", "generator", *argv],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
 
 

@@ -160,8 +160,12 @@ PAIRS: list[tuple[str, list[Tool], list[Tool], set[Triple]]] = [
         [tool({"a": {"type": "string", "pattern": "^[0-9]+$"}})],
         {(B, "constraint-changed", "params.a")},
     ),
-    ("additionalProperties newly false", [tool({"a": S})], [tool({"a": S}, strict=True)],
-     {(B, "constraint-tightened", "params")}),
+    (
+        "additionalProperties newly false",
+        [tool({"a": S})],
+        [tool({"a": S}, strict=True)],
+        {(B, "constraint-tightened", "params")},
+    ),
     ("param becomes required", [tool({"a": S})], [tool({"a": S}, ("a",))], {(B, "param-required", "params.a")}),
     (
         "nested param removed",
@@ -187,10 +191,18 @@ PAIRS: list[tuple[str, list[Tool], list[Tool], set[Triple]]] = [
         [tool({"a": {"oneOf": [obj({"x": S}), obj({"y": S})]}})],
         {(B, "alternative-removed", "params.a"), (B, "type-narrowed", "params.a")},
     ),
-    ("output field removed", [tool(output=OUT)], [tool(output=obj({"id": S}, ("id",)))],
-     {(B, "output-field-removed", "returns.note")}),
-    ("output field made optional", [tool(output=OUT)], [tool(output=obj({"id": S, "note": S}, ("id",)))],
-     {(B, "output-field-optional", "returns.note")}),
+    (
+        "output field removed",
+        [tool(output=OUT)],
+        [tool(output=obj({"id": S}, ("id",)))],
+        {(B, "output-field-removed", "returns.note")},
+    ),
+    (
+        "output field made optional",
+        [tool(output=OUT)],
+        [tool(output=obj({"id": S, "note": S}, ("id",)))],
+        {(B, "output-field-optional", "returns.note")},
+    ),
     (
         "output field widened to nullable",
         [tool(output=obj({"id": S}, ("id",)))],
@@ -257,8 +269,12 @@ PAIRS: list[tuple[str, list[Tool], list[Tool], set[Triple]]] = [
         [tool({"a": {"type": "string", "maxLength": 50}})],
         {(N, "constraint-loosened", "params.a")},
     ),
-    ("additionalProperties false dropped", [tool({"a": S}, strict=True)], [tool({"a": S})],
-     {(N, "constraint-loosened", "params")}),
+    (
+        "additionalProperties false dropped",
+        [tool({"a": S}, strict=True)],
+        [tool({"a": S})],
+        {(N, "constraint-loosened", "params")},
+    ),
     (
         "default changed",
         [tool({"a": {"type": "integer", "default": 10}})],
@@ -271,8 +287,12 @@ PAIRS: list[tuple[str, list[Tool], list[Tool], set[Triple]]] = [
         [tool({"a": {"oneOf": [obj({"x": S}), obj({"y": S}), {"type": "integer"}]}})],
         {(N, "alternative-added", "params.a"), (N, "type-widened", "params.a")},
     ),
-    ("output field added", [tool(output=OUT)], [tool(output=obj({"id": S, "note": S, "n": S}, ("id", "note")))],
-     {(N, "output-field-added", "returns.n")}),
+    (
+        "output field added",
+        [tool(output=OUT)],
+        [tool(output=obj({"id": S, "note": S, "n": S}, ("id", "note")))],
+        {(N, "output-field-added", "returns.n")},
+    ),
     (
         "output constraint tightened",
         [tool(output=obj({"n": {"type": "integer"}}, ("n",)))],
@@ -475,9 +495,7 @@ def test_stored_case_pair(cli: Cli) -> None:
         (None, "does not exist"),
     ],
 )
-def test_malformed_input_is_a_one_paragraph_error(
-    cli: Cli, tmp_path: Path, content: str | None, fragment: str
-) -> None:
+def test_malformed_input_is_a_one_paragraph_error(cli: Cli, tmp_path: Path, content: str | None, fragment: str) -> None:
     bad = tmp_path / "bad.json"
     if content is not None:
         bad.write_text(content, encoding="utf-8")

@@ -125,9 +125,7 @@ def test_plural_entries_have_exactly_the_cldr_categories(code: str) -> None:
         ("ar", {"zero", "one", "two", "few", "many", "other"}),
     ],
 )
-def test_cldr_categories_are_the_ones_the_translations_were_written_for(
-    code: str, categories: set[str]
-) -> None:
+def test_cldr_categories_are_the_ones_the_translations_were_written_for(code: str, categories: set[str]) -> None:
     assert cldr_categories(code) == categories
 
 
@@ -143,17 +141,14 @@ def test_a_category_covering_several_numbers_shows_the_number(code: str) -> None
         assert isinstance(entry, Mapping)
         for category, text in entry.items():
             if len(numbers.get(category, ())) > 1:
-                assert "{n}" in text, (
-                    f"{code}: {key}.{category} is used for {sorted(numbers[category])[:5]}..."
-                )
+                assert "{n}" in text, f"{code}: {key}.{category} is used for {sorted(numbers[category])[:5]}..."
 
 
 @pytest.mark.parametrize("path", LOCALE_FILES, ids=lambda p: p.name)
 def test_no_bidi_control_characters(path: Path) -> None:
     text = path.read_text(encoding="utf-8")
     found = [
-        f"line {text.count(chr(10), 0, m.start()) + 1}: U+{ord(m.group()):04X}"
-        for m in BIDI_CONTROLS.finditer(text)
+        f"line {text.count(chr(10), 0, m.start()) + 1}: U+{ord(m.group()):04X}" for m in BIDI_CONTROLS.finditer(text)
     ]
     assert not found, f"{path.name} contains bidi control characters (use <bdi>/dir in templates): {found}"
 

@@ -51,7 +51,7 @@ def test_overlay_examples_and_rows_appear_in_every_locale(cli: Any, tmp_path: Pa
 
 @pytest.mark.parametrize(
     ("arguments", "path"),
-    [('{query: "x", limit: 500}', "limit"), ('{limit: 5}', "query"), ('{query: 5}', "query")],
+    [('{query: "x", limit: 500}', "limit"), ("{limit: 5}", "query"), ("{query: 5}", "query")],
 )
 def test_an_invalid_overlay_example_fails_the_build_and_names_it(
     cli: Any, tmp_path: Path, arguments: str, path: str
@@ -94,20 +94,36 @@ def _previous(tmp_path: Path) -> Path:
     search["inputSchema"]["properties"]["limit"]["maximum"] = 50
     tools.append({"name": "legacy_export", "description": "Export everything.", "inputSchema": {"type": "object"}})
     old = Snapshot(
-        protocol_version=snap.protocol_version, server={**snap.server, "version": "2.3.0"}, tools=tuple(tools),
-        capability_version="2.3.0", transport=snap.transport, endpoint=snap.endpoint,
+        protocol_version=snap.protocol_version,
+        server={**snap.server, "version": "2.3.0"},
+        tools=tuple(tools),
+        capability_version="2.3.0",
+        transport=snap.transport,
+        endpoint=snap.endpoint,
     )
     return _write(tmp_path / "old.json", old.to_json())
 
 
 def test_previous_adds_a_localized_changelog_linked_from_index_and_tools(cli: Any, tmp_path: Path) -> None:
     out = tmp_path / "site"
-    run = cli("build", "--from", str(SNAPSHOT), "--previous", str(_previous(tmp_path)), "--out", str(out),
-              "--no-search", "--base-url", "https://docs.example.com/")
+    run = cli(
+        "build",
+        "--from",
+        str(SNAPSHOT),
+        "--previous",
+        str(_previous(tmp_path)),
+        "--out",
+        str(out),
+        "--no-search",
+        "--base-url",
+        "https://docs.example.com/",
+    )
     assert run.code == 0, run.err
-    words = {"en": ("Tool removed", "Optional parameter added", "Changes since 2.3.0"),
-             "ru": ("Инструмент удалён", "Добавлен необязательный параметр", "Изменения с версии 2.3.0"),
-             "ar": ("أُزيلت أداة", "أُضيف معامل اختياري", "التغييرات منذ الإصدار 2.3.0")}
+    words = {
+        "en": ("Tool removed", "Optional parameter added", "Changes since 2.3.0"),
+        "ru": ("Инструмент удалён", "Добавлен необязательный параметр", "Изменения с версии 2.3.0"),
+        "ar": ("أُزيلت أداة", "أُضيف معامل اختياري", "التغييرات منذ الإصدار 2.3.0"),
+    }
     for locale in LOCALES:
         page = (out / locale / "changes" / "index.html").read_text(encoding="utf-8")
         for word in words[locale]:

@@ -155,16 +155,18 @@ def test_config_reads_a_full_file(tmp_path: Path) -> None:
     path = tmp_path / "portal.yaml"
     path.write_text(
         "title: Acme\nbase_url: https://docs.acme.dev/mcp\nlocales: [en, ar]\n"
-        "server: {url: 'http://127.0.0.1:1/mcp/', headers: {Authorization: 'Bearer ${TOKEN}'}}\n"
-        "endpoints: [{address: 'https://api.acme.dev/mcp/', include: read-only}]\n"
+        "endpoints:\n"
+        "  - {name: full, url: 'http://127.0.0.1:1/mcp/', headers: {Authorization: 'Bearer ${TOKEN}'}}\n"
+        "  - {name: readonly, url: 'http://127.0.0.1:1/mcp/ro/', public: 'https://api.acme.dev/mcp/ro/'}\n"
         "capability_version: 'meta:com.acme/v'\nlimits: {request_timeout: 5, max_tools: 10}\n",
         "utf-8",
     )
     config = load_config(path)
     assert config.base_url == "https://docs.acme.dev/mcp/"
     assert config.locales == ("en", "ar")
-    assert config.server is not None and config.server.headers == (("Authorization", "Bearer ${TOKEN}"),)
-    assert config.endpoints[0].include == "read-only"
+    full, readonly = config.connections
+    assert full.headers == (("Authorization", "Bearer ${TOKEN}"),) and full.profile == "full"
+    assert readonly.public_endpoint() == "https://api.acme.dev/mcp/ro/" and readonly.name == "readonly"
     assert config.limits.request_timeout == 5 and config.limits.max_tools == 10
 
 

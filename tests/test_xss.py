@@ -100,11 +100,11 @@ URLS = (
 )
 
 
-
 def _record(found: list[str], item: str, then: Any) -> None:
     """Note *item*, then act (abort the request, dismiss the dialog)."""
     found.append(item)
     then()
+
 
 def _schema(payload: str) -> dict[str, Any]:
     return {

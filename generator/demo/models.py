@@ -25,9 +25,7 @@ class ChatMessage(BaseModel):
         description="Display name of the author; null for messages from deleted accounts or integrations."
     )
     text: str = Field(description="Message text: the whole message when is_full is true, else an excerpt.")
-    is_full: bool = Field(
-        description="True when text holds the complete message; false when it was cut to an excerpt."
-    )
+    is_full: bool = Field(description="True when text holds the complete message; false when it was cut to an excerpt.")
     chat: str | None = Field(
         description="Channel name (for example #release) or null for direct messages the token may not name."
     )

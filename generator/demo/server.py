@@ -169,9 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="serve Streamable HTTP instead of stdio: "
         + ", ".join(f"{p} profile at {path}" for p, path in PROFILES.items()),
     )
-    parser.add_argument(
-        "--host", default=DEFAULT_HOST, help=f"interface to bind with --http (default {DEFAULT_HOST})"
-    )
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"interface to bind with --http (default {DEFAULT_HOST})")
     parser.add_argument(
         "--port", type=int, default=DEFAULT_PORT, help=f"port to bind with --http (default {DEFAULT_PORT})"
     )

@@ -109,9 +109,7 @@ def _conversation(workspace_id: UUID, index: int) -> ResearchConversation:
     return ResearchConversation(
         id=data.derived_id(workspace_id, "research", index),
         title=data.RESEARCH_TITLES[index],
-        context=ResearchContext(
-            project_id=data.derived_id(workspace_id, "project", index % 3), evidence=evidence
-        ),
+        context=ResearchContext(project_id=data.derived_id(workspace_id, "project", index % 3), evidence=evidence),
         availability=availability,
         created_at=created,
         expires_at=expires,
@@ -139,9 +137,7 @@ async def query_research_conversations(
 
 
 async def file_defect(
-    title: Annotated[
-        str, Field(min_length=3, max_length=200, description="One-line summary shown in defect lists.")
-    ],
+    title: Annotated[str, Field(min_length=3, max_length=200, description="One-line summary shown in defect lists.")],
     description: Annotated[str, Field(description="What happened and what was expected, in Markdown.")],
     severity: Annotated[
         Severity, Field(description="Impact: low (cosmetic) to critical (data loss or outage).")
@@ -177,9 +173,7 @@ async def my_capabilities() -> Capabilities:
         Grant(capability=capability, scope=scope, granted_by=who, expires_at=until)
         for capability, scope, who, until in data.CAPABILITY_GRANTS
     ]
-    return Capabilities(
-        token_name=data.TOKEN_NAME, capabilities=sorted({g.capability for g in grants}), grants=grants
-    )
+    return Capabilities(token_name=data.TOKEN_NAME, capabilities=sorted({g.capability for g in grants}), grants=grants)
 
 
 async def workspace_status() -> WorkspaceStatus:
@@ -254,6 +248,14 @@ DESTRUCTIVE_WRITE = ToolAnnotations(
 )
 
 
+CAPABILITY_META_KEY = "teamspace.example/capability"
+"""The ``_meta`` key naming the capability a tool requires (``scope_meta_key`` in the demo portal)."""
+OPERATION_META_KEY = "teamspace.example/operation"
+"""The ``_meta`` key naming a tool's HTTP API operation (``operation_meta_key`` in the demo portal)."""
+READONLY_SEARCH_LIMIT = 25
+"""The read-only profile serves smaller ``search_chat`` pages, so its schema differs from the full one."""
+
+
 @dataclass(frozen=True)
 class ToolSpec:
     """How one function is published as a tool."""
@@ -263,6 +265,8 @@ class ToolSpec:
     description: str
     annotations: ToolAnnotations | None
     forbid_extra_arguments: bool = False
+    capability: str | None = None
+    operation: str | None = None
 
     @property
     def read_only(self) -> bool:
@@ -271,16 +275,24 @@ class ToolSpec:
 
 
 TOOL_SPECS: tuple[ToolSpec, ...] = (
-    ToolSpec(search_chat, "Search chat archive", SEARCH_CHAT_DESCRIPTION, READ_ONLY_LOCAL),
+    ToolSpec(search_chat, "Search chat archive", SEARCH_CHAT_DESCRIPTION, READ_ONLY_LOCAL, capability="read_all"),
     ToolSpec(
         query_research_conversations,
         "Query research conversations",
         RESEARCH_DESCRIPTION,
         READ_ONLY_OPEN_WORLD,
         forbid_extra_arguments=True,
+        capability="research_read",
+        operation="queryResearchConversations",
     ),
-    ToolSpec(file_defect, "File a defect", FILE_DEFECT_DESCRIPTION, ADDITIVE_WRITE),
-    ToolSpec(delete_document, "Delete a document", DELETE_DOCUMENT_DESCRIPTION, DESTRUCTIVE_WRITE),
+    ToolSpec(file_defect, "File a defect", FILE_DEFECT_DESCRIPTION, ADDITIVE_WRITE, capability="defects_write"),
+    ToolSpec(
+        delete_document,
+        "Delete a document",
+        DELETE_DOCUMENT_DESCRIPTION,
+        DESTRUCTIVE_WRITE,
+        capability="documents_delete",
+    ),
     ToolSpec(my_capabilities, "My capabilities", MY_CAPABILITIES_DESCRIPTION, READ_ONLY_LOCAL),
     # Deliberately bare: no title and no annotations, as many real servers publish.
     ToolSpec(workspace_status, None, WORKSPACE_STATUS_DESCRIPTION, None),
@@ -305,20 +317,44 @@ def _forbid_extra_arguments(tool: Tool) -> Tool:
     return tool
 
 
+def _smaller_search_pages(tool: Tool) -> Tool:
+    """The read-only profile's ``search_chat``: ``limit`` at most :data:`READONLY_SEARCH_LIMIT`.
+
+    Both the argument model (what the server accepts) and the published schema change,
+    so the two profiles really differ and the portal has a difference to show.
+    """
+    base = tool.fn_metadata.arg_model
+    limit = Field(default=20, ge=1, le=READONLY_SEARCH_LIMIT, description="Maximum number of messages to return.")
+    tighter: type[ArgModelBase] = create_model(base.__name__, __base__=base, limit=(int, limit))
+    tool.fn_metadata.arg_model = tighter
+    tool.parameters = tighter.model_json_schema(by_alias=True)
+    return tool
+
+
 def build_tools(read_only: bool) -> list[Tool]:
     """Return SDK ``Tool`` objects for every spec, or only the read-only ones."""
     tools: list[Tool] = []
     for spec in TOOL_SPECS:
         if read_only and not spec.read_only:
             continue
+        meta = {}
+        if spec.capability:
+            meta[CAPABILITY_META_KEY] = spec.capability
+        if spec.operation:
+            meta[OPERATION_META_KEY] = spec.operation
         tool = Tool.from_function(
             spec.fn,
             title=spec.title,
             description=spec.description,
             annotations=spec.annotations,
+            meta=meta or None,
             structured_output=True,
         )
-        tools.append(_forbid_extra_arguments(tool) if spec.forbid_extra_arguments else tool)
+        if spec.forbid_extra_arguments:
+            tool = _forbid_extra_arguments(tool)
+        if read_only and spec.fn is search_chat:
+            tool = _smaller_search_pages(tool)
+        tools.append(tool)
     return tools
 
 

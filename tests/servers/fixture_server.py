@@ -51,8 +51,22 @@ from mcp.server.stdio import stdio_server
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 MODES = (
-    "paged", "loop", "empty-cursor", "endless", "duplicates", "crash", "hang", "garbage", "env-echo", "auth",
-    "invalid", "huge-description", "deep", "ref-cycle", "dangling-ref", "xss",
+    "paged",
+    "loop",
+    "empty-cursor",
+    "endless",
+    "duplicates",
+    "crash",
+    "hang",
+    "garbage",
+    "env-echo",
+    "auth",
+    "invalid",
+    "huge-description",
+    "deep",
+    "ref-cycle",
+    "dangling-ref",
+    "xss",
 )
 #: Modes whose results the SDK's server-side check would refuse; it is bypassed for them.
 RAW_MODES = ("invalid", "xss", "deep")
@@ -89,9 +103,7 @@ def _page(names: Sequence[str], cursor: str | None) -> types.ListToolsResult:
     start = (number - 1) * PAGE_SIZE
     chunk = names[start : start + PAGE_SIZE]
     more = start + PAGE_SIZE < len(names)
-    return types.ListToolsResult(
-        tools=[make_tool(n) for n in chunk], next_cursor=f"p{number + 1}" if more else None
-    )
+    return types.ListToolsResult(tools=[make_tool(n) for n in chunk], next_cursor=f"p{number + 1}" if more else None)
 
 
 def list_tools_for(mode: str) -> Any:
@@ -296,9 +308,9 @@ def dangling_ref_tools() -> list[dict[str, Any]]:
 #: Each payload sets ``window.__xss`` if a browser ever runs it.
 XSS_PAYLOADS = (
     "<script>window.__xss=1</script>",
-    "<img src=x onerror=\"window.__xss=1\">",
-    "<svg onload=\"window.__xss=1\">",
-    "\"><script>window.__xss=1</script>",
+    '<img src=x onerror="window.__xss=1">',
+    '<svg onload="window.__xss=1">',
+    '"><script>window.__xss=1</script>',
     "' onmouseover='window.__xss=1' x='",
     "</textarea><script>window.__xss=1</script>",
     "[click](javascript:window.__xss=1)",
@@ -308,7 +320,7 @@ XSS_PAYLOADS = (
 XSS_ICONS = (
     "javascript:window.__xss=1",
     "data:image/svg+xml;base64,PHN2ZyB4bWxucz0iaHR0cDovL3d3dy53My5vcmcvMjAwMC9zdmciIG9ubG9hZD0id2luZG93Ll9feHNzPTEiLz4=",
-    "https://example.invalid/icon.svg\" onerror=\"window.__xss=1",
+    'https://example.invalid/icon.svg" onerror="window.__xss=1',
 )
 
 
@@ -371,10 +383,13 @@ class RequireBearer:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and dict(scope["headers"]).get(b"authorization") != self.expected:
             body = b'{"error": "unauthorized"}'
-            await send({
-                "type": "http.response.start", "status": 401,
-                "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
-            })
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 401,
+                    "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
+                }
+            )
             await send({"type": "http.response.body", "body": body})
             return
         await self.app(scope, receive, send)

@@ -1,0 +1,281 @@
+"""The parts of a product besides its tools: endpoints, prompts, resources and templates.
+
+Each is built from the snapshot only (what the servers said, and the endpoint records
+written at introspection), never from raw SDK objects.  All server text stays
+untrusted: it is kept as data here and escaped by the templates.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+from urllib.parse import urlsplit
+
+from generator.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
+from generator.slugs import assign_slugs
+from generator.text import json_block
+from generator.uritemplate import ParsedTemplate, parse
+
+# Only raster images embedded in the page: an https icon would be a request to another host,
+# and SVG can carry script. Anything else stays visible as JSON text only.
+_ICON = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}")
+ICON_LIMIT = 65536
+
+
+def safe_icon(raw: dict[str, Any]) -> str | None:
+    """The first icon of an MCP object that is safe to show inline (a small base64 raster image)."""
+    icons = raw.get("icons")
+    for icon in icons if isinstance(icons, list) else []:
+        src = icon.get("src") if isinstance(icon, dict) else None
+        if isinstance(src, str) and len(src) <= ICON_LIMIT and _ICON.fullmatch(src):
+            return src
+    return None
+
+
+def text_of(raw: dict[str, Any], key: str) -> str | None:
+    """A non-blank string field, or None."""
+    value = raw.get(key)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+@dataclass(frozen=True)
+class EndpointDoc:
+    """One endpoint (a profile over a transport) and what it offers."""
+
+    name: str
+    profile: str
+    transport: str
+    address: str
+    protocol_version: str
+    tools: tuple[str, ...]
+    auth: tuple[tuple[str, str | None], ...] = ()
+    env: tuple[str, ...] = ()
+    variants: tuple[tuple[str, dict[str, Any]], ...] = ()
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> EndpointDoc:
+        variants = record.get("variants") or {}
+        return cls(
+            name=record["name"],
+            profile=record.get("profile") or record["name"],
+            transport=record["transport"],
+            address=record["address"],
+            protocol_version=record["protocol_version"],
+            tools=tuple(record.get("tools", ())),
+            auth=tuple((a[0], a[1]) for a in record.get("auth", ())),
+            env=tuple(record.get("env", ())),
+            variants=tuple(sorted(variants.items())),
+        )
+
+    @property
+    def is_http(self) -> bool:
+        return self.transport == "streamable-http"
+
+    @property
+    def short(self) -> str:
+        """How the tool pages name it: the URL path of an HTTP endpoint (``/mcp/``), else the command."""
+        if self.is_http:
+            return urlsplit(self.address).path or "/"
+        return self.address
+
+    def variant(self, tool: str) -> dict[str, Any] | None:
+        return dict(self.variants).get(tool)
+
+    def facts(self) -> EndpointFacts:
+        """The endpoint as the client-configuration snippets need it (no secret ever)."""
+        if self.is_http:
+            headers = tuple((name, value or "") for name, value in self.auth)
+            return EndpointFacts(self.name, self.transport, url=self.address, headers=headers)
+        try:
+            command = tuple(shlex.split(self.address))
+        except ValueError:
+            command = (self.address,)
+        return EndpointFacts(self.name, self.transport, command=command, env=self.env)
+
+    def key(self, server_name: str, several: bool) -> str:
+        """The server's key in client configurations: the server's name, plus the endpoint's when several."""
+        return server_key(f"{server_name}-{self.name}" if several else server_name)
+
+    def snippets(self, server_name: str, several: bool) -> tuple[Snippet, ...]:
+        return snippets(self.facts(), self.key(server_name, several))
+
+    @cached_property
+    def auth_headers(self) -> tuple[tuple[str, str], ...]:
+        headers = tuple((name, value or "") for name, value in self.auth)
+        return auth_pattern(EndpointFacts(self.name, self.transport, url=self.address, headers=headers))
+
+
+@dataclass(frozen=True)
+class PromptArgument:
+    name: str
+    title: str | None
+    description: str | None
+    required: bool
+
+
+@dataclass(frozen=True)
+class PromptDoc:
+    """A prompt the server offers, with its arguments."""
+
+    name: str
+    slug: str
+    raw: dict[str, Any]
+    endpoints: tuple[EndpointDoc, ...]
+
+    @property
+    def title(self) -> str | None:
+        return text_of(self.raw, "title")
+
+    @property
+    def description(self) -> str | None:
+        return text_of(self.raw, "description")
+
+    @cached_property
+    def arguments(self) -> tuple[PromptArgument, ...]:
+        items = self.raw.get("arguments")
+        return tuple(
+            PromptArgument(
+                name=str(a.get("name", "")),
+                title=text_of(a, "title"),
+                description=text_of(a, "description"),
+                required=a.get("required") is True,
+            )
+            for a in (items if isinstance(items, list) else [])
+            if isinstance(a, dict)
+        )
+
+    @cached_property
+    def icon(self) -> str | None:
+        return safe_icon(self.raw)
+
+    @property
+    def request(self) -> str:
+        """A ``prompts/get`` request with a placeholder for every required argument."""
+        arguments = {a.name: f"<{a.name}>" for a in self.arguments if a.required}
+        params: dict[str, Any] = {"name": self.name}
+        if arguments:
+            params["arguments"] = arguments
+        return json_block({"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": params})
+
+    @property
+    def extra_fields(self) -> tuple[tuple[str, str], ...]:
+        return tuple((k, json_block(self.raw[k])) for k in ("icons", "_meta") if k in self.raw)
+
+
+@dataclass(frozen=True)
+class ResourceDoc:
+    """A resource or a resource template (``template`` true), with its annotations."""
+
+    name: str
+    slug: str
+    raw: dict[str, Any]
+    template: bool
+    endpoints: tuple[EndpointDoc, ...]
+
+    @property
+    def kind(self) -> str:
+        return "resource_template" if self.template else "resource"
+
+    @property
+    def uri(self) -> str:
+        return str(self.raw.get("uriTemplate" if self.template else "uri", ""))
+
+    @property
+    def title(self) -> str | None:
+        return text_of(self.raw, "title")
+
+    @property
+    def description(self) -> str | None:
+        return text_of(self.raw, "description")
+
+    @property
+    def mime_type(self) -> str | None:
+        return text_of(self.raw, "mimeType")
+
+    @property
+    def size(self) -> int | None:
+        size = self.raw.get("size")
+        return size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None
+
+    @cached_property
+    def parsed(self) -> ParsedTemplate | None:
+        return parse(self.uri) if self.template else None
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        value = self.raw.get("annotations")
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def audience(self) -> tuple[str, ...]:
+        return _strings(self.annotations.get("audience"))
+
+    @property
+    def priority(self) -> float | None:
+        value = self.annotations.get("priority")
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    @property
+    def last_modified(self) -> str | None:
+        return text_of(self.annotations, "lastModified")
+
+    @cached_property
+    def icon(self) -> str | None:
+        return safe_icon(self.raw)
+
+    @property
+    def request(self) -> str:
+        """The ``resources/read`` request (for a template, with its variables still to fill in)."""
+        return json_block({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": self.uri}})
+
+    @property
+    def extra_fields(self) -> tuple[tuple[str, str], ...]:
+        return tuple((k, json_block(self.raw[k])) for k in ("annotations", "icons", "_meta") if k in self.raw)
+
+
+def _offering(
+    endpoints: tuple[EndpointDoc, ...], records: list[dict[str, Any]], key: str, value: str
+) -> tuple[EndpointDoc, ...]:
+    return tuple(e for e, r in zip(endpoints, records, strict=True) if value in r.get(key, ()))
+
+
+def _slugs(names: list[str], keys: list[str]) -> list[str]:
+    """Slugs from names; a name shared by several items is told apart by its key (the URI)."""
+    unique = [n if names.count(n) == 1 else f"{n} {k}" for n, k in zip(names, keys, strict=True)]
+    table = assign_slugs(unique)
+    return [table[u] for u in unique]
+
+
+def prompts_of(
+    raw: tuple[dict[str, Any], ...], endpoints: tuple[EndpointDoc, ...], records: list[dict[str, Any]]
+) -> tuple[PromptDoc, ...]:
+    names = [str(p.get("name", "")) for p in raw]
+    slugs = _slugs(names, names)
+    return tuple(
+        PromptDoc(name, slug, p, _offering(endpoints, records, "prompts", name))
+        for name, slug, p in zip(names, slugs, raw, strict=True)
+    )
+
+
+def resources_of(
+    raw: tuple[dict[str, Any], ...],
+    endpoints: tuple[EndpointDoc, ...],
+    records: list[dict[str, Any]],
+    *,
+    template: bool,
+) -> tuple[ResourceDoc, ...]:
+    key, record_key = ("uriTemplate", "resource_templates") if template else ("uri", "resources")
+    names = [str(r.get("name", "")) for r in raw]
+    uris = [str(r.get(key, "")) for r in raw]
+    slugs = _slugs(names, uris)
+    return tuple(
+        ResourceDoc(name, slug, r, template, _offering(endpoints, records, record_key, uri))
+        for name, slug, r, uri in zip(names, slugs, raw, uris, strict=True)
+    )

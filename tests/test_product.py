@@ -1,0 +1,320 @@
+"""The whole product on one portal: several endpoints, scopes, API operations, prompts, resources.
+
+Real servers over real transports: the demo's stdio endpoint and its two Streamable HTTP
+profiles (``/mcp/`` and ``/mcp/readonly/``), introspected together into one snapshot, and
+the pinned server-everything for prompts, resources and resource templates.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from generator.build import site_files
+from generator.config import Limits, PortalConfig, ServerSpec, demo_config, demo_endpoints
+from generator.demo.launch import running_http_demo
+from generator.errors import PortalError
+from generator.introspect import introspect_all
+from generator.snapshot import Snapshot, frozen, load_snapshot, parse_snapshot
+from tests.conftest import Run, free_port, node_bin
+from tests.golden_tool import EVERYTHING_SNAPSHOT, SNAPSHOT
+
+Cli = Callable[..., Run]
+FAST = Limits(request_timeout=10, total_timeout=30)
+
+
+@pytest.fixture(scope="module")
+def three() -> Snapshot:
+    """The demo over stdio, /mcp/ and /mcp/readonly/, introspected live and concurrently."""
+    with running_http_demo() as base:
+        return frozen(introspect_all(demo_endpoints(base), FAST))
+
+
+@pytest.fixture(scope="module")
+def demo_site(three: Snapshot) -> dict[str, str]:
+    files, _ = site_files(three, demo_config(PortalConfig(search=False)))
+    return {path: data.decode("utf-8") for path, data in files.items() if not path.endswith((".png", ".yaml"))}
+
+
+def endpoint(snap: Snapshot, name: str) -> dict[str, object]:
+    return next(e for e in snap.endpoints if e["name"] == name)
+
+
+def test_three_endpoints_fold_into_one_snapshot(three: Snapshot) -> None:
+    assert [e["name"] for e in three.endpoints] == ["stdio", "http", "readonly"]
+    assert [e["address"] for e in three.endpoints] == [
+        "python -m generator.demo",
+        "http://127.0.0.1:8765/mcp/",
+        "http://127.0.0.1:8765/mcp/readonly/",
+    ]
+    assert endpoint(three, "readonly")["tools"] == ["search_chat", "query_research_conversations", "my_capabilities"]
+    assert len(endpoint(three, "http")["tools"]) == len(three.tools) == 6  # type: ignore[arg-type]
+    # The readonly profile serves smaller pages: its search_chat is kept whole, as a variant.
+    variants = endpoint(three, "readonly")["variants"]
+    assert isinstance(variants, dict) and list(variants) == ["search_chat"]
+    assert variants["search_chat"]["inputSchema"]["properties"]["limit"]["maximum"] == 25
+    assert "variants" not in endpoint(three, "http")
+
+
+def test_the_multi_endpoint_snapshot_round_trips_and_is_deterministic(three: Snapshot, tmp_path: Path) -> None:
+    path = tmp_path / "snap.json"
+    path.write_text(three.to_json(), encoding="utf-8")
+    again = load_snapshot(path)
+    assert again.to_json() == three.to_json() and again.fingerprint == three.fingerprint
+    # The endpoint records are part of the fingerprint: dropping a tool from one profile is drift.
+    data = json.loads(three.to_json())
+    data["endpoints"][2]["tools"] = data["endpoints"][2]["tools"][:-1]
+    with pytest.raises(PortalError, match="fingerprint"):
+        parse_snapshot(json.dumps(data), path)
+
+
+def test_golden_snapshot_is_the_three_endpoint_demo(three: Snapshot) -> None:
+    golden = load_snapshot(SNAPSHOT)
+    assert golden.to_json() == three.to_json()
+
+
+def test_tool_on_both_profiles_lists_them_and_shows_the_difference(demo_site: dict[str, str]) -> None:
+    md = demo_site["en/tools/search_chat.md"]
+    assert "- `/mcp/` (Streamable HTTP, profile full)" in md
+    assert "- `/mcp/readonly/` (Streamable HTTP, profile readonly) **differs here**" in md
+    assert "**Profiles:** `full`, `readonly`" in md
+    assert re.search(r"\| Constraint tightened \| `params\.limit` \| `100` \| `25` \|", md)
+    html = demo_site["ru/tools/search_chat/index.html"]
+    assert '<code dir="ltr">/mcp/readonly/</code>' in html
+
+
+def test_tool_on_the_full_profile_only_says_where_it_is_missing(demo_site: dict[str, str]) -> None:
+    md = demo_site["en/tools/file_defect.md"]
+    assert "- `/mcp/` (Streamable HTTP, profile full)" in md
+    assert "`/mcp/readonly/` (" not in md
+    assert "Not offered on: `/mcp/readonly/`" in md
+    assert "differs here" not in md
+
+
+def test_scope_from_meta_is_near_the_top_and_in_the_tool_list(demo_site: dict[str, str]) -> None:
+    md = demo_site["en/tools/delete_document.md"]
+    assert md.index("**Requires:** `documents_delete`") < md.index("## Description")
+    index = demo_site["en/index.html"]
+    assert re.search(r"delete_document.*?<code dir=\"ltr\">documents_delete</code>", index, re.S)
+    assert "| Requires |" in demo_site["en/index.md"]
+
+
+def test_openapi_operations_are_shown_linked_and_published(three: Snapshot) -> None:
+    files, warnings = site_files(three, demo_config(PortalConfig(search=False)))
+    assert files["openapi.yaml"] == (Path(demo_config(PortalConfig()).openapi or "")).read_bytes()
+    expected = {
+        "search_chat": "GET /api/v1/chat/messages/search",  # x-mcp-tool
+        "query_research_conversations": "POST /research-api/conversations/query",  # _meta
+        "file_defect": "POST /api/v1/defects",  # x-mcp-tool
+        "delete_document": "DELETE /api/v1/documents/{document_id}",  # x-mcp-tool, list form
+    }
+    for tool, label in expected.items():
+        md = files[f"en/tools/{tool}.md"].decode()
+        assert f"`{label}`" in md, tool
+        assert "[openapi.yaml](../../openapi.yaml)" in md  # every twin's header links the contract
+    assert "`defects_write`" in files["en/tools/file_defect.md"].decode()
+    for llms in ("llms.txt", "en/llms.txt", "ar/llms.txt"):
+        assert "openapi.yaml)" in files[llms].decode()
+    assert not [w for w in warnings if "API operation" in w]
+
+
+def test_unmapped_and_dangling_operations_warn_and_strict_fails(three: Snapshot, tmp_path: Path, cli: Cli) -> None:
+    doc = tmp_path / "api.json"
+    doc.write_text(
+        json.dumps(
+            {
+                "openapi": "3.0.3",
+                "info": {"title": "Mini", "version": "1"},
+                "paths": {"/x": {"get": {"operationId": "x", "x-mcp-tool": "no_such_tool"}}},
+            }
+        ),
+        encoding="utf-8",
+    )
+    overlays = tmp_path / "overlays"
+    overlays.mkdir()
+    (overlays / "search_chat.yaml").write_text("tool: search_chat\noperation: missingOp\n", encoding="utf-8")
+    snap = tmp_path / "snap.json"
+    snap.write_text(three.to_json(), encoding="utf-8")
+    config = tmp_path / "portal.yaml"
+    config.write_text("openapi: api.json\noverlays: overlays\nsearch: false\n", encoding="utf-8")
+    run = cli("build", "--from", str(snap), "--config", str(config), "--out", str(tmp_path / "site"))
+    assert run.code == 0, run.err
+    assert "its overlay names the API operation 'missingOp'" in run.err
+    assert "names the tool 'no_such_tool' in x-mcp-tool" in run.err
+    assert "tool 'file_defect' is mapped to no API operation" in run.err
+    out = tmp_path / "strict"
+    run = cli("build", "--from", str(snap), "--config", str(config), "--out", str(out), "--strict")
+    assert run.code == 1 and "--strict" in run.err and "missingOp" in run.err
+    assert not out.exists()
+
+
+def test_prompts_resources_and_templates_of_server_everything() -> None:
+    snap = load_snapshot(EVERYTHING_SNAPSHOT)
+    assert snap.prompts and snap.resources and snap.resource_templates
+    files, _ = site_files(snap, PortalConfig(search=False))
+    for locale in ("en", "ru", "ar"):
+        prompt_pages = [p for p in files if p.startswith(f"{locale}/prompts/") and p.endswith("/index.html")]
+        assert len(prompt_pages) == len(snap.prompts)
+        assert len([p for p in files if p.startswith(f"{locale}/resources/") and p.endswith(".md")]) == len(
+            snap.resources
+        )
+        templates = [p for p in files if p.startswith(f"{locale}/resource-templates/") and p.endswith(".md")]
+        assert len(templates) == len(snap.resource_templates)
+
+    def en_twins(directory: str) -> list[str]:
+        return [data.decode() for p, data in files.items() if p.startswith(f"en/{directory}/") and p.endswith(".md")]
+
+    # Every prompt argument is listed with whether it is required.
+    for prompt in snap.prompts:
+        page = next(twin for twin in en_twins("prompts") if f"# {prompt['name']}" in twin)
+        for arg in prompt.get("arguments", []):
+            row = next(line for line in page.splitlines() if line.startswith(f"| `{arg['name']}`"))
+            assert ("| yes |" in row) is bool(arg.get("required")), row
+    # Every template's variables are listed.
+    for template in snap.resource_templates:
+        names = re.findall(r"\{[+#./;?&]?([A-Za-z0-9_.,%*:]+)\}", template["uriTemplate"])
+        page = next(twin for twin in en_twins("resource-templates") if template["uriTemplate"] in twin)
+        for group in names:
+            for name in group.split(","):
+                assert f"| `{name.split(':')[0].rstrip('*')}` |" in page
+    llms = files["en/llms.txt"].decode()
+    assert "## Prompts" in llms and "## Resources" in llms and "## Resource templates" in llms
+
+
+def test_server_instructions_get_a_page_with_safe_markdown(tmp_path: Path) -> None:
+    snap = load_snapshot(SNAPSHOT)
+    hostile = frozen(
+        Snapshot(
+            **{
+                **snap.__dict__,
+                "fingerprint": "",
+                "server": {
+                    **snap.server,
+                    "instructions": "# Hi\n<script>alert(1)</script> [x](javascript:alert(1)) **bold**",
+                },
+            }
+        )
+    )
+    files, _ = site_files(hostile, PortalConfig(search=False))
+    html = files["en/instructions/index.html"].decode()
+    assert "<script>alert" not in html and "&lt;script&gt;alert(1)" in html
+    assert 'href="javascript:' not in html  # the link stays text
+    assert "<strong>bold</strong>" in html
+    assert "en/instructions.md" in files and "instructions.md" in files["en/llms.txt"].decode()
+
+
+def test_connecting_page_has_client_configs_for_every_endpoint(demo_site: dict[str, str]) -> None:
+    md = demo_site["en/connecting.md"]
+    blocks = re.findall(r"```json\n(.*?)\n```", md, re.S)
+    configs = [json.loads(b) for b in blocks]
+    urls = {s.get("url") for c in configs for s in (c.get("mcpServers") or c.get("servers") or {}).values()}
+    assert {"http://127.0.0.1:8765/mcp/", "http://127.0.0.1:8765/mcp/readonly/"} <= urls
+    assert "claude mcp add --transport http teamspace-demo-readonly http://127.0.0.1:8765/mcp/readonly/" in md
+    assert "Protocol versions negotiated when this portal was generated: `2026-07-28`" in md
+
+
+def test_auth_header_patterns_never_leak_values(tmp_path: Path) -> None:
+    snap = load_snapshot(SNAPSHOT)
+    data = json.loads(snap.to_json())
+    data["endpoints"][1]["auth"] = [["Authorization", "Bearer ${TEAMSPACE_TOKEN}"], ["X-Api-Key", None]]
+    from generator.snapshot import fingerprint
+
+    data["fingerprint"] = fingerprint(data["tools"], data["endpoints"])
+    data["capability_version"] = "2.4.0"
+    edited = parse_snapshot(json.dumps(data), tmp_path / "s.json")
+    files, _ = site_files(edited, PortalConfig(search=False))
+    md = files["en/connecting.md"].decode()
+    assert "Authorization: Bearer ${TEAMSPACE_TOKEN}" in md
+    assert "X-Api-Key: <X-Api-Key value>" in md
+    assert '"Authorization": "Bearer ${input:teamspace-token}"' in md  # VS Code prompts for it
+
+
+def test_a_failing_endpoint_is_named(cli: Cli, tmp_path: Path) -> None:
+    dead = free_port()
+    config = tmp_path / "portal.yaml"
+    config.write_text(
+        "endpoints:\n"
+        "  - {name: local, stdio: 'python -m generator.demo'}\n"
+        f"  - {{name: remote, url: 'http://127.0.0.1:{dead}/mcp/'}}\n"
+        "limits: {request_timeout: 5, total_timeout: 20}\n",
+        encoding="utf-8",
+    )
+    run = cli("build", "--config", str(config), "--out", str(tmp_path / "site"))
+    assert run.code == 1
+    assert "(endpoint `remote`)" in run.err and "Traceback" not in run.err
+    assert not (tmp_path / "site").exists()
+
+
+def test_version_one_snapshots_still_load(tmp_path: Path) -> None:
+    data = json.loads(load_snapshot(EVERYTHING_SNAPSHOT).to_json())
+    data["snapshot_version"] = 1
+    del data["endpoints"]
+    snap = parse_snapshot(json.dumps(data), tmp_path / "old.json")
+    assert [e["name"] for e in snap.endpoints] == ["default"]
+    assert snap.endpoints[0]["tools"] == [t["name"] for t in snap.tools]
+
+
+def test_everything_live_over_stdio_has_prompts_and_templates() -> None:
+    spec = ServerSpec(command=(node_bin("mcp-server-everything"), "stdio"), label="mcp-server-everything stdio")
+    snap = introspect_all((spec,), FAST)
+    assert {p["name"] for p in snap.prompts} == {p["name"] for p in load_snapshot(EVERYTHING_SNAPSHOT).prompts}
+    assert snap.resource_templates and all("uriTemplate" in t for t in snap.resource_templates)
+
+
+CONFIG_ERRORS = [
+    ("endpoints: []\n", "`endpoints` must be a non-empty list of endpoints"),
+    ("endpoints: {a: 1}\n", "`endpoints` must be a non-empty list of endpoints"),
+    ("endpoints: [{url: 'http://x/mcp/'}]\n", "`endpoints[0].name` is required"),
+    ("endpoints: [{name: 'bad name', url: 'http://x/mcp/'}]\n", "`endpoints[0].name` is required"),
+    (
+        "endpoints: [{name: a, url: 'http://x/'}, {name: a, url: 'http://y/'}]\n",
+        "`endpoints[1].name` repeats 'a', the name of endpoints[0]",
+    ),
+    ("endpoints: [{name: a}]\n", "`endpoints[0]` needs exactly one of `stdio` (a command) or `url`"),
+    ("endpoints: [{name: a, url: 'ftp://x/'}]\n", "`endpoints[0].url` must be an http:// or https:// URL"),
+    ("endpoints: [{name: a, url: 'http://x/', env: [T]}]\n", "`endpoints[0].env` only applies to `stdio` servers"),
+    ("endpoints: [{name: a, stdio: 'x', headers: {A: b}}]\n", "`endpoints[0].headers` only applies to `url`"),
+    ("endpoints: [{name: a, url: 'http://x/', transport: stdio}]\n", "`endpoints[0].transport` is stdio, but"),
+    ("endpoints: [{name: a, url: 'http://x/', transport: sse}]\n", "`endpoints[0].transport` must be one of"),
+    ("endpoints: [{name: a, url: 'http://x/', profile: 'no way'}]\n", "`endpoints[0].profile` must be a name"),
+    ("endpoints: [{name: a, url: 'http://x/', public: 'mcp.example'}]\n", "`endpoints[0].public` must be the"),
+    ("endpoints: [{name: a, url: 'http://x/', colour: red}]\n", "`endpoints[0].colour` is not a known key"),
+    (
+        "server: {url: 'http://x/'}\nendpoints: [{name: a, url: 'http://x/'}]\n",
+        "`server` and `endpoints` cannot both be given",
+    ),
+    ("scope_meta_key: ''\n", "`scope_meta_key` must be a non-empty string"),
+    ("openapi: 5\n", "`openapi` must be a non-empty string"),
+    ("operation_meta_key: op\n", "`operation_meta_key` needs `openapi`"),
+]
+
+
+@pytest.mark.parametrize(("text", "message"), CONFIG_ERRORS, ids=[m[:40] for _, m in CONFIG_ERRORS])
+def test_each_config_error_names_its_key(tmp_path: Path, cli: Cli, text: str, message: str) -> None:
+    config = tmp_path / "portal.yaml"
+    config.write_text(text, encoding="utf-8")
+    run = cli("build", "--config", str(config), "--out", str(tmp_path / "site"))
+    assert run.code == 1 and message in run.err, run.err
+    assert run.err.count("\n") == 1 and "Traceback" not in run.err
+
+
+def test_config_errors_are_reported_together(tmp_path: Path, cli: Cli) -> None:
+    config = tmp_path / "portal.yaml"
+    config.write_text(
+        "endpoints: [{name: a, url: 'ftp://x/'}, {stdio: ''}]\nscope_meta_key: 3\ncolour: red\n", encoding="utf-8"
+    )
+    run = cli("build", "--config", str(config))
+    assert run.code == 1
+    for part in ("`endpoints[0].url`", "`endpoints[1]", "`scope_meta_key`", "`colour` is not a known key"):
+        assert part in run.err
+
+
+def test_a_missing_openapi_file_is_a_clear_error(tmp_path: Path, cli: Cli) -> None:
+    config = tmp_path / "portal.yaml"
+    config.write_text("openapi: nowhere.yaml\nsearch: false\n", encoding="utf-8")
+    run = cli("build", "--from", str(SNAPSHOT), "--config", str(config), "--out", str(tmp_path / "site"))
+    assert run.code == 1 and "nowhere.yaml" in run.err and "Traceback" not in run.err
