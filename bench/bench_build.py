@@ -1,10 +1,11 @@
 """Benchmark: how long a build takes and how many files it writes.
 
-    python bench/bench_build.py              # demo portal (live over stdio, then from its snapshot)
+    python bench/bench_build.py              # demo portal (live, then from its snapshot)
     python bench/bench_build.py --tools 1000 # plus a synthetic server with 1,000 tools
 
-Prints wall-clock figures (median of N runs) for: introspecting the demo over stdio,
-rendering the demo portal from its snapshot, and rendering a large synthetic snapshot.
+Prints wall-clock figures (median of N runs) for: introspecting the demo over stdio alone,
+introspecting its three endpoints (stdio and two HTTP profiles) concurrently, rendering the
+demo portal from its snapshot, a whole live build, and rendering a large synthetic snapshot.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from generator.build import build, site_files
-from generator.config import PortalConfig, demo_endpoints, demo_server
-from generator.introspect import introspect
+from generator.config import PortalConfig, demo_config, demo_endpoints, demo_server
+from generator.demo.launch import running_http_demo
+from generator.introspect import introspect, introspect_all
 from generator.snapshot import Snapshot
 
 
@@ -83,15 +85,20 @@ def main() -> int:
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--tools", type=int, default=0, help="also render a synthetic server with this many tools")
     args = parser.parse_args()
-    config = PortalConfig(endpoints=demo_endpoints())
-    snapshot = introspect(demo_server(), config.limits)
-    timed("introspect demo over stdio", args.runs, lambda: introspect(demo_server(), config.limits))
+    config = demo_config(PortalConfig())
+    timed("introspect demo over stdio (one endpoint)", args.runs, lambda: introspect(demo_server(), config.limits))
+    with running_http_demo() as base:
+        specs = demo_endpoints(base)
+        snapshot = introspect_all(specs, config.limits)
+        timed("introspect demo's 3 endpoints concurrently", args.runs, lambda: introspect_all(specs, config.limits))
     files, _ = site_files(snapshot, config)
     print(f"demo portal: {len(files)} files, {sum(len(d) for d in files.values()) / 1024:.0f} KiB")
     timed("render demo portal (en, ru, ar) in memory", args.runs, lambda: site_files(snapshot, config))
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "site"
-        timed("mcp-portal build (demo, live, to disk)", args.runs, lambda: build(PortalConfig(out=str(out))))
+        timed(
+            "mcp-portal build (demo, 3 endpoints, live, to disk)", args.runs, lambda: build(PortalConfig(out=str(out)))
+        )
     if args.tools:
         big = synthetic(args.tools)
         big_files, _ = site_files(big, PortalConfig())

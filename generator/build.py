@@ -13,6 +13,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.config import PortalConfig, demo_config, demo_endpoints
+from generator.demo.server import SERVER_NAME as DEMO_SERVER_NAME
 from generator.diff import load_side
 from generator.errors import PortalError
 from generator.i18n import Catalog, load_catalog
@@ -38,7 +39,11 @@ class BuildResult:
 def obtain_snapshot(config: PortalConfig, from_file: Path | None) -> tuple[Snapshot, PortalConfig]:
     """The snapshot to build from: a file, the configured server, or the bundled demo."""
     if from_file is not None:
-        return load_snapshot(from_file), config
+        snapshot = load_snapshot(from_file)
+        if not config.connections and snapshot.server.get("name") == DEMO_SERVER_NAME:
+            # A snapshot of the bundled demo renders as the live demo build does.
+            config = demo_config(config)
+        return snapshot, config
     # Imported here: the SDK takes a second to import, and offline builds never need it.
     from generator.introspect import introspect_all
 
@@ -74,6 +79,11 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
     warnings += check_overlays(overlays, snapshot.tools)
     previous = load_side(Path(config.previous)) if config.previous else None
     api, operations = None, {}
+    if config.operation_meta_key and not config.openapi:
+        warnings.append(
+            f"operation_meta_key {config.operation_meta_key!r} is set, but no OpenAPI document is "
+            f"(`openapi` or --openapi), so tools are mapped to no API operation"
+        )
     if config.openapi:
         api = load_openapi(Path(config.openapi))
         refs = {name: o.operation for name, o in overlays.items() if o.operation}

@@ -191,7 +191,15 @@ def _site_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
     parser.add_argument(
-        "--overlays", metavar="DIR", help="author overlays: examples and troubleshooting rows per tool (DIR/*.yaml)"
+        "--overlays",
+        metavar="DIR",
+        help="author overlays, one YAML file per tool: notes, examples, troubleshooting, related tools, scope, "
+        "API operation",
+    )
+    parser.add_argument(
+        "--openapi",
+        metavar="FILE",
+        help="the product's OpenAPI 3.x document: tools are mapped to its operations; it is published with the site",
     )
     parser.add_argument(
         "--previous", metavar="SNAPSHOT", help="a previous snapshot or built site: adds a localized changelog page"
@@ -249,7 +257,7 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
         changes["base_url"] = base_url if base_url.endswith("/") else base_url + "/"
     if getattr(args, "no_search", False):
         changes["search"] = False
-    for key in ("title", "out", "templates", "translations", "overlays", "previous"):
+    for key in ("title", "out", "templates", "translations", "overlays", "previous", "openapi"):
         value = getattr(args, key, None)
         if value:
             renamed = {"templates": "template_dir", "translations": "translations_dir", "overlays": "overlays_dir"}
@@ -319,6 +327,7 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
         raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
     print(
         f"Wrote {output}: {len(snapshot.tools)} tools from {snapshot.server.get('name', 'the server')} "
+        f"over {len(snapshot.endpoints)} endpoint{'s' if len(snapshot.endpoints) != 1 else ''} "
         f"(capability version {snapshot.capability_version})."
     )
     return 0

@@ -42,6 +42,8 @@ class Limits:
     """Nesting levels of a schema shown as rows; deeper levels are marked, not expanded."""
 
 
+_TEMPLATE = re.compile(r"(?:[A-Za-z][A-Za-z0-9-]* )?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
+"""A header value safe to publish as a pattern: an optional scheme word, then only ``${VAR}`` references."""
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 """An endpoint's or profile's name: shown on pages and used as a key in client configurations."""
 
@@ -91,11 +93,12 @@ class ServerSpec:
         return self.label or shlex.join(self.command)
 
     def auth_template(self) -> tuple[tuple[str, str | None], ...]:
-        """Header names with their value templates (``Bearer ${TOKEN}``); None where the value is a literal.
+        """Header names with their value templates (``Bearer ${TOKEN}``); None where the value may hold a secret.
 
-        A literal value may be a secret, so only templates made of ``${VAR}`` references are kept.
+        Only a template made of ``${VAR}`` references, optionally after an auth scheme word
+        (``Bearer``, ``Basic``...), is kept: any other literal text could be a secret.
         """
-        return tuple((name, value if "${" in value else None) for name, value in self.headers)
+        return tuple((name, value if _TEMPLATE.fullmatch(value) else None) for name, value in self.headers)
 
 
 @dataclass(frozen=True)
@@ -124,11 +127,11 @@ class PortalConfig:
     search: bool = True
     """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None
+    """Optional ``<locale>.yaml`` translations of tool titles and descriptions (see translations.py)."""
     overlays_dir: str | None = None
-    """Author overlays: examples and troubleshooting rows per tool (see overlays.py)."""
+    """Author overlays, one YAML file per tool: notes, examples, troubleshooting, related tools (see overlays.py)."""
     previous: str | None = None
     """A previous snapshot (or built site): adds a changelog page of what changed since."""
-    """Optional ``<locale>.yaml`` translations of tool titles and descriptions (see translations.py)."""
     source: str = "defaults"
 
     @property
@@ -430,8 +433,6 @@ def load_config(path: Path) -> PortalConfig:
         changes["endpoints"] = _endpoints(data["endpoints"], collect)
         if "server" in data:
             collect.add("server", "and `endpoints` cannot both be given: list the server as one of the endpoints")
-    if "operation_meta_key" in data and "openapi" not in data:
-        collect.add("operation_meta_key", "needs `openapi`, the document whose operations it names")
     if "capability_version" in data:
         changes["capability_version"] = check_capability_version(data["capability_version"], collect)
     if "limits" in data:

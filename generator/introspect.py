@@ -36,7 +36,7 @@ from generator.config import Limits, ServerSpec
 from generator.errors import PortalError
 from generator.failures import _explain, _leaf, _Progress, _stderr_tail
 from generator.merge import EndpointFacts, merge
-from generator.secrets import Redactor, expand
+from generator.secrets import Redactor, expand, variables_in
 from generator.snapshot import Snapshot, fingerprint, resolve_capability_version
 
 T = TypeVar("T")
@@ -247,12 +247,14 @@ def _client(
     for name in spec.env:
         if name not in os.environ:
             raise PortalError(
-                f"--env {name} asks to pass the environment variable {name} to the server, but it is not "
-                f"set. Export it first, or drop --env {name}."
+                f"{spec.describe()[0].upper()}{spec.describe()[1:]} needs the environment variable {name} "
+                f"(--env {name}, or `env` in portal.yaml), but it is not set. Export it first, or stop passing it."
             )
         env[name] = os.environ[name]
         redactor.add([env[name]])
     argv = [expand(a, what="The server command") for a in spec.command]
+    # A ${VAR} expanded into an argument may be a secret: mask it wherever it could show up.
+    redactor.add(os.environ[name] for arg in spec.command for name in variables_in(arg))
     params = StdioServerParameters(command=argv[0], args=argv[1:], env=env or None, cwd=spec.cwd)
     assert errlog is not None
     return Client(

@@ -19,7 +19,7 @@ from generator.diff import Change, diff_snapshots, diff_tool
 from generator.examples import Example, example_for, placeholder_for, validate
 from generator.openapi import ApiDocument, Operation
 from generator.overlays import Overlay
-from generator.product import EndpointDoc, PromptDoc, ResourceDoc, prompts_of, resources_of, safe_icon
+from generator.product import EndpointDoc, PromptDoc, ResourceDoc, endpoints_of, prompts_of, resources_of, safe_icon
 from generator.schema import Flattened, flatten
 from generator.slugs import assign_slugs
 from generator.snapshot import Snapshot, canonical_json
@@ -446,7 +446,7 @@ def build_model(
 ) -> SiteModel:
     """Gather every page's facts before anything is rendered."""
     records = list(snapshot.endpoints)
-    endpoints = tuple(EndpointDoc.from_record(r) for r in records)
+    endpoints = endpoints_of(records)
     slugs = assign_slugs(t["name"] for t in snapshot.tools)
     tools = []
     for raw in snapshot.tools:

@@ -37,7 +37,7 @@ from generator.examples import validate
 MAX_BYTES = 1024 * 1024
 _MAX_DEPTH = 64  # nesting; also stops a recursive YAML alias
 _MAX_NODES = 100_000  # values after alias expansion (a "billion laughs" file stops here)
-_LOCALE = r"^[a-z]{2,3}(-[A-Za-z0-9]{2,8})*$"
+_LOCALE = r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$"
 
 _TEXT, _ROW = {"$ref": "#/$defs/text"}, {"$ref": "#/$defs/row"}
 OVERLAY_SCHEMA: dict[str, Any] = {
@@ -110,16 +110,22 @@ class Overlay:
     operation: str | None = None
 
     def troubleshooting_for(self, locale: str) -> tuple[TroubleRow, ...]:
-        """The rows for every locale plus those for *locale*, in file order."""
-        return tuple(row for where, row in self.troubleshooting if where in ("*", locale))
+        """The rows for every locale plus those for *locale*, in file order (``pt-BR`` matches ``pt_BR``)."""
+        wanted = _same_locale(locale)
+        return tuple(row for where, row in self.troubleshooting if where == "*" or _same_locale(where) == wanted)
 
     def note_for(self, locale: str, fallback: str = "en") -> tuple[str, str] | None:
         """(locale used, text): *locale*'s note, else *fallback*'s, else the first one, else None."""
-        notes = dict(self.notes)
+        notes = {_same_locale(code): (code, text) for code, text in reversed(self.notes)}
         for code in (locale, fallback):
-            if code in notes:
-                return code, notes[code]
+            if _same_locale(code) in notes:
+                return notes[_same_locale(code)]
         return self.notes[0] if self.notes else None
+
+
+def _same_locale(code: str) -> str:
+    """The form under which two spellings of one locale compare equal (``pt_BR``, ``pt-br``)."""
+    return code.replace("_", "-").lower()
 
 
 def _fail(source: str, *problems: tuple[int | None, str]) -> PortalError:
@@ -223,7 +229,8 @@ def _messages(error: ValidationError, path: _JsonPath) -> list[tuple[_JsonPath, 
 def _unknown_key(at: _JsonPath, known: list[str], patterns: list[str]) -> tuple[_JsonPath, str]:
     key = str(at[-1])
     if patterns:  # a mapping keyed by locale code
-        hint = key.replace("_", "-")
+        first, _, rest = key.replace("_", "-").partition("-")
+        hint = first.lower() + ("-" + rest if rest else "")
         guess = f" (did you mean `{hint}`?)" if re.search(patterns[0], hint) else ""
         return at, f"`{_where(at)}` is not a locale code such as `en`, `ru` or `pt-BR`{guess}"
     close = difflib.get_close_matches(key, known, n=1)

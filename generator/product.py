@@ -58,11 +58,14 @@ class EndpointDoc:
     auth: tuple[tuple[str, str | None], ...] = ()
     env: tuple[str, ...] = ()
     variants: tuple[tuple[str, dict[str, Any]], ...] = ()
+    path_only: bool = True
+    """Name an HTTP endpoint by its URL path alone (true when every HTTP endpoint shares one host)."""
 
     @classmethod
-    def from_record(cls, record: dict[str, Any]) -> EndpointDoc:
+    def from_record(cls, record: dict[str, Any], *, path_only: bool = True) -> EndpointDoc:
         variants = record.get("variants") or {}
         return cls(
+            path_only=path_only,
             name=record["name"],
             profile=record.get("profile") or record["name"],
             transport=record["transport"],
@@ -80,8 +83,11 @@ class EndpointDoc:
 
     @property
     def short(self) -> str:
-        """How the tool pages name it: the URL path of an HTTP endpoint (``/mcp/``), else the command."""
-        if self.is_http:
+        """How the tool pages name it: the URL path of an HTTP endpoint (``/mcp/``), else the command.
+
+        When HTTP endpoints live on several hosts, a path alone would be ambiguous: the whole URL is used.
+        """
+        if self.is_http and self.path_only:
             return urlsplit(self.address).path or "/"
         return self.address
 
@@ -238,6 +244,12 @@ class ResourceDoc:
     @property
     def extra_fields(self) -> tuple[tuple[str, str], ...]:
         return tuple((k, json_block(self.raw[k])) for k in ("annotations", "icons", "_meta") if k in self.raw)
+
+
+def endpoints_of(records: list[dict[str, Any]]) -> tuple[EndpointDoc, ...]:
+    """The endpoint records of a snapshot, named by URL path when their HTTP hosts agree."""
+    hosts = {urlsplit(r["address"])[:2] for r in records if r.get("transport") == "streamable-http"}
+    return tuple(EndpointDoc.from_record(r, path_only=len(hosts) <= 1) for r in records)
 
 
 def _offering(

@@ -302,7 +302,7 @@ def test_introspect_reports_what_it_wrote(cli: Cli, tmp_path: Path) -> None:
     output = tmp_path / "paged.json"
     run = cli("introspect", "--stdio", fixture_command("paged"), "-o", str(output))
     assert run.code == 0, run.err
-    assert f"Wrote {output}: 7 tools from fixture-server (capability version 1.0.0)." in run.out
+    assert f"Wrote {output}: 7 tools from fixture-server over 1 endpoint (capability version 1.0.0)." in run.out
     assert len(load_snapshot(output).tools) == 7
 
 

@@ -53,8 +53,16 @@ def _target(url: str, source: str, base: str | None) -> str:
 
 
 def _twins(files: dict[str, bytes], locale: str) -> list[str]:
-    """A locale's twins in page order: index, connecting, then the tools in server order."""
-    return [f"{locale}/index.md", f"{locale}/connecting.md", *(f"{locale}/tools/{t}.md" for t in TOOLS)]
+    """A locale's twins in page order: index, connecting, instructions, the tools in server order,
+    then the demo's prompt and resource."""
+    return [
+        f"{locale}/index.md",
+        f"{locale}/connecting.md",
+        f"{locale}/instructions.md",
+        *(f"{locale}/tools/{t}.md" for t in TOOLS),
+        f"{locale}/prompts/triage_defect.md",
+        f"{locale}/resources/handbook.md",
+    ]
 
 
 def _llms_files(files: dict[str, bytes]) -> list[str]:
@@ -185,7 +193,7 @@ def test_every_page_links_its_twin_and_its_llms_txt(site: tuple[Path, str | None
     root, _ = site
     files = tree_bytes(root)
     pages = [p for p in files if p.endswith(".html") and "/" in p and not p.endswith("404.html")]
-    assert len(pages) == len(LOCALES) * (2 + len(TOOLS))
+    assert len(pages) == len(LOCALES) * (5 + len(TOOLS))  # index, connecting, instructions, a prompt, a resource
     for page in [*pages, "index.html"]:
         head = _Head()
         head.feed(files[page].decode("utf-8"))
@@ -222,6 +230,8 @@ def test_every_twin_has_front_matter_and_links_twins_by_md_url(site: tuple[Path,
         for url in LINK.findall(text):
             if urlsplit(url).scheme:
                 continue  # an outside link (none in the demo, but allowed)
-            # Pages are linked by their twins' .md URLs; the only other target is the llms.txt index.
-            assert url.split("#")[0].endswith((".md", "llms.txt")), f"{twin}: {url} is not a twin's .md URL"
+            # Pages are linked by their twins' .md URLs; the other targets are the llms.txt index and
+            # the product's OpenAPI document.
+            target = url.split("#")[0]
+            assert target.endswith((".md", "llms.txt", "openapi.yaml")), f"{twin}: {url} is not a twin's .md URL"
             assert _target(url, twin, base) in files, f"{twin}: {url} does not resolve"

@@ -207,9 +207,9 @@ def test_note_for_falls_back_to_the_fallback_locale_then_the_first_note() -> Non
             id="row without cause and action",
         ),
         pytest.param(
-            "tool: search_chat\nnotes:\n  en: fine\n  fr_FRR: mal\n",
+            "tool: search_chat\nnotes:\n  en: fine\n  FR_fr: mal\n",
             4,
-            "`notes.fr_FRR` is not a locale code such as `en`, `ru` or `pt-BR` (did you mean `fr-FRR`?)",
+            "`notes.FR_fr` is not a locale code such as `en`, `ru` or `pt-BR` (did you mean `fr-fr`?)",
             id="bad locale code in notes",
         ),
         pytest.param(
@@ -272,7 +272,7 @@ def test_every_problem_of_a_file_is_reported_at_once_sorted_by_line(tmp_path: Pa
         "tool: search_chat\n"  # 1
         "colour: red\n"  # 2
         "notes:\n"  # 3
-        "  fr_FRR: Bonjour\n"  # 4
+        "  FR_fr: Bonjour\n"  # 4
         "troubleshooting:\n"  # 5
         "  en:\n"  # 6
         "    - symptom: s\n"  # 7
@@ -284,7 +284,7 @@ def test_every_problem_of_a_file_is_reported_at_once_sorted_by_line(tmp_path: Pa
         f"The overlay {source} is invalid: "
         f"{source}:2: `colour` is not a known key (known keys: examples, notes, operation, related, scope, tool, "
         f"troubleshooting); "
-        f"{source}:4: `notes.fr_FRR` is not a locale code such as `en`, `ru` or `pt-BR` (did you mean `fr-FRR`?); "
+        f"{source}:4: `notes.FR_fr` is not a locale code such as `en`, `ru` or `pt-BR` (did you mean `fr-fr`?); "
         f"{source}:7: `troubleshooting.en[0]` lacks the required key `action`; "
         f"{source}:10: `examples[0].reslt` is not a known key; did you mean `result`? "
         f"(known keys: arguments, result, title). "

@@ -289,7 +289,6 @@ CONFIG_ERRORS = [
     ),
     ("scope_meta_key: ''\n", "`scope_meta_key` must be a non-empty string"),
     ("openapi: 5\n", "`openapi` must be a non-empty string"),
-    ("operation_meta_key: op\n", "`operation_meta_key` needs `openapi`"),
 ]
 
 
@@ -318,3 +317,32 @@ def test_a_missing_openapi_file_is_a_clear_error(tmp_path: Path, cli: Cli) -> No
     config.write_text("openapi: nowhere.yaml\nsearch: false\n", encoding="utf-8")
     run = cli("build", "--from", str(SNAPSHOT), "--config", str(config), "--out", str(tmp_path / "site"))
     assert run.code == 1 and "nowhere.yaml" in run.err and "Traceback" not in run.err
+
+
+def test_overlay_notes_rows_related_and_scope_render_per_locale(tmp_path: Path) -> None:
+    overlays = tmp_path / "overlays"
+    overlays.mkdir()
+    (overlays / "file_defect.yml").write_text(
+        "tool: file_defect\n"
+        "notes:\n  en: 'File one defect per problem; **search first**.'\n  ru: 'Один дефект на одну проблему.'\n"
+        "troubleshooting:\n"
+        "  en:\n    - {symptom: 'error: duplicate', cause: Already filed., action: Link the existing defect.}\n"
+        "  ar:\n    - {symptom: 'خطأ: مكرر', cause: سبق تسجيله., action: اربط العيب الموجود.}\n"
+        "related: [search_chat, no_such_tool]\n"
+        "scope: [defects_write, project:core]\n",
+        encoding="utf-8",
+    )
+    config = demo_config(PortalConfig(search=False, overlays_dir=str(overlays)))
+    files, warnings = site_files(load_snapshot(SNAPSHOT), config)
+    en = files["en/tools/file_defect.md"].decode()
+    ru = files["ru/tools/file_defect/index.html"].decode()
+    ar = files["ar/tools/file_defect.md"].decode()
+    assert "File one defect per problem; **search first**." in en
+    assert "Один дефект на одну проблему." in ru and "<strong>search first</strong>" not in ru
+    assert "Link the existing defect." in en and "اربط العيب الموجود." not in en
+    assert "اربط العيب الموجود." in ar and "Link the existing defect." not in ar
+    # ar has no note of its own: the English one is shown, marked as English.
+    assert 'lang="en"' in files["ar/tools/file_defect/index.html"].decode()
+    assert "[search_chat](search_chat.md)" in en and "`no_such_tool`" in en
+    assert "**Requires:** `defects_write`, `project:core`" in en  # the overlay wins over _meta
+    assert any("no_such_tool" in w for w in warnings)

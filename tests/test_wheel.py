@@ -26,6 +26,9 @@ def test_wheel_ships_templates_and_locales_and_builds_elsewhere(tmp_path: Path) 
         "generator/locales/en.yaml",
         "generator/locales/ar.yaml",
         "generator/demo/server.py",
+        "generator/demo/openapi.yaml",
+        "generator/templates/html/prompt.html.j2",
+        "generator/templates/md/resource.md.j2",
     ):
         assert needed in names, needed
     # Run from an unrelated directory, importing only the unpacked wheel (not the checkout).
@@ -42,4 +45,6 @@ def test_wheel_ships_templates_and_locales_and_builds_elsewhere(tmp_path: Path) 
     )
     assert done.returncode == 0, done.stderr
     assert (work / "site" / "ar" / "tools" / "search_chat" / "index.html").is_file()
+    assert (work / "site" / "openapi.yaml").is_file()  # the demo's API contract travels in the wheel
+    assert "/mcp/readonly/" in (work / "site" / "en" / "connecting.md").read_text(encoding="utf-8")
     assert str(ROOT) not in (work / "site" / "snapshot.json").read_text(encoding="utf-8")
