@@ -346,3 +346,43 @@ def test_overlay_notes_rows_related_and_scope_render_per_locale(tmp_path: Path) 
     assert "[search_chat](search_chat.md)" in en and "`no_such_tool`" in en
     assert "**Requires:** `defects_write`, `project:core`" in en  # the overlay wins over _meta
     assert any("no_such_tool" in w for w in warnings)
+
+
+@pytest.mark.parametrize(
+    ("value", "kept"),
+    [
+        ("Bearer ${TOKEN}", True),
+        ("${API_KEY}", True),
+        ("Basic ${USER}${PASS}", True),
+        ("Bearer abc123", False),  # a literal secret
+        ("key=abc ${X}", False),  # a literal mixed in with a reference
+        ("${X} trailing", False),
+        ("", False),
+    ],
+)
+def test_only_pure_header_templates_are_recorded(value: str, kept: bool) -> None:
+    spec = ServerSpec(url="http://127.0.0.1:1/mcp/", headers=(("Authorization", value),))
+    assert spec.auth_template() == (("Authorization", value if kept else None),)
+
+
+def test_endpoints_on_several_hosts_are_named_in_full() -> None:
+    from generator.product import endpoints_of
+
+    def record(name: str, address: str) -> dict[str, object]:
+        return {"name": name, "profile": name, "transport": "streamable-http", "address": address,
+                "protocol_version": "2025-11-25", "tools": []}  # fmt: skip
+
+    same = endpoints_of([record("a", "https://x.example/mcp/"), record("b", "https://x.example/mcp/ro/")])
+    assert [e.short for e in same] == ["/mcp/", "/mcp/ro/"]
+    split = endpoints_of([record("eu", "https://eu.example/mcp/"), record("us", "https://us.example/mcp/")])
+    assert [e.short for e in split] == ["https://eu.example/mcp/", "https://us.example/mcp/"]
+
+
+def test_overlay_locale_codes_match_either_spelling() -> None:
+    from generator.overlays import Overlay, TroubleRow
+
+    row = TroubleRow("s", "c", "a")
+    overlay = Overlay("t", "f.yaml", notes=(("pt-BR", "olá"), ("en", "hi")), troubleshooting=(("pt-br", row),))
+    assert overlay.note_for("pt_BR") == ("pt-BR", "olá")
+    assert overlay.troubleshooting_for("pt_BR") == (row,)
+    assert overlay.note_for("de") == ("en", "hi")
