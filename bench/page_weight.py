@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 
 from bench.bench_build import synthetic  # noqa: E402
 from generator.build import site_files  # noqa: E402
-from generator.config import PortalConfig, demo_endpoints  # noqa: E402
+from generator.config import PortalConfig, demo_config  # noqa: E402
 from generator.snapshot import load_snapshot  # noqa: E402
 
 SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
@@ -82,9 +82,9 @@ def page_kinds(files: dict[str, bytes], code: str) -> list[tuple[str, list[bytes
 
 def report_demo() -> None:
     snapshot = load_snapshot(SNAPSHOT)
-    config = PortalConfig(endpoints=demo_endpoints(), base_url="https://teamspace.example/developers/")
+    config = demo_config(PortalConfig(base_url="https://teamspace.example/developers/"))
     files, with_search = timed(lambda: site_files(snapshot, config))
-    _, without = timed(lambda: site_files(snapshot, PortalConfig(endpoints=demo_endpoints(), search=False)))
+    _, without = timed(lambda: site_files(snapshot, demo_config(PortalConfig(search=False))))
     print(f"Demo portal ({len(snapshot.tools)} tools, {', '.join(LOCALES)}) from {SNAPSHOT.relative_to(ROOT)}")
     print(
         f"  {len(files)} files, {sum(len(d) for d in files.values()) / 1000:.0f} KB in all; "
@@ -130,7 +130,7 @@ def report_demo() -> None:
 
 def report_growth(n: int) -> None:
     print(f"\nGrowth with the number of tools (synthetic servers, no search, {', '.join(LOCALES)})")
-    demo_files, _ = site_files(load_snapshot(SNAPSHOT), PortalConfig(endpoints=demo_endpoints(), search=False))
+    demo_files, _ = site_files(load_snapshot(SNAPSHOT), demo_config(PortalConfig(search=False)))
     demo_tools = sorted(
         len(d) for p, d in demo_files.items() if p.startswith("en/tools/") and p.endswith("/index.html")
     )
