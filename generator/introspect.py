@@ -37,7 +37,7 @@ from generator.errors import PortalError
 from generator.failures import _explain, _leaf, _Progress, _stderr_tail
 from generator.merge import EndpointFacts, merge
 from generator.secrets import Redactor, expand, variables_in
-from generator.snapshot import Snapshot, fingerprint, resolve_capability_version
+from generator.snapshot import Snapshot, endpoint_record, fingerprint, resolve_capability_version
 
 T = TypeVar("T")
 
@@ -465,7 +465,14 @@ async def _introspect(
             )
         progress.request = "closing the connection"
         version = client.protocol_version
+        discovered = client.session.discover_result
+        # A 2026-era server lists every revision it speaks; an initialize handshake names only one.
+        supported = [str(v) for v in (discovered.supported_versions or [])] if discovered is not None else []
     tools_fp = fingerprint(wire_tools)
+    record = endpoint_record(
+        spec.name, spec.profile, spec.transport, spec.public_endpoint(), version, wire_tools,
+        supported_versions=supported,
+    )  # fmt: skip
     return Snapshot(
         protocol_version=version,
         server=server,
@@ -477,6 +484,7 @@ async def _introspect(
         resources=tuple(_wire(r) for r in resources),
         resource_templates=tuple(_wire(t) for t in templates),
         skipped_tools=tuple(lister.skipped),
+        endpoints=(record,),
     )
 
 

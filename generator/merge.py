@@ -59,6 +59,7 @@ def merge(parts: Sequence[tuple[EndpointFacts, Snapshot]], capability_rule: str)
                 auth=[list(pair) for pair in facts.auth],
                 env=list(facts.env),
                 variants=variants,
+                supported_versions=list(snap.endpoints[0].get("supported_versions", [])) if snap.endpoints else [],
                 prompts=[str(p.get("name")) for p in snap.prompts],
                 resources=[str(r.get("uri")) for r in snap.resources],
                 resource_templates=[str(r.get("uriTemplate")) for r in snap.resource_templates],

@@ -400,6 +400,11 @@ class SiteModel:
         """The protocol versions the endpoints negotiated, each once."""
         return tuple(dict.fromkeys(e.protocol_version for e in self.endpoints))
 
+    @cached_property
+    def supported_versions(self) -> tuple[str, ...]:
+        """Every protocol revision some endpoint says it speaks, newest first (empty when none said)."""
+        return tuple(sorted({v for e in self.endpoints for v in e.supported_versions}, reverse=True))
+
     @property
     def several_endpoints(self) -> bool:
         return len(self.endpoints) > 1

@@ -58,6 +58,8 @@ class EndpointDoc:
     auth: tuple[tuple[str, str | None], ...] = ()
     env: tuple[str, ...] = ()
     variants: tuple[tuple[str, dict[str, Any]], ...] = ()
+    supported_versions: tuple[str, ...] = ()
+    """Every protocol revision the endpoint says it speaks (``server/discover``); empty when unknown."""
     path_only: bool = True
     """Name an HTTP endpoint by its URL path alone (true when every HTTP endpoint shares one host)."""
 
@@ -74,6 +76,7 @@ class EndpointDoc:
             tools=tuple(record.get("tools", ())),
             auth=tuple((a[0], a[1]) for a in record.get("auth", ())),
             env=tuple(record.get("env", ())),
+            supported_versions=tuple(record.get("supported_versions", ())),
             variants=tuple(sorted(variants.items())),
         )
 

@@ -115,8 +115,8 @@ def endpoint_record(
 
     ``tools`` lists the names it offers; ``variants`` holds, whole, each tool whose JSON differs
     from the snapshot's main listing of it; *extra* adds ``auth`` (header templates), ``env``
-    (variable names), and the names or URIs of its ``prompts``, ``resources`` and
-    ``resource_templates``.
+    (variable names), ``supported_versions`` (every protocol revision a 2026-era server says it
+    speaks), and the names or URIs of its ``prompts``, ``resources`` and ``resource_templates``.
     """
     record: dict[str, JSON] = {
         "name": name,
@@ -198,7 +198,7 @@ def _endpoints(data: dict[str, JSON], path: Path, tool_names: set[str]) -> tuple
         if record["name"] in seen:
             raise _bad(path, f"the endpoint name {record['name']!r} appears twice")
         seen.add(record["name"])
-        for key in ("tools", "env", "prompts", "resources", "resource_templates"):
+        for key in ("tools", "env", "supported_versions", "prompts", "resources", "resource_templates"):
             value = record.get(key, [])
             if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
                 raise _bad(path, f"{where} has a `{key}` that is not a list of strings")

@@ -58,6 +58,9 @@ def test_three_endpoints_fold_into_one_snapshot(three: Snapshot) -> None:
     assert isinstance(variants, dict) and list(variants) == ["search_chat"]
     assert variants["search_chat"]["inputSchema"]["properties"]["limit"]["maximum"] == 25
     assert "variants" not in endpoint(three, "http")
+    # A 2026-era server lists the revisions it speaks; the negotiated one is among them.
+    for record in three.endpoints:
+        assert record["protocol_version"] in record["supported_versions"]  # type: ignore[operator]
 
 
 def test_the_multi_endpoint_snapshot_round_trips_and_is_deterministic(three: Snapshot, tmp_path: Path) -> None:
@@ -263,6 +266,8 @@ def test_everything_live_over_stdio_has_prompts_and_templates() -> None:
     snap = introspect_all((spec,), FAST)
     assert {p["name"] for p in snap.prompts} == {p["name"] for p in load_snapshot(EVERYTHING_SNAPSHOT).prompts}
     assert snap.resource_templates and all("uriTemplate" in t for t in snap.resource_templates)
+    # A 2025-11-25 server names its version only through the initialize handshake.
+    assert snap.protocol_version == "2025-11-25" and "supported_versions" not in snap.endpoints[0]
 
 
 CONFIG_ERRORS = [
