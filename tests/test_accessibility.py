@@ -38,7 +38,14 @@ PAGES = [
     *(
         f"{locale}/{page}"
         for locale in ("en", "ru", "ar")
-        for page in ("", "connecting/", "tools/search_chat/", "tools/query_research_conversations/")
+        for page in (
+            "",
+            "connecting/",
+            "tools/search_chat/",
+            "tools/query_research_conversations/",
+            "prompts/triage_defect/",
+            "resource-templates/document/",
+        )
     ),
 ]
 

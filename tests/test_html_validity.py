@@ -54,7 +54,15 @@ def test_every_page_is_valid_html(site: Path) -> None:
     expected = {"index.html"} | {
         f"{loc}/{page}index.html"
         for loc in ("en", "ru", "ar")
-        for page in ("", "connecting/", *(f"tools/{t}/" for t in tools))
+        for page in (
+            "",
+            "connecting/",
+            "instructions/",
+            "prompts/triage_defect/",
+            "resources/handbook/",
+            "resource-templates/document/",
+            *(f"tools/{t}/" for t in tools),
+        )
     }
     assert expected <= {p.relative_to(site).as_posix() for p in pages}
     proc = subprocess.run(

@@ -391,3 +391,22 @@ def test_overlay_locale_codes_match_either_spelling() -> None:
     assert overlay.note_for("pt_BR") == ("pt-BR", "olá")
     assert overlay.troubleshooting_for("pt_BR") == (row,)
     assert overlay.note_for("de") == ("en", "hi")
+
+
+def test_demo_resource_and_template_pages_show_their_facts(demo_site: dict[str, str]) -> None:
+    handbook = demo_site["en/resources/handbook.md"]
+    for row in (
+        "| URI | `teamspace://handbook` |",
+        "| MIME type | `text/markdown` |",
+        "| Size | not declared |",
+        "| Audience | `user`, `assistant` |",
+        "| Priority | 0.8 |",
+        "| Last modified | `2026-09-01T09:00:00Z` |",
+    ):
+        assert row in handbook
+    template = demo_site["en/resource-templates/document.md"]
+    assert "| URI template | `teamspace://documents/{document_id}` |" in template
+    assert "| `document_id` | simple |" in template
+    assert "resource-templates/document.md" in demo_site["en/llms.txt"]
+    prompt = demo_site["ru/prompts/triage_defect/index.html"]
+    assert '<code dir="ltr">defect</code>' in prompt and '<code dir="ltr">audience</code>' in prompt

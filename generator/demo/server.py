@@ -16,6 +16,7 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer, UserMessage
+from mcp_types import Annotations
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from pydantic import Field
 from starlette.applications import Starlette
@@ -93,6 +94,15 @@ def handbook() -> str:
     return HANDBOOK
 
 
+def document_summary(document_id: str) -> str:
+    """Return a fixed, fake summary of one document (the same for every call)."""
+    number = data.stable_number(document_id)
+    return (
+        f"# Document {document_id}\n\nRevision {number % 7 + 1}, last edited by Chen Wei. "
+        "Fake content from the Teamspace demo.\n"
+    )
+
+
 def build_server(profile: str = "full", *, log_level: LogLevel = "WARNING") -> MCPServer[Any]:
     """Build the demo server for ``profile`` (a key of :data:`PROFILES`)."""
     if profile not in PROFILES:
@@ -118,7 +128,16 @@ def build_server(profile: str = "full", *, log_level: LogLevel = "WARNING") -> M
         title="Teamspace handbook",
         description="How Teamspace organises chats, research, defects and capabilities.",
         mime_type="text/markdown",
+        annotations=Annotations(audience=["user", "assistant"], priority=0.8, last_modified="2026-09-01T09:00:00Z"),
     )(handbook)
+    server.resource(
+        "teamspace://documents/{document_id}",
+        name="document",
+        title="Document summary",
+        description="A short Markdown summary of one workspace document: its latest revision and editor.",
+        mime_type="text/markdown",
+        annotations=Annotations(audience=["assistant"], priority=0.4),
+    )(document_summary)
     return server
 
 
