@@ -16,8 +16,8 @@ from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer, UserMessage
-from mcp_types import Annotations
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp_types import Annotations
 from pydantic import Field
 from starlette.applications import Starlette
 from starlette.requests import Request
