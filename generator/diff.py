@@ -138,9 +138,36 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> list[Change]:
     for name in old_tools:
         if name not in new_tools:
             changes.append(Change(name, BREAKING, "tool-removed", "", name, None, f"tool `{name}` was removed"))
+    changes.extend(_offering_changes(old, new, set(old_tools) & set(new_tools)))
     order = {cls: i for i, cls in enumerate(CLASSES)}
     indexed = sorted(enumerate(changes), key=lambda ic: (order[ic[1].cls], ic[1].tool, ic[0]))
     return [c for _, c in indexed]
+
+
+def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Change]:
+    """Tools (present on both sides) that an endpoint stopped or started offering.
+
+    Endpoints are matched by name. A version-1 snapshot has only a stand-in ``default``
+    endpoint, which says nothing about profiles, so it is not compared.
+    """
+    old_eps = {str(e["name"]): e for e in old.endpoints}
+    new_eps = {str(e["name"]): e for e in new.endpoints}
+    if "default" in old_eps and len(old_eps) == 1 and "default" not in new_eps:
+        return []
+    if "default" in new_eps and len(new_eps) == 1 and "default" not in old_eps:
+        return []
+    changes = []
+    for name in [*old_eps, *(n for n in new_eps if n not in old_eps)]:
+        before = set(old_eps[name]["tools"]) if name in old_eps else set()
+        after = set(new_eps[name]["tools"]) if name in new_eps else set()
+        where = str((new_eps.get(name) or old_eps[name])["address"])
+        for tool in sorted((before - after) & kept):
+            message = f"tool `{tool}` is no longer offered on the endpoint `{name}` ({where})"
+            changes.append(Change(tool, BREAKING, "offered-removed", where, where, None, message))
+        for tool in sorted((after - before) & kept):
+            message = f"tool `{tool}` is now offered on the endpoint `{name}` ({where})"
+            changes.append(Change(tool, NON_BREAKING, "offered-added", where, None, where, message))
+    return changes
 
 
 def _by_name(tools: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:

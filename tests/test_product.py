@@ -11,6 +11,7 @@ import json
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -410,3 +411,48 @@ def test_demo_resource_and_template_pages_show_their_facts(demo_site: dict[str, 
     assert "resource-templates/document.md" in demo_site["en/llms.txt"]
     prompt = demo_site["ru/prompts/triage_defect/index.html"]
     assert '<code dir="ltr">defect</code>' in prompt and '<code dir="ltr">audience</code>' in prompt
+
+
+def _edited(snap: Snapshot, tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> Snapshot:
+    from generator.snapshot import fingerprint
+
+    data = json.loads(snap.to_json())
+    edit(data)
+    data["fingerprint"] = fingerprint(data["tools"], data["endpoints"])
+    return parse_snapshot(json.dumps(data), tmp_path / "edited.json")
+
+
+def test_diff_and_changelog_see_a_tool_leave_or_join_an_endpoint(tmp_path: Path) -> None:
+    from generator.diff import diff_snapshots
+
+    old = load_snapshot(SNAPSHOT)
+
+    def move(data: dict[str, Any]) -> None:
+        readonly = data["endpoints"][2]
+        readonly["tools"] = [t for t in readonly["tools"] if t != "my_capabilities"] + ["workspace_status"]
+
+    new = _edited(old, tmp_path, move)
+    changes = {(c.cls, c.kind, c.tool, c.path) for c in diff_snapshots(old, new)}
+    assert changes == {
+        ("breaking", "offered-removed", "my_capabilities", "http://127.0.0.1:8765/mcp/readonly/"),
+        ("non-breaking", "offered-added", "workspace_status", "http://127.0.0.1:8765/mcp/readonly/"),
+    }
+    previous = tmp_path / "old.json"
+    previous.write_text(old.to_json(), encoding="utf-8")
+    files, _ = site_files(new, PortalConfig(search=False, previous=str(previous)))
+    assert "| No longer offered on an endpoint |" in files["en/changes.md"].decode()
+    assert "Теперь предлагается на эндпоинте" in files["ru/changes/index.html"].decode()
+
+
+def test_a_version_one_snapshot_is_not_compared_by_endpoint(tmp_path: Path) -> None:
+    from generator.diff import diff_snapshots
+
+    new = load_snapshot(SNAPSHOT)
+    data = json.loads(new.to_json())
+    data["snapshot_version"] = 1
+    del data["endpoints"]
+    from generator.snapshot import fingerprint
+
+    data["fingerprint"] = fingerprint(data["tools"])
+    old = parse_snapshot(json.dumps(data), tmp_path / "v1.json")
+    assert diff_snapshots(old, new) == []
