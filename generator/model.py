@@ -410,6 +410,11 @@ class SiteModel:
         return len(self.endpoints) > 1
 
     @cached_property
+    def profiles(self) -> tuple[str, ...]:
+        """Every profile of the product, in endpoint order (the tool list shows them when several)."""
+        return tuple(dict.fromkeys(e.profile for e in self.endpoints))
+
+    @cached_property
     def scoped(self) -> bool:
         """True when any tool has a required scope (the tool list then shows the column)."""
         return any(t.scopes for t in self.tools)
