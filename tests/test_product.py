@@ -456,3 +456,21 @@ def test_a_version_one_snapshot_is_not_compared_by_endpoint(tmp_path: Path) -> N
     data["fingerprint"] = fingerprint(data["tools"])
     old = parse_snapshot(json.dumps(data), tmp_path / "v1.json")
     assert diff_snapshots(old, new) == []
+
+
+def test_every_table_and_heading_in_a_twin_starts_its_own_block(demo_site: dict[str, str]) -> None:
+    # Some Markdown renderers do not let a table or a heading interrupt a paragraph.
+    everything, _ = site_files(load_snapshot(EVERYTHING_SNAPSHOT), PortalConfig(search=False))
+    twins = {p: t for p, t in demo_site.items() if p.endswith(".md")}
+    twins.update({p: d.decode() for p, d in everything.items() if p.endswith(".md")})
+    assert len(twins) > 100
+    for path, text in twins.items():
+        lines = text.split("\n")
+        fenced = False
+        for before, line in zip(lines, lines[1:], strict=False):
+            if line.startswith("```"):
+                fenced = not fenced
+            if fenced:
+                continue
+            starts_block = line.startswith(("| ", "#")) and not before.startswith("|")
+            assert not starts_block or before == "", f"{path}: {line[:60]!r} follows {before[:60]!r}"
