@@ -7,6 +7,7 @@ the pinned server-everything for prompts, resources and resource templates.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from collections.abc import Callable
@@ -467,7 +468,7 @@ def test_every_table_and_heading_in_a_twin_starts_its_own_block(demo_site: dict[
     for path, text in twins.items():
         lines = text.split("\n")
         fenced = False
-        for before, line in zip(lines, lines[1:], strict=False):
+        for before, line in itertools.pairwise(lines):
             if line.startswith("```"):
                 fenced = not fenced
             if fenced:
