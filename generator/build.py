@@ -19,7 +19,7 @@ from generator.errors import PortalError
 from generator.i18n import Catalog, load_catalog
 from generator.model import build_model
 from generator.openapi import load_openapi, map_tools
-from generator.overlays import check_overlays, load_overlays
+from generator.overlays import check_overlays, load_overlays, unused_locales
 from generator.publish import MANIFEST, manifest, publish
 from generator.render import Renderer, render_site
 from generator.resources import data_dir
@@ -77,6 +77,7 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
     ]
     overlays = load_overlays(Path(config.overlays_dir) if config.overlays_dir else None)
     warnings += check_overlays(overlays, snapshot.tools)
+    warnings += unused_locales(overlays, config.locales)
     previous = load_side(Path(config.previous)) if config.previous else None
     api, operations = None, {}
     if config.operation_meta_key and not config.openapi:

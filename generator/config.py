@@ -362,6 +362,10 @@ def _endpoints(data: Any, collect: _Collector) -> tuple[ServerSpec, ...]:
     return tuple(result)
 
 
+def _rooted(spec: ServerSpec, base_dir: Path) -> ServerSpec:
+    return replace(spec, cwd=str(base_dir / spec.cwd)) if spec.cwd else spec
+
+
 def _limits(data: Any, collect: _Collector) -> Limits:
     if not isinstance(data, dict):
         collect.add("limits", "must be a mapping")
@@ -450,6 +454,12 @@ def load_config(path: Path) -> PortalConfig:
         config = replace(config, overlays_dir=str(base_dir / config.overlays_dir))
     if config.openapi:
         config = replace(config, openapi=str(base_dir / config.openapi))
+    # A stdio server's working directory, like every other path in the file, is relative to the file.
+    config = replace(
+        config,
+        server=_rooted(config.server, base_dir) if config.server else None,
+        endpoints=tuple(_rooted(e, base_dir) for e in config.endpoints),
+    )
     if "out" in data and config.out:
         config = replace(config, out=str(base_dir / config.out))
     return config

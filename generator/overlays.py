@@ -357,3 +357,18 @@ def check_overlays(overlays: Mapping[str, Overlay], tools: Iterable[Mapping[str,
                 f"A page never shows an example that does not validate; fix the example or the tool's schema."
             )
     return warnings
+
+
+def unused_locales(overlays: Mapping[str, Overlay], locales: Iterable[str]) -> list[str]:
+    """Warnings for notes and troubleshooting rows in a locale the site does not build."""
+    built = {_same_locale(code) for code in locales}
+    warnings = []
+    for _, overlay in sorted(overlays.items()):
+        codes = [code for code, _ in overlay.notes] + [code for code, _ in overlay.troubleshooting if code != "*"]
+        unused = sorted({code for code in codes if _same_locale(code) not in built})
+        if unused:
+            warnings.append(
+                f"overlay {overlay.source} has text in {', '.join(unused)}, which this site does not build "
+                f"(locales: {', '.join(locales)}); it is not shown"
+            )
+    return warnings

@@ -475,3 +475,22 @@ def test_every_table_and_heading_in_a_twin_starts_its_own_block(demo_site: dict[
                 continue
             starts_block = line.startswith(("| ", "#")) and not before.startswith("|")
             assert not starts_block or before == "", f"{path}: {line[:60]!r} follows {before[:60]!r}"
+
+
+def test_cwd_is_relative_to_the_config_file(tmp_path: Path) -> None:
+    from generator.config import load_config
+
+    (tmp_path / "conf").mkdir()
+    path = tmp_path / "conf" / "portal.yaml"
+    path.write_text("endpoints: [{name: a, stdio: 'srv', cwd: work}, {name: b, stdio: 'srv', cwd: /abs}]\n", "utf-8")
+    first, second = load_config(path).connections
+    assert first.cwd == str(tmp_path / "conf" / "work") and second.cwd == "/abs"
+
+
+def test_overlay_text_in_a_locale_the_site_does_not_build_is_reported(tmp_path: Path) -> None:
+    overlays = tmp_path / "overlays"
+    overlays.mkdir()
+    (overlays / "a.yaml").write_text("tool: search_chat\nnotes: {en: hi, de: hallo}\n", encoding="utf-8")
+    config = PortalConfig(search=False, overlays_dir=str(overlays), locales=("en", "ru"))
+    _, warnings = site_files(load_snapshot(SNAPSHOT), config)
+    assert any("has text in de, which this site does not build" in w for w in warnings), warnings
