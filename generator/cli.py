@@ -99,7 +99,7 @@ def make_parser() -> argparse.ArgumentParser:
     _source_options(build, allow_snapshot=True)
     build.add_argument("--out", metavar="DIR", help="output directory (default ./site)")
     _site_options(build)
-    build.add_argument("--strict", action="store_true", help="turn warnings (missing translations, ...) into errors")
+    _strict_option(build)
     _lenient_option(build)
     intro = sub.add_parser(
         "introspect",
@@ -120,6 +120,7 @@ def make_parser() -> argparse.ArgumentParser:
     check.add_argument("--out", metavar="DIR", help="the built site to check (default ./site)")
     _site_options(check)
     check.add_argument("--format", choices=("text", "json"), default="text", help="report format (default text)")
+    _strict_option(check)
     _lenient_option(check)
     diff = sub.add_parser(
         "diff",
@@ -203,6 +204,14 @@ def _site_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--previous", metavar="SNAPSHOT", help="a previous snapshot or built site: adds a localized changelog page"
+    )
+
+
+def _strict_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="turn warnings (stale translations, unmapped API operations, overlay problems...) into errors",
     )
 
 
@@ -310,6 +319,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from generator.check import render as render_report
 
     report = check(config_from_args(args), from_file=Path(args.from_file) if args.from_file else None)
+    if args.strict and report.warnings:
+        raise PortalError(
+            "The check has warnings and --strict turns them into failures: " + "; ".join(report.warnings) + "."
+        )
     for warning in report.warnings:
         print(f"warning: {warning}", file=sys.stderr)
     sys.stdout.write(render_report(report, args.format))

@@ -163,3 +163,15 @@ def test_check_against_the_live_demo_server(cli: Cli, tmp_path: Path) -> None:
     run = cli("check", "--out", str(out))
     assert run.code == 0, run.out + run.err
     assert "up to date" in run.out
+
+
+def test_strict_check_fails_on_the_warnings_a_strict_build_would_fail_on(cli: Cli, tmp_path: Path) -> None:
+    api = tmp_path / "mini.json"
+    api.write_text(json.dumps({"openapi": "3.1.0", "info": {"title": "Mini", "version": "1"}, "paths": {}}), "utf-8")
+    out = tmp_path / "site"
+    assert cli("build", "--from", str(GOLDEN), "--openapi", str(api), "--out", str(out), "--no-search").code == 0
+    relaxed = check(cli, out, "--openapi", str(api), "--no-search")
+    assert relaxed.code == 0 and "mapped to no API operation" in relaxed.err
+    strict = check(cli, out, "--openapi", str(api), "--no-search", "--strict")
+    assert strict.code == 1 and "--strict turns them into failures" in strict.err
+    assert "mapped to no API operation" in strict.err
