@@ -35,7 +35,7 @@ from pydantic import BaseModel, ValidationError
 from generator.config import Limits, ServerSpec
 from generator.errors import PortalError
 from generator.failures import _explain, _leaf, _Progress, _stderr_tail
-from generator.merge import EndpointFacts, merge
+from generator.merge import merge
 from generator.secrets import Redactor, expand, variables_in
 from generator.snapshot import Snapshot, endpoint_record, fingerprint, resolve_capability_version
 
@@ -469,10 +469,23 @@ async def _introspect(
         # A 2026-era server lists every revision it speaks; an initialize handshake names only one.
         supported = [str(v) for v in (discovered.supported_versions or [])] if discovered is not None else []
     tools_fp = fingerprint(wire_tools)
+    wire_prompts = [_wire(p) for p in prompts]
+    wire_resources = [_wire(r) for r in resources]
+    wire_templates = [_wire(t) for t in templates]
     record = endpoint_record(
-        spec.name, spec.profile, spec.transport, spec.public_endpoint(), version, wire_tools,
+        spec.name,
+        spec.profile,
+        spec.transport,
+        spec.public_endpoint(),
+        version,
+        wire_tools,
+        auth=[list(pair) for pair in spec.auth_template()],
+        env=list(spec.env),
         supported_versions=supported,
-    )  # fmt: skip
+        prompts=[str(p.get("name")) for p in wire_prompts],
+        resources=[str(r.get("uri")) for r in wire_resources],
+        resource_templates=[str(t.get("uriTemplate")) for t in wire_templates],
+    )
     return Snapshot(
         protocol_version=version,
         server=server,
@@ -480,9 +493,9 @@ async def _introspect(
         capability_version=resolve_capability_version(capability_rule, server, tools_fp),
         transport=spec.transport,
         endpoint=spec.public_endpoint(),
-        prompts=tuple(_wire(p) for p in prompts),
-        resources=tuple(_wire(r) for r in resources),
-        resource_templates=tuple(_wire(t) for t in templates),
+        prompts=tuple(wire_prompts),
+        resources=tuple(wire_resources),
+        resource_templates=tuple(wire_templates),
         skipped_tools=tuple(lister.skipped),
         endpoints=(record,),
     )
@@ -529,11 +542,7 @@ def introspect_all(
         if isinstance(leaf, PortalError):
             raise PortalError(leaf.message) from exc
         raise  # pragma: no cover - _introspect_one turns every failure into a PortalError
-    parts = [
-        (EndpointFacts(s.name, s.profile, s.auth_template(), s.env), snap)
-        for s, snap in zip(specs, results, strict=True)
-        if snap is not None
-    ]
+    parts = [snap for snap in results if snap is not None]
     return merge(parts, capability_rule)
 
 

@@ -11,20 +11,9 @@ lists differently (another schema, other annotations) is kept whole in that endp
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-from generator.snapshot import Snapshot, canonical_json, endpoint_record, fingerprint, resolve_capability_version
-
-
-@dataclass(frozen=True)
-class EndpointFacts:
-    """What we know of an endpoint besides what its server said (from the configuration)."""
-
-    name: str
-    profile: str | None = None
-    auth: tuple[tuple[str, str | None], ...] = ()
-    env: tuple[str, ...] = ()
+from generator.snapshot import Snapshot, canonical_json, fingerprint, resolve_capability_version
 
 
 def _union(lists: Sequence[Sequence[dict[str, Any]]], key: str) -> list[dict[str, Any]]:
@@ -40,35 +29,23 @@ def _union(lists: Sequence[Sequence[dict[str, Any]]], key: str) -> list[dict[str
     return merged
 
 
-def merge(parts: Sequence[tuple[EndpointFacts, Snapshot]], capability_rule: str) -> Snapshot:
-    """Fold per-endpoint snapshots (in configuration order) into one."""
-    primary = parts[0][1]
-    tools = _union([snap.tools for _, snap in parts], "name")
+def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
+    """Fold per-endpoint snapshots (in configuration order) into one.
+
+    Each part carries its own endpoint record (written by introspection); the fold adds
+    only what needs every part to know: the tools an endpoint lists differently.
+    """
+    primary = parts[0]
+    tools = _union([snap.tools for snap in parts], "name")
     main = {t["name"]: canonical_json(t) for t in tools}
     records = []
-    for facts, snap in parts:
+    for snap in parts:
         variants = {t["name"]: t for t in snap.tools if canonical_json(t) != main[t["name"]]}
-        records.append(
-            endpoint_record(
-                facts.name,
-                facts.profile,
-                snap.transport,
-                snap.endpoint,
-                snap.protocol_version,
-                snap.tools,
-                auth=[list(pair) for pair in facts.auth],
-                env=list(facts.env),
-                variants=variants,
-                supported_versions=list(snap.endpoints[0].get("supported_versions", [])) if snap.endpoints else [],
-                prompts=[str(p.get("name")) for p in snap.prompts],
-                resources=[str(r.get("uri")) for r in snap.resources],
-                resource_templates=[str(r.get("uriTemplate")) for r in snap.resource_templates],
-            )
-        )
+        records.append({**snap.endpoints[0], **({"variants": variants} if variants else {})})
     skipped = []
-    for facts, snap in parts:
+    for snap in parts:
         for item in snap.skipped_tools:
-            entry = dict(item) if len(parts) == 1 else {**item, "endpoint": facts.name}
+            entry = dict(item) if len(parts) == 1 else {**item, "endpoint": snap.endpoints[0]["name"]}
             if entry not in skipped:
                 skipped.append(entry)
     tools_fp = fingerprint(tools, records)
@@ -79,9 +56,9 @@ def merge(parts: Sequence[tuple[EndpointFacts, Snapshot]], capability_rule: str)
         capability_version=resolve_capability_version(capability_rule, primary.server, tools_fp),
         transport=primary.transport,
         endpoint=primary.endpoint,
-        prompts=tuple(_union([s.prompts for _, s in parts], "name")),
-        resources=tuple(_union([s.resources for _, s in parts], "uri")),
-        resource_templates=tuple(_union([s.resource_templates for _, s in parts], "uriTemplate")),
+        prompts=tuple(_union([s.prompts for s in parts], "name")),
+        resources=tuple(_union([s.resources for s in parts], "uri")),
+        resource_templates=tuple(_union([s.resource_templates for s in parts], "uriTemplate")),
         skipped_tools=tuple(skipped),
         endpoints=tuple(records),
         fingerprint=tools_fp,

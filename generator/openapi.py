@@ -29,6 +29,7 @@ from typing import Any
 import yaml
 
 from generator.errors import PortalError
+from generator.jsonutil import json_type
 
 MAX_BYTES = 10 * 1024 * 1024
 """Largest document :func:`load_openapi` reads; a bigger one is refused, not truncated."""
@@ -154,17 +155,15 @@ def _parse(content: bytes, suffix: str, source: str) -> tuple[Any, str]:
 
 
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return "an object" if isinstance(value, dict) else type(value).__name__
+    """How a message names the JSON type of *value* ("a string", "an array"...)."""
+    name = json_type(value)
+    if name is None:
+        return type(value).__name__
+    if name == "null":
+        return name
+    if name == "integer":
+        name = "number"
+    return f"{'an' if name[0] in 'aeiou' else 'a'} {name}"
 
 
 def _text(value: Any) -> str | None:

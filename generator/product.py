@@ -11,7 +11,7 @@ import re
 import shlex
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from generator.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
@@ -130,13 +130,21 @@ class PromptArgument:
 
 
 @dataclass(frozen=True)
-class PromptDoc:
-    """A prompt the server offers, with its arguments."""
+class ItemDoc:
+    """What prompts, resources and resource templates share: a name, a page, and the endpoints offering it."""
 
     name: str
     slug: str
     raw: dict[str, Any]
     endpoints: tuple[EndpointDoc, ...]
+
+    extra_keys: ClassVar[tuple[str, ...]] = ("icons", "_meta")
+    """Wire fields shown as raw JSON at the end of the page."""
+
+    @property
+    def kind(self) -> str:
+        """The page kind (see :mod:`generator.pages`)."""
+        raise NotImplementedError
 
     @property
     def title(self) -> str | None:
@@ -145,6 +153,23 @@ class PromptDoc:
     @property
     def description(self) -> str | None:
         return text_of(self.raw, "description")
+
+    @cached_property
+    def icon(self) -> str | None:
+        return safe_icon(self.raw)
+
+    @property
+    def extra_fields(self) -> tuple[tuple[str, str], ...]:
+        return tuple((k, json_block(self.raw[k])) for k in self.extra_keys if k in self.raw)
+
+
+@dataclass(frozen=True)
+class PromptDoc(ItemDoc):
+    """A prompt the server offers, with its arguments."""
+
+    @property
+    def kind(self) -> str:
+        return "prompt"
 
     @cached_property
     def arguments(self) -> tuple[PromptArgument, ...]:
@@ -160,10 +185,6 @@ class PromptDoc:
             if isinstance(a, dict)
         )
 
-    @cached_property
-    def icon(self) -> str | None:
-        return safe_icon(self.raw)
-
     @property
     def request(self) -> str:
         """A ``prompts/get`` request with a placeholder for every required argument."""
@@ -173,20 +194,13 @@ class PromptDoc:
             params["arguments"] = arguments
         return json_block({"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": params})
 
-    @property
-    def extra_fields(self) -> tuple[tuple[str, str], ...]:
-        return tuple((k, json_block(self.raw[k])) for k in ("icons", "_meta") if k in self.raw)
-
 
 @dataclass(frozen=True)
-class ResourceDoc:
+class ResourceDoc(ItemDoc):
     """A resource or a resource template (``template`` true), with its annotations."""
 
-    name: str
-    slug: str
-    raw: dict[str, Any]
-    template: bool
-    endpoints: tuple[EndpointDoc, ...]
+    template: bool = False
+    extra_keys: ClassVar[tuple[str, ...]] = ("annotations", "icons", "_meta")
 
     @property
     def kind(self) -> str:
@@ -195,14 +209,6 @@ class ResourceDoc:
     @property
     def uri(self) -> str:
         return str(self.raw.get("uriTemplate" if self.template else "uri", ""))
-
-    @property
-    def title(self) -> str | None:
-        return text_of(self.raw, "title")
-
-    @property
-    def description(self) -> str | None:
-        return text_of(self.raw, "description")
 
     @property
     def mime_type(self) -> str | None:
@@ -235,18 +241,10 @@ class ResourceDoc:
     def last_modified(self) -> str | None:
         return text_of(self.annotations, "lastModified")
 
-    @cached_property
-    def icon(self) -> str | None:
-        return safe_icon(self.raw)
-
     @property
     def request(self) -> str:
         """The ``resources/read`` request (for a template, with its variables still to fill in)."""
         return json_block({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": self.uri}})
-
-    @property
-    def extra_fields(self) -> tuple[tuple[str, str], ...]:
-        return tuple((k, json_block(self.raw[k])) for k in ("annotations", "icons", "_meta") if k in self.raw)
 
 
 def endpoints_of(records: list[dict[str, Any]]) -> tuple[EndpointDoc, ...]:
@@ -291,6 +289,6 @@ def resources_of(
     uris = [str(r.get(key, "")) for r in raw]
     slugs = _slugs(names, uris)
     return tuple(
-        ResourceDoc(name, slug, r, template, _offering(endpoints, records, record_key, uri))
+        ResourceDoc(name, slug, r, _offering(endpoints, records, record_key, uri), template=template)
         for name, slug, r, uri in zip(names, slugs, raw, uris, strict=True)
     )

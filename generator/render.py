@@ -107,7 +107,7 @@ class Context:
 
     def item_page(self, item: Any) -> Page:
         """The page of a prompt, resource or resource template."""
-        return Page(item.kind if hasattr(item, "uri") else "prompt", self.page.locale, item=item)
+        return Page(item.kind, self.page.locale, item=item)
 
 
 class Renderer:

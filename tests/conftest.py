@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
+from generator.demo.launch import running_http_demo
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
@@ -86,11 +87,12 @@ def http_server(argv: list[str], port: int, env: dict[str, str] | None = None) -
 
 @pytest.fixture(scope="session")
 def demo_url() -> Iterator[str]:
-    """The bundled demo over Streamable HTTP; yields the base URL (``http://127.0.0.1:PORT``)."""
-    port = free_port()
-    argv = [PYTHON, "-m", "generator.demo", "--http", "--host", "127.0.0.1", "--port", str(port)]
-    with http_server(argv, port):
-        yield f"http://127.0.0.1:{port}"
+    """The bundled demo over Streamable HTTP; yields the base URL (``http://127.0.0.1:PORT``).
+
+    Started the way ``mcp-portal build`` starts it, so the tests exercise that path too.
+    """
+    with running_http_demo() as base:
+        yield base
 
 
 @pytest.fixture(scope="session")

@@ -2,12 +2,7 @@
 
 from __future__ import annotations
 
-import socket
-import subprocess
 import sys
-import tempfile
-import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -102,48 +97,6 @@ def validate(instance: Any, schema: dict[str, Any]) -> None:
     cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
     cls.check_schema(schema)
     cls(schema, format_checker=cls.FORMAT_CHECKER).validate(instance)
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-@pytest.fixture(scope="module")
-def http_base_url() -> Iterator[str]:
-    """Run ``python -m generator.demo --http`` on a free local port; always stop it afterwards."""
-    port = free_port()
-    with tempfile.TemporaryFile() as log:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "generator.demo", "--http", "--host", "127.0.0.1", "--port", str(port)],
-            cwd=REPO_ROOT,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=log,
-        )
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                if proc.poll() is not None:
-                    log.seek(0)
-                    pytest.fail(f"demo server exited with {proc.returncode}: {log.read().decode()}")
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline:
-                        pytest.fail("demo server did not accept connections within 30 s")
-                    time.sleep(0.1)
-            yield f"http://127.0.0.1:{port}"
-        finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait()
 
 
 async def test_stdio_lists_tools_with_annotations_and_schemas() -> None:
@@ -257,8 +210,8 @@ async def test_stdio_readonly_profile_and_legacy_handshake() -> None:
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 @pytest.mark.parametrize(("profile", "expected"), [("full", ALL_TOOLS), ("readonly", READ_ONLY_TOOLS)])
-async def test_http_profiles(http_base_url: str, mode: str, profile: str, expected: list[str]) -> None:
-    async with Client(http_base_url + PROFILES[profile], mode=mode) as client:
+async def test_http_profiles(demo_url: str, mode: str, profile: str, expected: list[str]) -> None:
+    async with Client(demo_url + PROFILES[profile], mode=mode) as client:
         assert client.protocol_version
         tools = (await client.list_tools()).tools
         prompts = (await client.list_prompts()).prompts
@@ -272,9 +225,9 @@ async def test_http_profiles(http_base_url: str, mode: str, profile: str, expect
     assert "read_all" in result.structured_content["capabilities"]
 
 
-async def test_http_paths_work_without_trailing_slash(http_base_url: str) -> None:
+async def test_http_paths_work_without_trailing_slash(demo_url: str) -> None:
     for path in PROFILES.values():
-        async with Client(http_base_url + path.rstrip("/")) as client:
+        async with Client(demo_url + path.rstrip("/")) as client:
             assert len((await client.list_tools()).tools) in (len(ALL_TOOLS), len(READ_ONLY_TOOLS))
 
 
