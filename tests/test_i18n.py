@@ -27,6 +27,7 @@ BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # llms.txt section title "Optional", which the llms.txt format gives a meaning of its own.
 SAME_AS_ENGLISH = {
     "index.counts",  # only placeholders and punctuation (Arabic uses its own comma)
+    "meta.comma",  # the list separator: punctuation only (Arabic uses its own comma)
     "connecting.col_uri",
     "connecting.transport.stdio",
     "connecting.transport.streamable-http",
