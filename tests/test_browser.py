@@ -211,7 +211,8 @@ def test_search_finds_a_tool_by_a_word_from_its_description(
     page.goto(f"{base_url}{locale}/connecting/")
     page.wait_for_selector(".pagefind-ui__search-input", timeout=15000)
     page.fill(".pagefind-ui__search-input", word)
-    page.wait_for_selector(".pagefind-ui__result-link", timeout=15000)
+    # Results render one by one as their fragments load: wait for the one expected, not the first.
+    page.wait_for_selector(f".pagefind-ui__result-link[href*='/{locale}/tools/{expected}/']", timeout=15000)
     links = page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(e => e.getAttribute('href'))")
     assert any(f"/{locale}/tools/{expected}/" in link for link in links), links
     # Each locale searches only its own pages.

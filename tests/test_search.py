@@ -1,0 +1,81 @@
+"""The Pagefind bundle: complete, byte-identical between builds, and blind to the caller's shell."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+import pytest
+
+from generator import search
+from generator.errors import PortalError
+
+PAGES = {
+    **{
+        f"en/tools/t{i}/index.html": (
+            f"<!doctype html><html lang='en'><body><nav>navword</nav><main><h1>Tool {i}</h1>"
+            f"<p>keepword {i}</p><pre>preword</pre><details>detailsword</details></main></body></html>"
+        )
+        for i in range(12)
+    },
+    **{
+        f"ru/tools/t{i}/index.html": (
+            f"<!doctype html><html lang='ru'><body><main><h1>Инструмент {i}</h1><p>поиск</p></main></body></html>"
+        )
+        for i in range(12)
+    },
+    "ar/index.html": "<!doctype html><html lang='ar' dir='rtl'><body><main><h1>أدوات</h1></main></body></html>",
+}
+
+
+def _indexed_text(files: dict[str, bytes]) -> bytes:
+    # Every index file is gzip; a file cut short fails to decompress, so this also checks completeness.
+    index = (data for path, data in files.items() if path.endswith((".pf_fragment", ".pf_index")))
+    return b"".join(gzip.decompress(data) for data in index)
+
+
+@pytest.fixture(scope="module")
+def bundle() -> dict[str, bytes]:
+    return search.search_files(PAGES)
+
+
+def test_two_builds_are_byte_identical(bundle: dict[str, bytes]) -> None:
+    # CI once caught pagefind-ui.js differing between two identical builds (a write cut short).
+    for _ in range(3):
+        assert search.search_files(PAGES) == bundle
+
+
+def test_the_bundle_is_complete_and_split_by_locale(bundle: dict[str, bytes]) -> None:
+    assert all(bundle.values())
+    for asset in ("pagefind.js", "pagefind-ui.js", "pagefind-ui.css", "pagefind-entry.json"):
+        assert f"pagefind/{asset}" in bundle
+    entry = json.loads(bundle[search.ENTRY])
+    assert sorted(entry["languages"]) == ["ar", "en", "ru"]
+    assert {lang: meta["page_count"] for lang, meta in entry["languages"].items()} == {"ar": 1, "en": 12, "ru": 12}
+    assert bundle[search.ENTRY] == json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode()
+    assert _indexed_text(bundle)
+
+
+def test_only_the_main_content_is_indexed(bundle: dict[str, bytes]) -> None:
+    text = _indexed_text(bundle)
+    assert b"keepword" in text
+    for skipped in (b"navword", b"preword", b"detailsword"):
+        assert skipped not in text
+    assert b"/en/tools/t0/index.html" in text  # keep_index_url: links work on any static host
+
+
+def test_pagefind_settings_in_the_environment_are_ignored(
+    bundle: dict[str, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("PAGEFIND_ROOT_SELECTOR", "nav")
+    monkeypatch.setenv("PAGEFIND_FORCE_LANGUAGE", "fr")
+    assert search.search_files(PAGES) == bundle
+
+
+def test_a_pagefind_that_overruns_its_time_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search, "TIMEOUT", 0.001)
+    with pytest.raises(PortalError) as caught:
+        search.search_files(PAGES)
+    message = str(caught.value)
+    assert "Building the search index with Pagefind failed: it was still running after 0 s." in message
+    assert "--no-search" in message
