@@ -63,6 +63,19 @@ def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
     return {code: load_catalog(code, extra if extra and extra.is_dir() else None) for code in config.locales}
 
 
+def release_mismatches(snapshot: Snapshot) -> list[str]:
+    """A warning per endpoint that runs another server release than the one the portal is stamped with."""
+    primary = snapshot.endpoints[0]["name"] if snapshot.endpoints else "the first endpoint"
+    stamped = " ".join(str(snapshot.server.get(k, "?")) for k in ("name", "version"))
+    return [
+        f"endpoint {record['name']} reports server {record['server'].get('name', '?')} "
+        f"{record['server'].get('version', '?')}, but the portal is stamped with {stamped} from endpoint "
+        f"{primary}; pages document {primary}'s listing, so deploy one release everywhere and build again"
+        for record in snapshot.endpoints
+        if record.get("server")
+    ]
+
+
 def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
     """Every file of the site as bytes, plus warnings (missing translations, schema notes)."""
     catalogs = catalogs_for(config)
@@ -75,6 +88,7 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
     warnings += [
         f"stale translation (the server's text changed): {entry}" for entry in translations.stale(snapshot.tools)
     ]
+    warnings += release_mismatches(snapshot)
     overlays = load_overlays(Path(config.overlays_dir) if config.overlays_dir else None)
     warnings += check_overlays(overlays, snapshot.tools)
     warnings += unused_locales(overlays, config.locales)

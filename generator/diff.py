@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +59,8 @@ class Change:
     old: Any
     new: Any
     message: str
+    endpoint: str | None = None
+    """The endpoint (by name) the change is confined to; None when it is the tool's documented listing."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -69,6 +71,7 @@ class Change:
             "old": jsonable(self.old),
             "new": jsonable(self.new),
             "message": self.message,
+            "endpoint": self.endpoint,
         }
 
 
@@ -138,24 +141,35 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> list[Change]:
     for name in old_tools:
         if name not in new_tools:
             changes.append(Change(name, BREAKING, "tool-removed", "", name, None, f"tool `{name}` was removed"))
-    changes.extend(_offering_changes(old, new, set(old_tools) & set(new_tools)))
+    kept = set(old_tools) & set(new_tools)
+    changes.extend(_offering_changes(old, new, kept))
+    changes.extend(_variant_changes(old, new, kept))
     order = {cls: i for i, cls in enumerate(CLASSES)}
     indexed = sorted(enumerate(changes), key=lambda ic: (order[ic[1].cls], ic[1].tool, ic[0]))
     return [c for _, c in indexed]
 
 
-def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Change]:
-    """Tools (present on both sides) that an endpoint stopped or started offering.
+def _endpoint_pairs(old: Snapshot, new: Snapshot) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Both sides' endpoint records by name, or None when they cannot be compared.
 
-    Endpoints are matched by name. A version-1 snapshot has only a stand-in ``default``
-    endpoint, which says nothing about profiles, so it is not compared.
+    A version-1 snapshot has only a stand-in ``default`` endpoint, which says nothing
+    about profiles, so it is not compared with a snapshot of named endpoints.
     """
     old_eps = {str(e["name"]): e for e in old.endpoints}
     new_eps = {str(e["name"]): e for e in new.endpoints}
     if "default" in old_eps and len(old_eps) == 1 and "default" not in new_eps:
-        return []
+        return None
     if "default" in new_eps and len(new_eps) == 1 and "default" not in old_eps:
+        return None
+    return old_eps, new_eps
+
+
+def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Change]:
+    """Tools (present on both sides) that an endpoint stopped or started offering; endpoints match by name."""
+    pairs = _endpoint_pairs(old, new)
+    if pairs is None:
         return []
+    old_eps, new_eps = pairs
     changes = []
     for name in [*old_eps, *(n for n in new_eps if n not in old_eps)]:
         before = set(old_eps[name]["tools"]) if name in old_eps else set()
@@ -163,10 +177,46 @@ def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Chan
         where = str((new_eps.get(name) or old_eps[name])["address"])
         for tool in sorted((before - after) & kept):
             message = f"tool `{tool}` is no longer offered on the endpoint `{name}` ({where})"
-            changes.append(Change(tool, BREAKING, "offered-removed", where, where, None, message))
+            changes.append(Change(tool, BREAKING, "offered-removed", where, where, None, message, name))
         for tool in sorted((after - before) & kept):
             message = f"tool `{tool}` is now offered on the endpoint `{name}` ({where})"
-            changes.append(Change(tool, NON_BREAKING, "offered-added", where, None, where, message))
+            changes.append(Change(tool, NON_BREAKING, "offered-added", where, None, where, message, name))
+    return changes
+
+
+def _same_change(change: Change) -> str:
+    return json.dumps([change.kind, change.path, jsonable(change.old), jsonable(change.new)], sort_keys=True)
+
+
+def _variant_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Change]:
+    """Changes confined to an endpoint that lists a tool differently (its ``variants``).
+
+    For an endpoint present on both sides and a tool it offers on both, the endpoint's own
+    listing (its variant, else the documented one) is compared old against new. Changes
+    the documented listing made too are already reported for the tool, so they are left out;
+    what remains happened on that endpoint alone (the read-only profile lowering a limit).
+    """
+    pairs = _endpoint_pairs(old, new)
+    if pairs is None:
+        return []
+    old_eps, new_eps = pairs
+    old_tools, new_tools = _by_name(old.tools), _by_name(new.tools)
+    changes: list[Change] = []
+    for name, record in new_eps.items():
+        before = old_eps.get(name)
+        if before is None:
+            continue
+        old_variants, new_variants = before.get("variants") or {}, record.get("variants") or {}
+        where = str(record["address"])
+        for tool in sorted(kept & set(before["tools"]) & set(record["tools"])):
+            if tool not in old_variants and tool not in new_variants:
+                continue
+            shared = {_same_change(c) for c in diff_tool(old_tools[tool], new_tools[tool])}
+            own = diff_tool(old_variants.get(tool, old_tools[tool]), new_variants.get(tool, new_tools[tool]))
+            for change in own:
+                if _same_change(change) not in shared:
+                    message = f"{change.message} on the endpoint `{name}` ({where})"
+                    changes.append(replace(change, message=message, endpoint=name))
     return changes
 
 

@@ -5,7 +5,9 @@ the results into one :class:`~generator.snapshot.Snapshot`.  The first endpoint 
 primary one: its server identity and protocol version head the snapshot, and its
 listing of a tool is the one the tool's page documents.  A tool that another endpoint
 lists differently (another schema, other annotations) is kept whole in that endpoint's
-``variants``, so the page can show the difference instead of hiding it.
+``variants``, so the page can show the difference instead of hiding it.  An endpoint that
+reports another server name or version than the primary keeps it as ``server``, so the
+build can warn that the endpoints run different releases.
 """
 
 from __future__ import annotations
@@ -29,6 +31,11 @@ def _union(lists: Sequence[Sequence[dict[str, Any]]], key: str) -> list[dict[str
     return merged
 
 
+def _identity(server: dict[str, Any]) -> dict[str, Any]:
+    """The name and version a server reports in ``serverInfo`` (what the portal is stamped with)."""
+    return {key: server[key] for key in ("name", "version") if isinstance(server.get(key), str)}
+
+
 def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
     """Fold per-endpoint snapshots (in configuration order) into one.
 
@@ -41,7 +48,11 @@ def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
     records = []
     for snap in parts:
         variants = {t["name"]: t for t in snap.tools if canonical_json(t) != main[t["name"]]}
-        records.append({**snap.endpoints[0], **({"variants": variants} if variants else {})})
+        record = {**snap.endpoints[0], **({"variants": variants} if variants else {})}
+        if _identity(snap.server) != _identity(primary.server):
+            # The portal is stamped with the primary's identity; one that differs is kept to be flagged.
+            record["server"] = _identity(snap.server)
+        records.append(record)
     skipped = []
     for snap in parts:
         for item in snap.skipped_tools:

@@ -365,6 +365,10 @@ class SiteModel:
     def tool_named(self, name: str) -> ToolDoc | None:
         return next((t for t in self.tools if t.name == name), None)
 
+    def endpoint_label(self, name: str) -> str:
+        """How pages name the endpoint called *name* (its short address), or the name if it is gone."""
+        return next((e.short for e in self.endpoints if e.name == name), name)
+
     def changes_for(self, tool: ToolDoc) -> tuple[Change, ...]:
         return tuple(c for c in self.changes if c.tool == tool.name)
 

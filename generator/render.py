@@ -162,9 +162,28 @@ class Renderer:
         return self.html.get_template("html/root.html.j2").render(self._globals(site, ctx.L), ctx=ctx)
 
 
+def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
+    """The sidebar's lists after the tools: prompts, resources and resource templates, when there are any."""
+    groups = []
+    for key, items in (
+        ("index.prompts", site.prompts),
+        ("index.resources", site.resources),
+        ("index.resource_templates", site.resource_templates),
+    ):
+        if items:
+            entries = []
+            for item in items:
+                page = Page(item.kind, catalog.code, item=item)
+                href = page.html_path[len(catalog.code) + 1 :]
+                entries.append({"n": item.name, "t": item.title or "", "h": href})
+            groups.append({"g": catalog.t(key), "i": entries})
+    return groups
+
+
 def nav_script(site: SiteModel, catalog: Catalog) -> str:
-    """``L/nav.js``: the sidebar's tool list, one cached file per locale, so a page's size
-    does not grow with the number of tools. JSON is ASCII-escaped: safe inside JavaScript."""
+    """``L/nav.js``: the sidebar's lists, one cached file per locale, so a page's size does not
+    grow with the number of tools, prompts and resources. JSON is ASCII-escaped: safe inside
+    JavaScript."""
     tools = [
         {
             "n": tool.name,
@@ -175,7 +194,8 @@ def nav_script(site: SiteModel, catalog: Catalog) -> str:
         }
         for tool in site.tools
     ]
-    return "window.PORTAL_NAV = " + json.dumps({"tools": tools}, ensure_ascii=True, sort_keys=True) + ";\n"
+    body = {"tools": tools, "groups": _nav_groups(site, catalog)}
+    return "window.PORTAL_NAV = " + json.dumps(body, ensure_ascii=True, sort_keys=True) + ";\n"
 
 
 def render_site(

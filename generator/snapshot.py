@@ -210,6 +210,9 @@ def _endpoints(data: dict[str, JSON], path: Path, tool_names: set[str]) -> tuple
             isinstance(v, dict) and v.get("name") == k and k in record["tools"] for k, v in variants.items()
         ):
             raise _bad(path, f"{where} has `variants` that are not tools it offers")
+        server = record.get("server", {})
+        if not isinstance(server, dict) or not all(isinstance(v, str) for v in server.values()):
+            raise _bad(path, f"{where} has a `server` that is not an object of strings")
         auth = record.get("auth", [])
         if not isinstance(auth, list) or not all(
             isinstance(a, list) and len(a) == 2 and isinstance(a[0], str) and isinstance(a[1], str | None) for a in auth

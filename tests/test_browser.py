@@ -250,3 +250,25 @@ def test_sidebar_lists_every_tool_and_filters(desktop: Any, base_url: str) -> No
     page.fill("#tool-filter", "chat")
     visible = page.eval_on_selector_all("#tool-nav li:not([hidden]) a", "els => els.map(e => e.textContent)")
     assert visible == ["search_chat"]
+
+
+def test_sidebar_lists_prompts_and_resources_after_the_tools(desktop: Any, base_url: str) -> None:
+    page = desktop
+    page.goto(f"{base_url}ru/resources/handbook/")
+    groups = page.eval_on_selector_all(
+        "#more-nav .nav-group",
+        "els => els.map(e => [e.textContent, [...document.querySelectorAll("
+        "'ul[aria-labelledby=\"' + e.id + '\"] a')].map(a => a.textContent)])",
+    )
+    assert groups == [["Промпты", ["triage_defect"]], ["Ресурсы", ["handbook"]], ["Шаблоны ресурсов", ["document"]]]
+    assert page.locator(".sidebar a[aria-current=page]").inner_text() == "handbook"
+    page.locator("#more-nav a", has_text="triage_defect").click()
+    page.wait_for_url(_same_page(base_url, "ru/prompts/triage_defect/"), timeout=5000)
+    # The filter narrows every list; a group left empty hides its label.
+    page.fill("#tool-filter", "defect")
+    shown = page.eval_on_selector_all(".sidebar li:not([hidden]) a", "els => els.map(e => e.textContent)")
+    assert shown == ["file_defect", "triage_defect"]
+    labels = page.eval_on_selector_all("#more-nav .nav-group:not([hidden])", "els => els.map(e => e.textContent)")
+    assert labels == ["Промпты"]
+    page.fill("#tool-filter", "")
+    assert len(page.eval_on_selector_all("#more-nav .nav-group:not([hidden])", "els => els")) == 3

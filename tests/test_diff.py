@@ -429,7 +429,7 @@ def test_json_report_lists_every_change_with_counts(cli: Cli, pair: tuple[Path, 
     assert body["counts"] == {B: 1, N: 1, C: 1}
     assert {c["kind"] for c in body["changes"]} == {"tool-removed", "param-added-optional", "description-changed"}
     for change in body["changes"]:
-        assert set(change) == {"tool", "class", "kind", "path", "old", "new", "message"}
+        assert set(change) == {"tool", "class", "kind", "path", "old", "new", "message", "endpoint"}
 
 
 def test_markdown_report_has_a_table_per_class(cli: Cli, pair: tuple[Path, Path]) -> None:

@@ -445,6 +445,97 @@ def test_diff_and_changelog_see_a_tool_leave_or_join_an_endpoint(tmp_path: Path)
     assert "Теперь предлагается на эндпоинте" in files["ru/changes/index.html"].decode()
 
 
+def test_diff_classifies_a_change_confined_to_one_endpoint(tmp_path: Path) -> None:
+    from generator.diff import diff_snapshots
+
+    old = load_snapshot(SNAPSHOT)
+
+    def tighten_readonly(data: dict[str, Any]) -> None:
+        limit = data["endpoints"][2]["variants"]["search_chat"]["inputSchema"]["properties"]["limit"]
+        limit["maximum"] = 10
+
+    new = _edited(old, tmp_path, tighten_readonly)
+    [change] = diff_snapshots(old, new)
+    assert (change.cls, change.kind, change.tool, change.path) == (
+        "breaking",
+        "constraint-tightened",
+        "search_chat",
+        "params.limit",
+    )
+    assert (change.old, change.new, change.endpoint) == (25, 10, "readonly")
+    assert change.message.endswith("on the endpoint `readonly` (http://127.0.0.1:8765/mcp/readonly/)")
+    assert change.to_dict()["endpoint"] == "readonly"
+
+    previous = tmp_path / "old.json"
+    previous.write_text(old.to_json(), encoding="utf-8")
+    files, _ = site_files(new, demo_config(PortalConfig(search=False, previous=str(previous))))
+    assert "| `params.limit` on `/mcp/readonly/` | `25` | `10` |" in files["en/changes.md"].decode()
+    assert (
+        '<code dir="ltr">params.limit</code> на <code dir="ltr">/mcp/readonly/</code>'
+        in files["ru/changes/index.html"].decode()
+    )
+
+
+def test_diff_reports_a_change_every_endpoint_made_once_for_the_tool(tmp_path: Path) -> None:
+    from generator.diff import diff_snapshots
+
+    old = load_snapshot(SNAPSHOT)
+
+    def describe_everywhere(data: dict[str, Any]) -> None:
+        for tool in [data["tools"][0], data["endpoints"][2]["variants"]["search_chat"]]:
+            assert tool["name"] == "search_chat"
+            tool["inputSchema"]["properties"]["query"]["minLength"] = 2
+
+    new = _edited(old, tmp_path, describe_everywhere)
+    [change] = diff_snapshots(old, new)
+    assert (change.kind, change.path, change.endpoint) == ("constraint-tightened", "params.query", None)
+
+
+def test_diff_sees_an_endpoint_catch_up_with_the_documented_listing(tmp_path: Path) -> None:
+    from generator.diff import diff_snapshots
+
+    old = load_snapshot(SNAPSHOT)
+
+    def drop_variant(data: dict[str, Any]) -> None:
+        del data["endpoints"][2]["variants"]
+
+    new = _edited(old, tmp_path, drop_variant)
+    [change] = diff_snapshots(old, new)
+    assert (change.cls, change.path, change.old, change.new, change.endpoint) == (
+        "non-breaking",
+        "params.limit",
+        25,
+        100,
+        "readonly",
+    )
+
+
+def test_endpoints_running_different_releases_are_flagged(tmp_path: Path, cli: Cli) -> None:
+    from dataclasses import replace
+
+    from generator.merge import merge
+
+    snap = load_snapshot(SNAPSHOT)
+    parts = [replace(snap, endpoints=(record,)) for record in snap.endpoints]
+    parts[2] = replace(parts[2], server={**snap.server, "version": "2.3.9"})
+    merged = merge(parts, "server")
+    assert merged.capability_version == "2.4.0"
+    assert [r.get("server") for r in merged.endpoints] == [None, None, {"name": "teamspace-demo", "version": "2.3.9"}]
+    assert "server" not in merge(parts[:2], "server").endpoints[1]
+
+    saved = tmp_path / "mixed.json"
+    saved.write_text(merged.to_json(), encoding="utf-8")
+    assert load_snapshot(saved).endpoints[2]["server"] == {"name": "teamspace-demo", "version": "2.3.9"}
+    _, warnings = site_files(load_snapshot(saved), PortalConfig(search=False))
+    assert warnings == [
+        "endpoint readonly reports server teamspace-demo 2.3.9, but the portal is stamped with teamspace-demo "
+        "2.4.0 from endpoint stdio; pages document stdio's listing, so deploy one release everywhere and build again"
+    ]
+    run = cli("build", "--from", str(saved), "--out", str(tmp_path / "site"), "--no-search", "--strict")
+    assert run.code != 0 and "endpoint readonly reports server teamspace-demo 2.3.9" in run.err
+    assert not (tmp_path / "site").exists()
+
+
 def test_a_version_one_snapshot_is_not_compared_by_endpoint(tmp_path: Path) -> None:
     from generator.diff import diff_snapshots
 

@@ -39,34 +39,58 @@
     });
   }
 
-  // Sidebar: the tool list comes from one cached nav.js per locale.
+  // Sidebar: the lists come from one cached nav.js per locale: tools first, then one
+  // group each for prompts, resources and resource templates.
   var nav = window.PORTAL_NAV;
   var list = document.getElementById("tool-nav");
+  var more = document.getElementById("more-nav");
   var filter = document.getElementById("tool-filter");
   if (nav && list) {
     var here = location.pathname.replace(/index\.html$/, "");
-    nav.tools.forEach(function (tool) {
+    var entry = function (item, level, label) {
       var li = document.createElement("li");
       var a = document.createElement("a");
-      a.href = localeRoot + tool.h;
-      a.textContent = tool.n;
+      a.href = localeRoot + item.h;
+      a.textContent = item.n;
       a.setAttribute("dir", "ltr");
       if (a.pathname.replace(/index\.html$/, "") === here) { a.setAttribute("aria-current", "page"); }
-      var badge = document.createElement("span");
-      badge.className = "badge badge-" + tool.a;
-      badge.textContent = tool.l;
-      li.setAttribute("data-filter", (tool.n + " " + tool.t).toLowerCase());
+      li.setAttribute("data-filter", (item.n + " " + item.t).toLowerCase());
       li.appendChild(a);
-      li.appendChild(document.createTextNode(" "));
-      li.appendChild(badge);
-      list.appendChild(li);
+      if (level) {
+        var badge = document.createElement("span");
+        badge.className = "badge badge-" + level;
+        badge.textContent = label;
+        li.appendChild(document.createTextNode(" "));
+        li.appendChild(badge);
+      }
+      return li;
+    };
+    nav.tools.forEach(function (tool) { list.appendChild(entry(tool, tool.a, tool.l)); });
+    (more ? nav.groups || [] : []).forEach(function (group, i) {
+      var heading = document.createElement("p");
+      heading.className = "nav-group";
+      heading.id = "nav-group-" + i;
+      heading.textContent = group.g;
+      var ul = document.createElement("ul");
+      ul.className = "tool-nav";
+      ul.setAttribute("aria-labelledby", heading.id);
+      group.i.forEach(function (item) { ul.appendChild(entry(item)); });
+      more.appendChild(heading);
+      more.appendChild(ul);
     });
     if (filter) {
       filter.parentNode.hidden = false;
       filter.addEventListener("input", function () {
         var q = filter.value.trim().toLowerCase();
-        Array.prototype.forEach.call(list.children, function (li) {
-          li.hidden = q !== "" && li.getAttribute("data-filter").indexOf(q) === -1;
+        Array.prototype.forEach.call(document.querySelectorAll(".sidebar ul.tool-nav"), function (ul) {
+          var shown = 0;
+          Array.prototype.forEach.call(ul.children, function (li) {
+            li.hidden = q !== "" && li.getAttribute("data-filter").indexOf(q) === -1;
+            if (!li.hidden) { shown += 1; }
+          });
+          // A group with nothing left to show hides its label too (the tool list keeps its place).
+          var label = ul.id === "tool-nav" ? null : document.getElementById(ul.getAttribute("aria-labelledby"));
+          if (label) { label.hidden = ul.hidden = shown === 0; }
         });
       });
     }
