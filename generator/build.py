@@ -85,9 +85,7 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
         if c.missing_keys
     ]
     translations = load_translations(Path(config.translations_dir) if config.translations_dir else None, config.locales)
-    warnings += [
-        f"stale translation (the server's text changed): {entry}" for entry in translations.stale(snapshot.tools)
-    ]
+    warnings += [f"stale translation (the server's text changed): {entry}" for entry in translations.stale(snapshot)]
     warnings += release_mismatches(snapshot)
     overlays = load_overlays(Path(config.overlays_dir) if config.overlays_dir else None)
     warnings += check_overlays(overlays, snapshot.tools)

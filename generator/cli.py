@@ -188,7 +188,7 @@ def _site_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--base-url", metavar="URL", help="public URL of the site, for canonical links and llms.txt")
     parser.add_argument("--templates", metavar="DIR", help="a directory of templates searched before the shipped ones")
     parser.add_argument(
-        "--translations", metavar="DIR", help="translations of tool titles and descriptions (DIR/<locale>.yaml)"
+        "--translations", metavar="DIR", help="translations of server titles and descriptions (DIR/<locale>.yaml)"
     )
     parser.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
     parser.add_argument(
@@ -368,7 +368,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
     snapshot, config = obtain_snapshot(config, Path(args.from_file) if args.from_file else None)
     directory = Path(config.translations_dir or "translations")
     existing = load_translations(directory if directory.is_dir() else None, [args.locale])
-    text, count = todo(snapshot.tools, existing, args.locale, str(directory))
+    text, count = todo(snapshot, existing, args.locale, str(directory))
     output = Path(args.output) if args.output else directory / f"{args.locale}.todo.yaml"
     try:
         output.parent.mkdir(parents=True, exist_ok=True)

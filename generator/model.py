@@ -19,7 +19,16 @@ from generator.diff import Change, diff_snapshots, diff_tool
 from generator.examples import Example, example_for, placeholder_for, validate
 from generator.openapi import ApiDocument, Operation
 from generator.overlays import Overlay
-from generator.product import EndpointDoc, PromptDoc, ResourceDoc, endpoints_of, prompts_of, resources_of, safe_icon
+from generator.product import (
+    EndpointDoc,
+    ItemDoc,
+    PromptDoc,
+    ResourceDoc,
+    endpoints_of,
+    prompts_of,
+    resources_of,
+    safe_icon,
+)
 from generator.schema import Flattened, flatten
 from generator.slugs import assign_slugs
 from generator.snapshot import Snapshot, canonical_json
@@ -111,6 +120,11 @@ class ToolDoc:
     scope_meta_key: str | None = None
     operations: tuple[Operation, ...] = ()
     """The HTTP API operations this tool maps to (see :mod:`generator.openapi`)."""
+
+    @property
+    def translation_key(self) -> tuple[str, str]:
+        """Where a translation file keeps this tool's text: (section, name)."""
+        return ("tools", self.name)
 
     @cached_property
     def scopes(self) -> tuple[str, ...]:
@@ -376,10 +390,14 @@ class SiteModel:
     def change_counts(self) -> dict[str, int]:
         return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in CHANGE_CLASSES}
 
-    def translated(self, tool: ToolDoc, field: str, locale: str) -> Lookup:
-        """A current translation of a tool's title or description, a stale one, or none."""
-        source = tool.title if field == "title" else tool.full_description
-        return self.translations.lookup(locale, tool.name, field, source or "")
+    def translated(self, doc: ToolDoc | ItemDoc, field: str, locale: str) -> Lookup:
+        """A current translation of the title or description of a tool, prompt or resource, a stale one, or none."""
+        if isinstance(doc, ToolDoc):
+            source = doc.title if field == "title" else doc.full_description
+        else:
+            source = doc.title if field == "title" else doc.description
+        section, key = doc.translation_key
+        return self.translations.lookup(locale, section, key, field, source or "")
 
     @property
     def server(self) -> dict[str, Any]:

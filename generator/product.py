@@ -141,9 +141,17 @@ class ItemDoc:
     extra_keys: ClassVar[tuple[str, ...]] = ("icons", "_meta")
     """Wire fields shown as raw JSON at the end of the page."""
 
+    description_cut: ClassVar[bool] = False
+    """Descriptions of prompts and resources are shown whole (only tool descriptions are capped)."""
+
     @property
     def kind(self) -> str:
         """The page kind (see :mod:`generator.pages`)."""
+        raise NotImplementedError
+
+    @property
+    def translation_key(self) -> tuple[str, str]:
+        """Where a translation file keeps this item's text: (section, name or URI)."""
         raise NotImplementedError
 
     @property
@@ -170,6 +178,10 @@ class PromptDoc(ItemDoc):
     @property
     def kind(self) -> str:
         return "prompt"
+
+    @property
+    def translation_key(self) -> tuple[str, str]:
+        return ("prompts", self.name)
 
     @cached_property
     def arguments(self) -> tuple[PromptArgument, ...]:
@@ -209,6 +221,10 @@ class ResourceDoc(ItemDoc):
     @property
     def uri(self) -> str:
         return str(self.raw.get("uriTemplate" if self.template else "uri", ""))
+
+    @property
+    def translation_key(self) -> tuple[str, str]:
+        return ("resource_templates" if self.template else "resources", self.uri)
 
     @property
     def mime_type(self) -> str | None:

@@ -1,18 +1,29 @@
 """Optional translations of server text, pinned to the exact text they translate.
 
 Server text is shown verbatim by default.  A translation file per locale
-(``translations/ru.yaml``) may translate a tool's ``title`` or ``description``;
-each entry stores the sha256 of the source text it was made from.  When the
-server's text changes, the entry is *stale*: the page falls back to the verbatim
-text with a notice, and ``build --strict`` fails listing the stale entries.
+(``translations/ru.yaml``) may translate the ``title`` or ``description`` of a
+tool, a prompt, a resource or a resource template; each entry stores the sha256
+of the source text it was made from.  When the server's text changes, the entry
+is *stale*: the page falls back to the verbatim text with a notice, and
+``build --strict`` fails listing the stale entries.
 
-File format::
+File format (a section per kind; tools and prompts are keyed by name, resources
+by URI and resource templates by URI template)::
 
     tools:
       search_chat:
         description:
           source_sha256: 9f86d08...   # sha256 of the server's text, UTF-8
           text: Ищет сообщения в архиве чатов...
+    prompts:
+      triage_defect:
+        title: {source_sha256: ..., text: ...}
+    resources:
+      "teamspace://handbook":
+        description: {source_sha256: ..., text: ...}
+    resource_templates:
+      "teamspace://documents/{document_id}":
+        title: {source_sha256: ..., text: ...}
 """
 
 from __future__ import annotations
@@ -21,14 +32,38 @@ import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import yaml
 
 from generator.errors import PortalError
+from generator.snapshot import Snapshot
 
 FIELDS = ("title", "description")
+SECTIONS: dict[str, str] = {"tools": "name", "prompts": "name", "resources": "uri", "resource_templates": "uriTemplate"}
+"""Each section of a translation file, and the wire field its entries are keyed by."""
 _KEYS = {"source_sha256", "text", "source", "status", "previous_text"}
+
+Key = tuple[str, str, str]
+"""(section, item key, field): ``("tools", "search_chat", "description")``."""
+
+
+def sources(snapshot: Snapshot) -> dict[Key, str]:
+    """Every translatable text of *snapshot*, in the order its pages appear."""
+    lists = {
+        "tools": snapshot.tools,
+        "prompts": snapshot.prompts,
+        "resources": snapshot.resources,
+        "resource_templates": snapshot.resource_templates,
+    }
+    found: dict[Key, str] = {}
+    for section, items in lists.items():
+        for item in items:
+            key = item.get(SECTIONS[section])
+            for field in FIELDS:
+                text = item.get(field)
+                if isinstance(key, str) and isinstance(text, str) and text.strip():
+                    found.setdefault((section, key, field), text)
+    return found
 
 
 def source_hash(text: str) -> str:
@@ -51,27 +86,27 @@ class Lookup:
 
 @dataclass(frozen=True)
 class Translations:
-    """Every locale's entries, keyed by (tool name, field)."""
+    """Every locale's entries, keyed by (section, item key, field)."""
 
-    entries: Mapping[str, Mapping[tuple[str, str], Entry]]
+    entries: Mapping[str, Mapping[Key, Entry]]
 
-    def lookup(self, locale: str, tool: str, field: str, source: str) -> Lookup:
-        entry = self.entries.get(locale, {}).get((tool, field))
+    def lookup(self, locale: str, section: str, key: str, field: str, source: str) -> Lookup:
+        entry = self.entries.get(locale, {}).get((section, key, field))
         if entry is None or not source:
             return Lookup(None, False)
         if entry.source_sha256 != source_hash(source):
             return Lookup(None, True)
         return Lookup(entry.text, False)
 
-    def stale(self, tools: Iterable[Mapping[str, Any]]) -> list[str]:
-        """``locale: tool.field`` for every entry whose source text changed or disappeared."""
-        by_name = {t.get("name"): t for t in tools}
+    def stale(self, snapshot: Snapshot) -> list[str]:
+        """``locale: section.key.field`` for every entry whose source text changed or disappeared."""
+        current = sources(snapshot)
         found = []
         for locale, entries in sorted(self.entries.items()):
-            for (tool, field), entry in sorted(entries.items()):
-                source = by_name.get(tool, {}).get(field)
-                if not isinstance(source, str) or entry.source_sha256 != source_hash(source):
-                    found.append(f"{locale}: {tool}.{field}")
+            for (section, key, field), entry in sorted(entries.items()):
+                source = current.get((section, key, field))
+                if source is None or entry.source_sha256 != source_hash(source):
+                    found.append(f"{locale}: {section}.{key}.{field}")
         return found
 
 
@@ -89,34 +124,38 @@ _Dumper.add_representer(str, _str)
 
 def _problem(path: Path, what: str) -> PortalError:
     return PortalError(
-        f"The translation file {path} is invalid: {what}. Each entry is tools.<tool>.<field> with "
-        f"`source_sha256` and `text`; regenerate a template with `mcp-portal translations --locale ...`."
+        f"The translation file {path} is invalid: {what}. Each entry is <section>.<name>.<field> with "
+        f"`source_sha256` and `text` (sections: {', '.join(SECTIONS)}); regenerate a template with "
+        f"`mcp-portal translations --locale ...`."
     )
 
 
-def _read(path: Path) -> dict[tuple[str, str], Entry]:
+def _read(path: Path) -> dict[Key, Entry]:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as exc:
         raise _problem(path, f"it cannot be read as YAML ({exc})") from None
-    tools = data.get("tools", {}) if isinstance(data, dict) else None
-    if not isinstance(tools, dict) or set(data) - {"tools"}:
-        raise _problem(path, "the top level must hold only `tools`")
-    entries: dict[tuple[str, str], Entry] = {}
-    for tool, fields in tools.items():
-        if not isinstance(fields, dict):
-            raise _problem(path, f"`tools.{tool}` must be a mapping of fields")
-        for field, value in fields.items():
-            if field not in FIELDS:
-                raise _problem(path, f"`tools.{tool}.{field}` is not a translatable field ({', '.join(FIELDS)})")
-            # `source` and `status` are what `mcp-portal translations` writes for translators; allowed, unused.
-            if not isinstance(value, dict) or not {"source_sha256", "text"} <= set(value) <= _KEYS:
-                raise _problem(path, f"`tools.{tool}.{field}` needs `source_sha256` and `text` (and nothing else)")
-            text, digest = value["text"], value["source_sha256"]
-            if not isinstance(text, str) or not isinstance(digest, str):
-                raise _problem(path, f"`tools.{tool}.{field}` has a non-string value")
-            if text.strip():
-                entries[(str(tool), str(field))] = Entry(digest, text)
+    if not isinstance(data, dict) or set(data) - set(SECTIONS):
+        raise _problem(path, f"the top level may hold only {', '.join(f'`{k}`' for k in SECTIONS)}")
+    entries: dict[Key, Entry] = {}
+    for section, items in data.items():
+        if not isinstance(items, dict):
+            raise _problem(path, f"`{section}` must be a mapping of names to fields")
+        for name, fields in items.items():
+            where = f"{section}.{name}"
+            if not isinstance(fields, dict):
+                raise _problem(path, f"`{where}` must be a mapping of fields")
+            for field, value in fields.items():
+                if field not in FIELDS:
+                    raise _problem(path, f"`{where}.{field}` is not a translatable field ({', '.join(FIELDS)})")
+                # `source` and `status` are what `mcp-portal translations` writes for translators; allowed, unused.
+                if not isinstance(value, dict) or not {"source_sha256", "text"} <= set(value) <= _KEYS:
+                    raise _problem(path, f"`{where}.{field}` needs `source_sha256` and `text` (and nothing else)")
+                text, digest = value["text"], value["source_sha256"]
+                if not isinstance(text, str) or not isinstance(digest, str):
+                    raise _problem(path, f"`{where}.{field}` has a non-string value")
+                if text.strip():
+                    entries[(str(section), str(name), str(field))] = Entry(digest, text)
     return entries
 
 
@@ -134,34 +173,27 @@ def load_translations(directory: Path | None, locales: Iterable[str]) -> Transla
     return Translations(found)
 
 
-def todo(
-    tools: Iterable[Mapping[str, Any]], existing: Translations, locale: str, directory: str = "translations"
-) -> tuple[str, int]:
+def todo(snapshot: Snapshot, existing: Translations, locale: str, directory: str = "translations") -> tuple[str, int]:
     """YAML for translators: every missing or stale entry, with the source text to translate."""
     current = existing.entries.get(locale, {})
-    out: dict[str, dict[str, dict[str, str]]] = {}
+    out: dict[str, dict[str, dict[str, dict[str, str]]]] = {"tools": {}}
     count = 0
-    for tool in tools:
-        name = tool.get("name")
-        for field in FIELDS:
-            source = tool.get(field)
-            if not isinstance(name, str) or not isinstance(source, str) or not source.strip():
-                continue
-            entry = current.get((name, field))
-            if entry is not None and entry.source_sha256 == source_hash(source):
-                continue
-            item = {"source": source, "source_sha256": source_hash(source), "text": "", "status": "missing"}
-            if entry:
-                # The old translation is kept aside, never as `text`: merged as is, it would pass
-                # as a translation of the new source.
-                item |= {"status": "stale", "previous_text": entry.text}
-            out.setdefault(name, {})[field] = item
-            count += 1
+    for (section, name, field), source in sources(snapshot).items():
+        entry = current.get((section, name, field))
+        if entry is not None and entry.source_sha256 == source_hash(source):
+            continue
+        item = {"source": source, "source_sha256": source_hash(source), "text": "", "status": "missing"}
+        if entry:
+            # The old translation is kept aside, never as `text`: merged as is, it would pass
+            # as a translation of the new source.
+            item |= {"status": "stale", "previous_text": entry.text}
+        out.setdefault(section, {}).setdefault(name, {})[field] = item
+        count += 1
     header = (
         f"# Translations to do for locale {locale}: {count} entr{'y' if count == 1 else 'ies'}.\n"
         f"# Fill in each `text`, then merge the entries into {directory}/{locale}.yaml.\n"
         "# `source`, `status` and `previous_text` are there to help you and may stay; `source_sha256` pins the\n"
         "# translation to that exact server text, so a later change marks it stale.\n"
     )
-    body = yaml.dump({"tools": out}, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
+    body = yaml.dump(out, Dumper=_Dumper, allow_unicode=True, sort_keys=False, width=100)
     return header + body, count

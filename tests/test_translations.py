@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 import yaml
 
+from generator.snapshot import load_snapshot
 from generator.translations import _KEYS, load_translations
 from tests.conftest import ROOT
 
@@ -161,7 +162,7 @@ def test_stale_translation_shows_the_original_with_a_notice(cli, tmp_path: Path,
     out = tmp_path / "site"
     run = _build(cli, out, stale)
     assert run.code == 0
-    assert "warning: stale translation (the server's text changed): ru: search_chat.description" in run.err
+    assert "warning: stale translation (the server's text changed): ru: tools.search_chat.description" in run.err
     page = _page(out, "ru")
     assert RU_MARKER not in page
     assert '<p class="warn">Перевод есть, но текст на сервере с тех пор изменился' in page
@@ -179,7 +180,7 @@ def test_strict_build_fails_on_a_stale_translation_and_names_it(cli, tmp_path: P
     run = _build(cli, out, stale, "--strict")
     assert run.code == 1
     assert "--strict" in run.err
-    assert "ru: search_chat.description" in run.err
+    assert "ru: tools.search_chat.description" in run.err
     assert "Traceback" not in run.err
     assert not out.exists(), "a failed build wrote a site"
 
@@ -188,7 +189,7 @@ def test_a_translation_of_a_removed_tool_is_stale(cli, tmp_path: Path) -> None:
     directory = _write(tmp_path / "tr", "ru", {"no_such_tool": {"title": {"source_sha256": "0" * 64, "text": "x"}}})
     run = _build(cli, tmp_path / "site", directory.parent, "--strict")
     assert run.code == 1
-    assert "ru: no_such_tool.title" in run.err
+    assert "ru: tools.no_such_tool.title" in run.err
 
 
 # --- invalid files ------------------------------------------------------------------------------
@@ -198,8 +199,13 @@ def test_a_translation_of_a_removed_tool_is_stale(cli, tmp_path: Path) -> None:
     ("content", "what"),
     [
         ("tools: [\n", "cannot be read as YAML"),
-        ("- a list\n", "the top level must hold only `tools`"),
-        ("tools: {}\nextra: 1\n", "the top level must hold only `tools`"),
+        ("- a list\n", "the top level may hold only `tools`, `prompts`, `resources`, `resource_templates`"),
+        ("tools: {}\nextra: 1\n", "the top level may hold only `tools`, `prompts`"),
+        ("prompts: [a]\n", "`prompts` must be a mapping of names to fields"),
+        (
+            "resources:\n  'teamspace://handbook': text\n",
+            "`resources.teamspace://handbook` must be a mapping of fields",
+        ),
         ("tools:\n  search_chat: text\n", "`tools.search_chat` must be a mapping of fields"),
         ("tools:\n  search_chat:\n    summary: {source_sha256: ab, text: x}\n", "is not a translatable field"),
         ("tools:\n  search_chat:\n    description: {text: x}\n", "needs `source_sha256` and `text`"),
@@ -241,12 +247,25 @@ def _todo(cli, directory: Path):  # type: ignore[no-untyped-def]
     return cli("translations", "--locale", "ru", "--from", str(SNAPSHOT), "--translations", str(directory))
 
 
-def _translatable() -> dict[tuple[str, str], str]:
+def _translatable() -> dict[tuple[str, str, str], str]:
+    """(section, key, field) -> source text, read straight from the snapshot JSON."""
+    data = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    keys = {"tools": "name", "prompts": "name", "resources": "uri", "resource_templates": "uriTemplate"}
     return {
-        (t["name"], field): t[field]
-        for t in _tools()
+        (section, item[key], field): item[field]
+        for section, key in keys.items()
+        for item in data.get(section, [])
         for field in ("title", "description")
-        if isinstance(t.get(field), str) and t[field].strip()
+        if isinstance(item.get(field), str) and item[field].strip()
+    }
+
+
+def _listed(data: dict[str, Any]) -> dict[tuple[str, str, str], Any]:
+    return {
+        (section, name, field): entry
+        for section, items in data.items()
+        for name, fields in items.items()
+        for field, entry in fields.items()
     }
 
 
@@ -257,21 +276,22 @@ def test_todo_lists_missing_and_stale_entries_with_source_and_hash(cli, stale: P
     expected = _translatable()
     assert f"Wrote {path}: {len(expected)} missing or stale entries for locale ru." in run.out
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    listed = {(tool, field): entry for tool, fields in data["tools"].items() for field, entry in fields.items()}
+    listed = _listed(data)
     assert set(listed) == set(expected)
+    assert {section for section, _, _ in listed} == {"tools", "prompts", "resources", "resource_templates"}
     for key, source in expected.items():
         entry = listed[key]
         assert entry["source"] == source, key
         assert entry["source_sha256"] == _sha256(source), key
         assert set(entry) <= _KEYS
-    assert listed[(TOOL, "description")]["status"] == "stale"
+    assert listed[("tools", TOOL, "description")]["status"] == "stale"
     # The old translation is kept aside to start from, never as `text`: merged as is, a stale
     # translation would otherwise pass as current.
-    assert listed[(TOOL, "description")]["text"] == ""
-    assert listed[(TOOL, "description")]["previous_text"] == RU_TEXT
-    assert listed[(TOOL, "title")] == {
-        "source": expected[(TOOL, "title")],
-        "source_sha256": _sha256(expected[(TOOL, "title")]),
+    assert listed[("tools", TOOL, "description")]["text"] == ""
+    assert listed[("tools", TOOL, "description")]["previous_text"] == RU_TEXT
+    assert listed[("tools", TOOL, "title")] == {
+        "source": expected[("tools", TOOL, "title")],
+        "source_sha256": _sha256(expected[("tools", TOOL, "title")]),
         "text": "",
         "status": "missing",
     }
@@ -282,7 +302,7 @@ def test_todo_leaves_out_current_entries(cli, current: Path) -> None:
     data = yaml.safe_load((current / "ru.todo.yaml").read_text(encoding="utf-8"))
     assert "description" not in data["tools"][TOOL]
     assert "title" in data["tools"][TOOL]
-    assert len(_translatable()) - 1 == sum(len(fields) for fields in data["tools"].values())
+    assert len(_translatable()) - 1 == len(_listed(data))
 
 
 def test_filled_in_todo_is_accepted_as_a_translations_file_as_is(cli, tmp_path: Path) -> None:
@@ -299,13 +319,52 @@ def test_filled_in_todo_is_accepted_as_a_translations_file_as_is(cli, tmp_path: 
     (directory / "ru.yaml").write_text(filled, encoding="utf-8")
     loaded = load_translations(directory, ["ru"])
     assert len(loaded.entries["ru"]) == n
-    assert loaded.stale(_tools()) == []
+    assert loaded.stale(load_snapshot(SNAPSHOT)) == []
     out = tmp_path / "site"
     run = _build(cli, out, directory, "--strict")
     assert run.code == 0, run.err
     for tool in _tools():
         page = _page(out, "ru", tool["name"])
         assert re.search(r'<div class="translated" dir="auto"><p>Перевод \d+</p>', page), tool["name"]
+    for page in ("prompts/triage_defect", "resources/handbook", "resource-templates/document"):
+        html = (out / "ru" / page / "index.html").read_text(encoding="utf-8")
+        assert re.search(r'<p class="subtitle" dir="auto">Перевод \d+</p>', html), page
+        assert re.search(r'<div class="translated" dir="auto"><p>Перевод \d+</p>', html), page
     # Nothing is left to do afterwards.
     assert _todo(cli, directory).code == 0
     assert yaml.safe_load((directory / "ru.todo.yaml").read_text(encoding="utf-8")) == {"tools": {}}
+
+
+def test_prompts_and_resources_are_translated_and_go_stale_like_tools(cli, tmp_path: Path) -> None:
+    sources = _translatable()
+    prompt = sources[("prompts", "triage_defect", "description")]
+    handbook = sources[("resources", "teamspace://handbook", "title")]
+    directory = tmp_path / "tr"
+    directory.mkdir()
+    body = {
+        "prompts": {"triage_defect": {"description": {"source_sha256": _sha256(prompt), "text": "Разбор дефекта."}}},
+        "resources": {"teamspace://handbook": {"title": {"source_sha256": _sha256(handbook), "text": "Справочник"}}},
+        "resource_templates": {
+            "teamspace://documents/{document_id}": {"description": {"source_sha256": "0" * 64, "text": "Старое"}}
+        },
+    }
+    (directory / "ru.yaml").write_text(yaml.safe_dump(body, allow_unicode=True), encoding="utf-8")
+    out = tmp_path / "site"
+    run = _build(cli, out, directory)
+    assert run.code == 0, run.err
+    assert (
+        "stale translation (the server's text changed): ru: resource_templates.teamspace://documents/{document_id}.description"
+        in run.err
+    )
+    prompt_page = (out / "ru" / "prompts" / "triage_defect" / "index.html").read_text(encoding="utf-8")
+    assert '<div class="translated" dir="auto"><p>Разбор дефекта.</p>' in prompt_page
+    assert "<details><summary>Исходный текст сервера" in prompt_page
+    twin = (out / "ru" / "prompts" / "triage_defect.md").read_text(encoding="utf-8")
+    assert "```text\nРазбор дефекта.\n```" in twin and f"```text\n{prompt}\n```" in twin
+    handbook_page = (out / "ru" / "resources" / "handbook" / "index.html").read_text(encoding="utf-8")
+    assert '<p class="subtitle" dir="auto">Справочник</p>' in handbook_page
+    assert "Справочник" in (out / "ru" / "resources" / "handbook.md").read_text(encoding="utf-8")
+    template_page = (out / "ru" / "resource-templates" / "document" / "index.html").read_text(encoding="utf-8")
+    assert "Старое" not in template_page and '<p class="warn">Перевод есть' in template_page
+    english = (out / "en" / "prompts" / "triage_defect" / "index.html").read_text(encoding="utf-8")
+    assert "Разбор дефекта" not in english
