@@ -379,6 +379,10 @@ class SiteModel:
     def tool_named(self, name: str) -> ToolDoc | None:
         return next((t for t in self.tools if t.name == name), None)
 
+    def tools_for(self, op: Operation) -> tuple[ToolDoc, ...]:
+        """The tools that map to the API operation *op*, in tool order."""
+        return tuple(t for t in self.tools if any((o.method, o.path) == (op.method, op.path) for o in t.operations))
+
     def endpoint_label(self, name: str) -> str:
         """How pages name the endpoint called *name* (its short address), or the name if it is gone."""
         return next((e.short for e in self.endpoints if e.name == name), name)

@@ -30,6 +30,7 @@ import yaml
 
 from generator.errors import PortalError
 from generator.jsonutil import json_type
+from generator.slugs import assign_slugs
 
 MAX_BYTES = 10 * 1024 * 1024
 """Largest document :func:`load_openapi` reads; a bigger one is refused, not truncated."""
@@ -85,6 +86,22 @@ class ApiDocument:
         for op in self.operations:
             found.setdefault((op.method, op.path), op)
         return found
+
+    @cached_property
+    def _anchors(self) -> dict[tuple[str, str], str]:
+        # An operationId is the readable anchor; a missing or repeated one falls back to
+        # "METHOD /path", which slugs.assign_slugs turns into a safe stem plus a short hash.
+        ids = [op.operation_id for op in self.operations if op.operation_id]
+        names = [
+            op.operation_id if op.operation_id and ids.count(op.operation_id) == 1 else op.label
+            for op in self.operations
+        ]
+        slugs = assign_slugs(names)
+        return {(op.method, op.path): f"op-{slugs[name]}" for op, name in zip(self.operations, names, strict=True)}
+
+    def anchor(self, op: Operation) -> str:
+        """The HTML id of *op* on the API operations page: unique, safe, stable between builds."""
+        return self._anchors[(op.method, op.path)]
 
     def find(self, ref: str) -> Operation | None:
         """The operation *ref* names: an ``operationId``, else ``"METHOD /path"`` (any case of METHOD).

@@ -12,7 +12,7 @@ from typing import Any
 
 from generator.model import SiteModel, ToolDoc
 
-KINDS = ("index", "tool", "connecting", "changes", "instructions", "prompt", "resource", "resource_template")
+KINDS = ("index", "tool", "connecting", "changes", "instructions", "api", "prompt", "resource", "resource_template")
 _ITEM_DIRS = {"prompt": "prompts", "resource": "resources", "resource_template": "resource-templates"}
 
 
@@ -34,7 +34,7 @@ class Page:
             return f"{self.locale}/tools/{self.tool.slug}/"
         if self.kind in _ITEM_DIRS:
             return f"{self.locale}/{_ITEM_DIRS[self.kind]}/{self.item.slug}/"
-        if self.kind in ("connecting", "changes", "instructions"):
+        if self.kind in ("connecting", "changes", "instructions", "api"):
             return f"{self.locale}/{self.kind}/"
         return f"{self.locale}/"
 
@@ -58,8 +58,8 @@ class Page:
 
 
 def pages_for(model: SiteModel) -> list[Page]:
-    """Every page of the site, in a stable order: per locale, index, connecting, changes and
-    instructions, then tools, prompts, resources and resource templates."""
+    """Every page of the site, in a stable order: per locale, index, connecting, changes,
+    instructions and API operations, then tools, prompts, resources and resource templates."""
     pages = []
     for locale in model.locales:
         pages.append(Page("index", locale))
@@ -68,6 +68,8 @@ def pages_for(model: SiteModel) -> list[Page]:
             pages.append(Page("changes", locale))
         if model.has_instructions:
             pages.append(Page("instructions", locale))
+        if model.api is not None:
+            pages.append(Page("api", locale))
         pages.extend(Page("tool", locale, tool) for tool in model.tools)
         pages.extend(Page("prompt", locale, item=p) for p in model.prompts)
         pages.extend(Page("resource", locale, item=r) for r in model.resources)

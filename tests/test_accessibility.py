@@ -45,6 +45,7 @@ PAGES = [
             "tools/query_research_conversations/",
             "prompts/triage_defect/",
             "resource-templates/document/",
+            "api/",
         )
     ),
 ]

@@ -150,7 +150,8 @@ def test_switcher_on_every_page_links_the_german_page(site: Path) -> None:
         alternates = {link.get("hreflang"): link.get("href") for link in parsed.links if link.get("hreflang")}
         assert alternates["de"] == BASE + "de/" + rel.removesuffix("index.html")
         checked += 1
-    assert checked == 3 * 12  # index, connecting, instructions, 6 tools, a prompt, a resource, a template; 3 locales
+    # index, connecting, instructions, API, 6 tools, a prompt, a resource, a template; 3 locales
+    assert checked == 3 * 13
 
 
 def test_german_pages_declare_their_language(site: Path) -> None:
@@ -170,7 +171,7 @@ def test_root_chooser_and_404_list_german(site: Path) -> None:
 def test_sitemap_has_german_alternates(site: Path) -> None:
     sitemap = (site / "sitemap.xml").read_text(encoding="utf-8")
     urls = re.findall(r"<url>.*?</url>", sitemap, re.S)
-    assert len(urls) == 3 * 12
+    assert len(urls) == 3 * 13
     for url in urls:
         loc = re.search(r"<loc>(.*?)</loc>", url)
         assert loc is not None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -213,6 +214,25 @@ def test_find_by_operation_id_and_by_method_and_path(tmp_path: Path) -> None:
     assert doc.find("POST /a") is post_a
     for absent in ["getB", "GET /c", "GET  /a", "GET", "", "PUT /a", "GET /a/"]:
         assert doc.find(absent) is None, absent
+
+
+def test_anchors_are_unique_safe_and_stable(tmp_path: Path) -> None:
+    paths = {
+        "/a": {"get": {"operationId": "getA"}, "post": {"operationId": "same"}},
+        "/b/{id}": {"delete": {}, "put": {"operationId": "same"}},
+        "/c": {"get": {"operationId": '"><script>alert(1)</script>'}},
+    }
+    doc = _load(tmp_path, _doc(paths))
+    anchors = [doc.anchor(op) for op in doc.operations]
+    by_label = {op.label: doc.anchor(op) for op in doc.operations}
+    assert by_label["GET /a"] == "op-getA"  # a unique operationId is its own anchor
+    assert len(set(anchors)) == len(anchors) == 5
+    for anchor in anchors:
+        assert re.fullmatch(r"op-[A-Za-z0-9_.-]+", anchor), anchor
+    # A repeated or missing operationId falls back to the method and path: each row keeps its own id.
+    assert by_label["POST /a"].startswith("op-POST-a-") and by_label["PUT /b/{id}"].startswith("op-PUT-b-id-")
+    assert by_label["DELETE /b/{id}"].startswith("op-DELETE-b-id-")
+    assert anchors == [_load(tmp_path, _doc(paths), "again.json").anchor(op) for op in doc.operations]
 
 
 # --- mapping ----------------------------------------------------------------------------------------

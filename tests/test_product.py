@@ -127,6 +127,35 @@ def test_openapi_operations_are_shown_linked_and_published(three: Snapshot) -> N
     assert not [w for w in warnings if "API operation" in w]
 
 
+def test_the_api_page_lists_every_operation_with_its_tools(three: Snapshot) -> None:
+    files, _ = site_files(three, demo_config(PortalConfig(search=False)))
+    for locale in ("en", "ru", "ar"):
+        assert f"{locale}/api/index.html" in files and f"{locale}/api.md" in files
+        assert "](api.md): " in files[f"{locale}/llms.txt"].decode()
+    html = files["en/api/index.html"].decode()
+    row = re.search(r'<tr id="op-searchChatMessages">(.*?)</tr>', html, re.S)
+    assert row is not None, "the operation's row has no anchor"
+    assert '<code dir="ltr">GET /api/v1/chat/messages/search</code>' in row.group(1)
+    assert '<a href="../tools/search_chat/index.html"><code dir="ltr">search_chat</code></a>' in row.group(1)
+    # An operation no tool maps to is listed too, with no tool.
+    health = re.search(r'<tr id="op-getHealth">(.*?)</tr>', html, re.S)
+    assert health is not None and "<td>none</td></tr>" in health.group(0)
+    # Tool pages link each of their operations to its row.
+    tool = files["en/tools/search_chat/index.html"].decode()
+    assert '<a href="../../api/index.html#op-searchChatMessages"><code dir="ltr">GET /api/v1/chat' in tool
+    assert "[`GET /api/v1/chat/messages/search`](../api.md)" in files["en/tools/search_chat.md"].decode()
+    md = files["ru/api.md"].decode()
+    defects = "| `POST /api/v1/defects` (`createDefect`) | `defects_write` | File a defect |"
+    assert f"{defects} [`file_defect`](tools/file_defect.md) |" in md
+    assert "[Операции HTTP API](api/index.html)" not in md  # twins link twins
+    assert "Операции HTTP API" in files["ru/index.html"].decode()
+
+
+def test_no_api_page_without_an_openapi_document(three: Snapshot) -> None:
+    files, _ = site_files(three, PortalConfig(search=False))
+    assert not [path for path in files if "/api" in path]
+
+
 def test_unmapped_and_dangling_operations_warn_and_strict_fails(three: Snapshot, tmp_path: Path, cli: Cli) -> None:
     doc = tmp_path / "api.json"
     doc.write_text(
