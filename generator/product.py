@@ -60,6 +60,8 @@ class EndpointDoc:
     variants: tuple[tuple[str, dict[str, Any]], ...] = ()
     supported_versions: tuple[str, ...] = ()
     """Every protocol revision the endpoint says it speaks (``server/discover``); empty when unknown."""
+    item_variants: tuple[tuple[str, str, dict[str, Any]], ...] = ()
+    """(section, name or URI, listing) of each prompt or resource this endpoint lists differently."""
     path_only: bool = True
     """Name an HTTP endpoint by its URL path alone (true when every HTTP endpoint shares one host)."""
 
@@ -78,6 +80,11 @@ class EndpointDoc:
             env=tuple(record.get("env", ())),
             supported_versions=tuple(record.get("supported_versions", ())),
             variants=tuple(sorted(variants.items())),
+            item_variants=tuple(
+                (section, key, raw)
+                for section, found in sorted((record.get("item_variants") or {}).items())
+                for key, raw in sorted(found.items())
+            ),
         )
 
     @property
@@ -96,6 +103,10 @@ class EndpointDoc:
 
     def variant(self, tool: str) -> dict[str, Any] | None:
         return dict(self.variants).get(tool)
+
+    def item_variant(self, section: str, key: str) -> dict[str, Any] | None:
+        """This endpoint's own listing of a prompt or resource, when it differs from the page's."""
+        return next((raw for s, k, raw in self.item_variants if (s, k) == (section, key)), None)
 
     def facts(self) -> EndpointFacts:
         """The endpoint as the client-configuration snippets need it (no secret ever)."""
@@ -165,6 +176,17 @@ class ItemDoc:
     @cached_property
     def icon(self) -> str | None:
         return safe_icon(self.raw)
+
+    @cached_property
+    def variants(self) -> tuple[tuple[EndpointDoc, str], ...]:
+        """Each endpoint that lists this item differently, with its listing as JSON."""
+        section, key = self.translation_key
+        found = []
+        for endpoint in self.endpoints:
+            raw = endpoint.item_variant(section, key)
+            if raw is not None:
+                found.append((endpoint, json_block(raw)))
+        return tuple(found)
 
     @property
     def extra_fields(self) -> tuple[tuple[str, str], ...]:

@@ -102,6 +102,10 @@ class Snapshot:
         return json.dumps(dict(sorted(data.items())), indent=2, ensure_ascii=False) + "\n"
 
 
+ITEM_KEYS: dict[str, str] = {"prompts": "name", "resources": "uri", "resource_templates": "uriTemplate"}
+"""The lists besides tools that an endpoint offers, and the field each is keyed by."""
+
+
 def endpoint_record(
     name: str,
     profile: str | None,
@@ -210,6 +214,17 @@ def _endpoints(data: dict[str, JSON], path: Path, tool_names: set[str]) -> tuple
             isinstance(v, dict) and v.get("name") == k and k in record["tools"] for k, v in variants.items()
         ):
             raise _bad(path, f"{where} has `variants` that are not tools it offers")
+        items = record.get("item_variants", {})
+        if not isinstance(items, dict) or not all(
+            section in ITEM_KEYS
+            and isinstance(found, dict)
+            and all(
+                isinstance(v, dict) and v.get(ITEM_KEYS[section]) == k and k in record.get(section, [])
+                for k, v in found.items()
+            )
+            for section, found in items.items()
+        ):
+            raise _bad(path, f"{where} has `item_variants` that are not prompts or resources it offers")
         server = record.get("server", {})
         if not isinstance(server, dict) or not all(isinstance(v, str) for v in server.values()):
             raise _bad(path, f"{where} has a `server` that is not an object of strings")

@@ -53,12 +53,13 @@ def _target(url: str, source: str, base: str | None) -> str:
 
 
 def _twins(files: dict[str, bytes], locale: str) -> list[str]:
-    """A locale's twins in page order: index, connecting, instructions, the tools in server order,
-    then the demo's prompt, resource and resource template."""
+    """A locale's twins in page order: index, connecting, instructions, API operations, the tools
+    in server order, then the demo's prompt, resource and resource template."""
     return [
         f"{locale}/index.md",
         f"{locale}/connecting.md",
         f"{locale}/instructions.md",
+        f"{locale}/api.md",
         *(f"{locale}/tools/{t}.md" for t in TOOLS),
         f"{locale}/prompts/triage_defect.md",
         f"{locale}/resources/handbook.md",
@@ -194,7 +195,8 @@ def test_every_page_links_its_twin_and_its_llms_txt(site: tuple[Path, str | None
     root, _ = site
     files = tree_bytes(root)
     pages = [p for p in files if p.endswith(".html") and "/" in p and not p.endswith("404.html")]
-    assert len(pages) == len(LOCALES) * (6 + len(TOOLS))  # index, connecting, instructions, prompt, resource, template
+    # index, connecting, instructions, API, prompt, resource, template
+    assert len(pages) == len(LOCALES) * (7 + len(TOOLS))
     for page in [*pages, "index.html"]:
         head = _Head()
         head.feed(files[page].decode("utf-8"))

@@ -565,6 +565,43 @@ def test_endpoints_running_different_releases_are_flagged(tmp_path: Path, cli: C
     assert not (tmp_path / "site").exists()
 
 
+def test_a_prompt_or_resource_an_endpoint_lists_differently_is_shown(tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    from generator.merge import merge
+
+    snap = load_snapshot(SNAPSHOT)
+    parts = [replace(snap, endpoints=(record,)) for record in snap.endpoints]
+    prompt = {**snap.prompts[0], "arguments": [{"name": "defect", "required": True}]}
+    handbook = {**snap.resources[0], "mimeType": "text/plain"}
+    parts[2] = replace(parts[2], prompts=(prompt,), resources=(handbook, *snap.resources[1:]))
+    merged = merge(parts, "server")
+    assert "item_variants" not in merged.endpoints[1]
+    assert merged.endpoints[2]["item_variants"] == {
+        "prompts": {"triage_defect": prompt},
+        "resources": {"teamspace://handbook": handbook},
+    }
+    saved = tmp_path / "items.json"
+    saved.write_text(merged.to_json(), encoding="utf-8")
+    files, _ = site_files(load_snapshot(saved), demo_config(PortalConfig(search=False)))
+    html = files["en/prompts/triage_defect/index.html"].decode()
+    assert (
+        '<p class="warn">On <code dir="ltr">/mcp/readonly/</code> this is listed differently from '
+        '<code dir="ltr">python -m generator.demo</code>, whose listing this page documents.'
+    ) in html
+    assert html.count('<p class="warn">On ') == 1
+    md = files["ru/resources/handbook.md"].decode()
+    assert "> На `/mcp/readonly/` это описано иначе, чем на `python -m generator.demo`" in md
+    assert '"mimeType": "text/plain"' in md
+    untouched = files["en/resource-templates/document/index.html"].decode()
+    assert "listed differently" not in untouched
+
+    data = json.loads(merged.to_json())
+    data["endpoints"][2]["item_variants"]["prompts"] = {"no_such_prompt": {"name": "no_such_prompt"}}
+    with pytest.raises(PortalError, match="has `item_variants` that are not prompts or resources it offers"):
+        parse_snapshot(json.dumps(data), tmp_path / "bad.json")
+
+
 def test_a_version_one_snapshot_is_not_compared_by_endpoint(tmp_path: Path) -> None:
     from generator.diff import diff_snapshots
 
