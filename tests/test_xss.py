@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import http.server
+import json
 import re
 import shutil
 import threading
@@ -333,6 +334,42 @@ def test_payloads_in_every_field_never_run(browser: Any, serve: Any, tmp_path: P
     index = (site / "en" / "index.html").read_text(encoding="utf-8")
     assert "&lt;script&gt;window.__xss=1&lt;/script&gt;" in index
     assert "{{7*7}}=SSTI" in (site / "en" / "connecting" / "index.html").read_text(encoding="utf-8")
+    served = without_csp(site, tmp_path / "served")
+    load_every_page(browser, serve(served), site, pages)
+
+
+def test_payloads_in_an_openapi_document_never_run(browser: Any, serve: Any, tmp_path: Path) -> None:
+    # The OpenAPI document is the portal author's, but it is often generated from code comments:
+    # its text is escaped like server text, on the API page and on the tool pages that link to it.
+    snapshot = xss_snapshot(2)
+    tool = snapshot.tools[0]["name"]
+    paths = {
+        f"/a/{PAYLOADS[i]}": {
+            "post": {
+                "operationId": PAYLOADS[i + 1],
+                "summary": ALL,
+                "x-mcp-tool": tool,
+                "security": [{"oauth": [PAYLOADS[i + 2]]}],
+            }
+        }
+        for i in range(0, 12, 3)
+    }
+    document = {"openapi": "3.1.0", "info": {"title": ALL, "version": PAYLOADS[0]}, "paths": paths}
+    api = tmp_path / "openapi.json"
+    api.write_text(json.dumps(document), encoding="utf-8")
+    site = tmp_path / "site"
+
+    def build() -> None:
+        files, _ = site_files(snapshot, PortalConfig(locales=("en", "ar"), openapi=str(api)))
+        publish(site, files)
+
+    off_loop(build)
+    pages = audit(site)
+    api_page = (site / "en" / "api" / "index.html").read_text(encoding="utf-8")
+    assert "&lt;script&gt;window.__xss=1&lt;/script&gt;" in api_page
+    assert re.findall(r'<tr id="(op-[^"]*)">', api_page) and all(
+        re.fullmatch(r"op-[A-Za-z0-9_.-]+", anchor) for anchor in re.findall(r'<tr id="([^"]*)">', api_page)
+    )
     served = without_csp(site, tmp_path / "served")
     load_every_page(browser, serve(served), site, pages)
 
