@@ -307,7 +307,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
-    from generator.diff import DIFF_EXIT, diff, render
+    from generator.changes import DIFF_EXIT
+    from generator.diff import diff, render
 
     found = diff(Path(args.old), Path(args.new))
     sys.stdout.write(render(found, args.format))

@@ -14,7 +14,8 @@ a tighter *parameter* rejects calls that used to work (breaking), while a
 tighter *output* only promises more (non-breaking); a wider output (a new enum
 value, ``null`` allowed, a field made optional) can surprise a client
 (breaking).  Changed rules whose direction cannot be told (a new ``pattern``,
-``string`` becoming ``integer``) count as breaking.
+``string`` becoming ``integer``) count as breaking.  Prompts, resources and resource
+templates are compared too, by :mod:`generator.diff_items`.
 """
 
 from __future__ import annotations
@@ -25,16 +26,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from generator.changes import BREAKING, CLASSES, COSMETIC, NON_BREAKING, SUBJECTS, Change
+from generator.diff_items import item_changes
 from generator.errors import PortalError
 from generator.schema import Row, flatten, json_equal, jsonable
 from generator.snapshot import Snapshot, load_snapshot
-
-BREAKING = "breaking"
-NON_BREAKING = "non-breaking"
-COSMETIC = "cosmetic"
-CLASSES: tuple[str, ...] = (BREAKING, NON_BREAKING, COSMETIC)
-DIFF_EXIT = 4
-"""Exit code of ``mcp-portal diff --fail-on ...`` when the threshold is met."""
 
 FORMATS = ("text", "json", "markdown")
 FAIL_ON = ("breaking", "any")
@@ -46,33 +42,6 @@ _UPPER = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems", "max
 _IGNORED = frozenset({"ref", "recursive", "truncated", "nullable", "allOf", "oneOf", "anyOf"})
 _TOOL_KEYS = frozenset({"name", "title", "description", "inputSchema", "outputSchema", "annotations"})
 _CELL = 80
-
-
-@dataclass(frozen=True)
-class Change:
-    """One classified difference between the old and the new tool list."""
-
-    tool: str
-    cls: str
-    kind: str
-    path: str
-    old: Any
-    new: Any
-    message: str
-    endpoint: str | None = None
-    """The endpoint (by name) the change is confined to; None when it is the tool's documented listing."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "tool": self.tool,
-            "class": self.cls,
-            "kind": self.kind,
-            "path": self.path,
-            "old": jsonable(self.old),
-            "new": jsonable(self.new),
-            "message": self.message,
-            "endpoint": self.endpoint,
-        }
 
 
 @dataclass(frozen=True)
@@ -145,7 +114,9 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> list[Change]:
     changes.extend(_offering_changes(old, new, kept))
     changes.extend(_variant_changes(old, new, kept))
     order = {cls: i for i, cls in enumerate(CLASSES)}
-    indexed = sorted(enumerate(changes), key=lambda ic: (order[ic[1].cls], ic[1].tool, ic[0]))
+    changes.extend(item_changes(old, new))
+    subjects = {subject: i for i, subject in enumerate(SUBJECTS)}
+    indexed = sorted(enumerate(changes), key=lambda ic: (order[ic[1].cls], subjects[ic[1].subject], ic[1].name, ic[0]))
     return [c for _, c in indexed]
 
 
@@ -533,18 +504,18 @@ def _summary(result: DiffResult) -> str:
 def render_text(result: DiffResult) -> str:
     lines = [f"old: {result.old_label}", f"new: {result.new_label}"]
     if not result.changes:
-        return "\n".join([*lines, "No changes: both sides describe the same tools."]) + "\n"
+        return "\n".join([*lines, "No changes: both sides describe the same tools, prompts and resources."]) + "\n"
     lines.append(f"Changes: {_summary(result)}.")
     for cls in CLASSES:
         group = [c for c in result.changes if c.cls == cls]
         if not group:
             continue
         lines += ["", f"{cls.capitalize()} ({len(group)})"]
-        tool = None
+        heading = None
         for change in group:
-            if change.tool != tool:
-                tool = change.tool
-                lines.append(f"  {tool}")
+            if change.label != heading:
+                heading = change.label
+                lines.append(f"  {heading}")
             lines.append(f"    - [{change.kind}] {change.message}")
     return "\n".join(lines) + "\n"
 
@@ -583,7 +554,8 @@ def render_markdown(result: DiffResult) -> str:
         lines += [f"## {cls.capitalize()} ({len(group)})", ""]
         lines += ["| tool | change | where | old | new | details |", "| --- | --- | --- | --- | --- | --- |"]
         for c in group:
-            cells = [_code(c.tool), c.kind, _code(c.path or None), _code(c.old), _code(c.new), _cell(c.message)]
+            what = _code(c.name) if c.subject == "tool" else f"{c.subject} {_code(c.name)}"
+            cells = [what, c.kind, _code(c.path or None), _code(c.old), _code(c.new), _cell(c.message)]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)

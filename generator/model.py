@@ -14,8 +14,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from generator.changes import CLASSES, Change
 from generator.config import Limits, PortalConfig
-from generator.diff import Change, diff_snapshots, diff_tool
+from generator.diff import diff_snapshots, diff_tool
 from generator.examples import Example, example_for, placeholder_for, validate
 from generator.openapi import ApiDocument, Operation
 from generator.overlays import Overlay
@@ -43,7 +44,6 @@ HINTS: tuple[tuple[str, bool], ...] = (
     ("openWorldHint", True),
 )
 SUMMARY_LIMIT = 160
-CHANGE_CLASSES = ("breaking", "non-breaking", "cosmetic")
 
 
 @dataclass(frozen=True)
@@ -379,6 +379,15 @@ class SiteModel:
     def tool_named(self, name: str) -> ToolDoc | None:
         return next((t for t in self.tools if t.name == name), None)
 
+    def item_named(self, subject: str, name: str) -> ItemDoc | None:
+        """The prompt, resource or resource template a change names (by name, URI or URI template)."""
+        items: tuple[ItemDoc, ...] = {
+            "prompt": self.prompts,
+            "resource": self.resources,
+            "resource-template": self.resource_templates,
+        }.get(subject, ())
+        return next((item for item in items if item.translation_key[1] == name), None)
+
     def tools_for(self, op: Operation) -> tuple[ToolDoc, ...]:
         """The tools that map to the API operation *op*, in tool order."""
         return tuple(t for t in self.tools if any((o.method, o.path) == (op.method, op.path) for o in t.operations))
@@ -392,7 +401,7 @@ class SiteModel:
 
     @cached_property
     def change_counts(self) -> dict[str, int]:
-        return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in CHANGE_CLASSES}
+        return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in CLASSES}
 
     def translated(self, doc: ToolDoc | ItemDoc, field: str, locale: str) -> Lookup:
         """A current translation of the title or description of a tool, prompt or resource, a stale one, or none."""

@@ -429,7 +429,8 @@ def test_json_report_lists_every_change_with_counts(cli: Cli, pair: tuple[Path, 
     assert body["counts"] == {B: 1, N: 1, C: 1}
     assert {c["kind"] for c in body["changes"]} == {"tool-removed", "param-added-optional", "description-changed"}
     for change in body["changes"]:
-        assert set(change) == {"tool", "class", "kind", "path", "old", "new", "message", "endpoint"}
+        assert set(change) == {"subject", "name", "tool", "class", "kind", "path", "old", "new", "message", "endpoint"}
+        assert change["subject"] == "tool" and change["tool"] == change["name"]
 
 
 def test_markdown_report_has_a_table_per_class(cli: Cli, pair: tuple[Path, Path]) -> None:
@@ -465,6 +466,9 @@ def test_a_built_site_directory_is_one_side(cli: Cli, tmp_path: Path) -> None:
         capability_version="2.5.0",
         transport=data["transport"],
         endpoint=data["endpoint"],
+        prompts=tuple(data["prompts"]),
+        resources=tuple(data["resources"]),
+        resource_templates=tuple(data["resource_templates"]),
     )
     new = write(tmp_path / "new.json", smaller)
     run = cli("diff", str(site), str(new), "--format", "json", "--fail-on", "breaking")

@@ -602,6 +602,65 @@ def test_a_prompt_or_resource_an_endpoint_lists_differently_is_shown(tmp_path: P
         parse_snapshot(json.dumps(data), tmp_path / "bad.json")
 
 
+def test_diff_classifies_prompt_and_resource_changes(tmp_path: Path, cli: Cli) -> None:
+    from generator.diff import diff_snapshots
+
+    old = load_snapshot(SNAPSHOT)
+
+    def change_items(data: dict[str, Any]) -> None:
+        prompt = data["prompts"][0]
+        assert [a["name"] for a in prompt["arguments"]] == ["defect", "audience"]
+        prompt["arguments"][1]["required"] = True  # audience: optional -> required
+        prompt["arguments"].append({"name": "severity"})  # optional, added
+        prompt["description"] = "Reworded."
+        data["resources"][0]["mimeType"] = "text/plain"
+        data["resource_templates"] = []
+        data["prompts"].append({"name": "summarize_chat", "arguments": [{"name": "chat", "required": True}]})
+        for record in data["endpoints"]:
+            record.pop("resource_templates", None)
+
+    new = _edited(old, tmp_path, change_items)
+    found = {(c.cls, c.subject, c.name, c.kind, c.path) for c in diff_snapshots(old, new)}
+    assert found == {
+        ("breaking", "prompt", "triage_defect", "param-required", "arguments.audience"),
+        ("non-breaking", "prompt", "triage_defect", "param-added-optional", "arguments.severity"),
+        ("cosmetic", "prompt", "triage_defect", "description-changed", ""),
+        ("non-breaking", "prompt", "summarize_chat", "prompt-added", ""),
+        ("breaking", "resource", "teamspace://handbook", "mime-type-changed", "mimeType"),
+        ("breaking", "resource-template", "teamspace://documents/{document_id}", "resource-template-removed", ""),
+    }
+    previous = tmp_path / "old.json"
+    previous.write_text(old.to_json(), encoding="utf-8")
+    saved = tmp_path / "new.json"
+    saved.write_text(new.to_json(), encoding="utf-8")
+    run = cli("diff", str(previous), str(saved), "--format", "json", "--fail-on", "breaking")
+    assert run.code == 4, run.err
+    body = json.loads(run.out)
+    assert body["counts"] == {"breaking": 3, "non-breaking": 2, "cosmetic": 1}
+    removed = next(c for c in body["changes"] if c["kind"] == "resource-template-removed")
+    assert (removed["subject"], removed["name"], removed["tool"]) == (
+        "resource-template",
+        "teamspace://documents/{document_id}",
+        None,
+    )
+    text = cli("diff", str(previous), str(saved)).out
+    assert "  prompt triage_defect\n    - [param-required] argument `audience` is now required" in text
+
+    files, _ = site_files(new, demo_config(PortalConfig(search=False, previous=str(previous))))
+    html = files["en/changes/index.html"].decode()
+    assert (
+        '<td><a href="../prompts/triage_defect/index.html"><code dir="ltr">triage_defect</code></a>'
+        ' <span class="badge">Prompt</span></td>'
+    ) in html
+    # A removed template has no page left to link to.
+    assert (
+        '<code dir="ltr">teamspace://documents/{document_id}</code> <span class="badge">Resource template</span>'
+        in html
+    )
+    md = files["ru/changes.md"].decode()
+    assert "| [`teamspace://handbook`](resources/handbook.md) (Ресурс) | Изменён MIME-тип | `mimeType` |" in md
+
+
 def test_a_version_one_snapshot_is_not_compared_by_endpoint(tmp_path: Path) -> None:
     from generator.diff import diff_snapshots
 
