@@ -7,10 +7,12 @@ compares tools; :mod:`generator.diff_items` compares prompts, resources and temp
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
 from generator.schema import jsonable
+from generator.snapshot import Snapshot
 
 BREAKING = "breaking"
 NON_BREAKING = "non-breaking"
@@ -50,6 +52,11 @@ class Change:
         """How plain-text reports head the change: a tool by its name, anything else by kind and name."""
         return self.name if self.subject == "tool" else f"{self.subject.replace('-', ' ')} {self.name}"
 
+    @property
+    def what(self) -> str:
+        """The change without its wording or place: two equal ``what`` describe the same edit."""
+        return json.dumps([self.kind, self.path, jsonable(self.old), jsonable(self.new)], sort_keys=True)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "subject": self.subject,
@@ -63,3 +70,18 @@ class Change:
             "message": self.message,
             "endpoint": self.endpoint,
         }
+
+
+def endpoint_pairs(old: Snapshot, new: Snapshot) -> tuple[dict[str, Any], dict[str, Any]] | None:
+    """Both sides' endpoint records by name, or None when they cannot be compared.
+
+    A version-1 snapshot has only a stand-in ``default`` endpoint, which says nothing
+    about profiles, so it is not compared with a snapshot of named endpoints.
+    """
+    old_eps = {str(e["name"]): e for e in old.endpoints}
+    new_eps = {str(e["name"]): e for e in new.endpoints}
+    if "default" in old_eps and len(old_eps) == 1 and "default" not in new_eps:
+        return None
+    if "default" in new_eps and len(new_eps) == 1 and "default" not in old_eps:
+        return None
+    return old_eps, new_eps

@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from generator.changes import BREAKING, CLASSES, COSMETIC, NON_BREAKING, SUBJECTS, Change
+from generator.changes import BREAKING, CLASSES, COSMETIC, NON_BREAKING, SUBJECTS, Change, endpoint_pairs
 from generator.diff_items import item_changes
 from generator.errors import PortalError
 from generator.schema import Row, flatten, json_equal, jsonable
@@ -120,24 +120,9 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> list[Change]:
     return [c for _, c in indexed]
 
 
-def _endpoint_pairs(old: Snapshot, new: Snapshot) -> tuple[dict[str, Any], dict[str, Any]] | None:
-    """Both sides' endpoint records by name, or None when they cannot be compared.
-
-    A version-1 snapshot has only a stand-in ``default`` endpoint, which says nothing
-    about profiles, so it is not compared with a snapshot of named endpoints.
-    """
-    old_eps = {str(e["name"]): e for e in old.endpoints}
-    new_eps = {str(e["name"]): e for e in new.endpoints}
-    if "default" in old_eps and len(old_eps) == 1 and "default" not in new_eps:
-        return None
-    if "default" in new_eps and len(new_eps) == 1 and "default" not in old_eps:
-        return None
-    return old_eps, new_eps
-
-
 def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Change]:
     """Tools (present on both sides) that an endpoint stopped or started offering; endpoints match by name."""
-    pairs = _endpoint_pairs(old, new)
+    pairs = endpoint_pairs(old, new)
     if pairs is None:
         return []
     old_eps, new_eps = pairs
@@ -155,10 +140,6 @@ def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Chan
     return changes
 
 
-def _same_change(change: Change) -> str:
-    return json.dumps([change.kind, change.path, jsonable(change.old), jsonable(change.new)], sort_keys=True)
-
-
 def _variant_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Change]:
     """Changes confined to an endpoint that lists a tool differently (its ``variants``).
 
@@ -167,7 +148,7 @@ def _variant_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Chang
     the documented listing made too are already reported for the tool, so they are left out;
     what remains happened on that endpoint alone (the read-only profile lowering a limit).
     """
-    pairs = _endpoint_pairs(old, new)
+    pairs = endpoint_pairs(old, new)
     if pairs is None:
         return []
     old_eps, new_eps = pairs
@@ -182,10 +163,10 @@ def _variant_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Chang
         for tool in sorted(kept & set(before["tools"]) & set(record["tools"])):
             if tool not in old_variants and tool not in new_variants:
                 continue
-            shared = {_same_change(c) for c in diff_tool(old_tools[tool], new_tools[tool])}
+            shared = {c.what for c in diff_tool(old_tools[tool], new_tools[tool])}
             own = diff_tool(old_variants.get(tool, old_tools[tool]), new_variants.get(tool, new_tools[tool]))
             for change in own:
-                if _same_change(change) not in shared:
+                if change.what not in shared:
                     message = f"{change.message} on the endpoint `{name}` ({where})"
                     changes.append(replace(change, message=message, endpoint=name))
     return changes

@@ -10,14 +10,18 @@ Judged from the client's side, like tools in :mod:`generator.diff`:
 * anything added, an argument made optional, and other metadata (annotations, size, icons,
   ``_meta``) are ``non-breaking``;
 * names, titles and descriptions are ``cosmetic``.
+
+An endpoint that lists an item differently (its ``item_variants``) is compared against its
+own earlier listing too, as :mod:`generator.diff` does for tools.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import Any
 
-from generator.changes import BREAKING, COSMETIC, NON_BREAKING, Change
+from generator.changes import BREAKING, COSMETIC, NON_BREAKING, Change, endpoint_pairs
 from generator.schema import json_equal
 from generator.snapshot import ITEM_KEYS, Snapshot
 
@@ -57,6 +61,35 @@ def item_changes(old: Snapshot, new: Snapshot) -> list[Change]:
             if name not in after:
                 changes.append(Change(name, BREAKING, f"{subject}-removed", "", name, None,
                                       f"{noun} `{name}` was removed", subject=subject))  # fmt: skip
+        changes.extend(_variant_changes(old, new, section, before, after))
+    return changes
+
+
+def _variant_changes(
+    old: Snapshot, new: Snapshot, section: str, before: dict[str, Any], after: dict[str, Any]
+) -> list[Change]:
+    """Changes an endpoint made alone to a prompt or resource it lists differently (``item_variants``)."""
+    pairs = endpoint_pairs(old, new)
+    if pairs is None:
+        return []
+    subject = _SUBJECT[section]
+    old_eps, new_eps = pairs
+    changes: list[Change] = []
+    for endpoint, record in new_eps.items():
+        earlier = old_eps.get(endpoint)
+        if earlier is None:
+            continue
+        old_own = (earlier.get("item_variants") or {}).get(section, {})
+        new_own = (record.get("item_variants") or {}).get(section, {})
+        offered = set(earlier.get(section, [])) & set(record.get(section, [])) & set(before) & set(after)
+        for name in sorted(offered & (set(old_own) | set(new_own))):
+            shared = {c.what for c in _item_changes(subject, name, before[name], after[name])}
+            own = _item_changes(subject, name, old_own.get(name, before[name]), new_own.get(name, after[name]))
+            where = str(record["address"])
+            for change in own:
+                if change.what not in shared:
+                    message = f"{change.message} on the endpoint `{endpoint}` ({where})"
+                    changes.append(replace(change, message=message, endpoint=endpoint))
     return changes
 
 

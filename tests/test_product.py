@@ -661,6 +661,36 @@ def test_diff_classifies_prompt_and_resource_changes(tmp_path: Path, cli: Cli) -
     assert "| [`teamspace://handbook`](resources/handbook.md) (Ресурс) | Изменён MIME-тип | `mimeType` |" in md
 
 
+def test_diff_classifies_a_prompt_change_confined_to_one_endpoint() -> None:
+    from dataclasses import replace
+
+    from generator.diff import diff_snapshots
+    from generator.merge import merge
+
+    snap = load_snapshot(SNAPSHOT)
+
+    def with_readonly_arguments(arguments: list[dict[str, Any]]) -> Snapshot:
+        parts = [replace(snap, endpoints=(record,)) for record in snap.endpoints]
+        parts[2] = replace(parts[2], prompts=({**snap.prompts[0], "arguments": arguments},))
+        return merge(parts, "server")
+
+    old = with_readonly_arguments([{"name": "defect", "required": True}])
+    new = with_readonly_arguments([{"name": "defect", "required": True}, {"name": "urgent", "required": True}])
+    [change] = diff_snapshots(old, new)
+    assert (change.cls, change.subject, change.name, change.kind, change.path, change.endpoint) == (
+        "breaking",
+        "prompt",
+        "triage_defect",
+        "param-added-required",
+        "arguments.urgent",
+        "readonly",
+    )
+    assert change.message == (
+        "required argument `urgent` was added on the endpoint `readonly` (http://127.0.0.1:8765/mcp/readonly/)"
+    )
+    assert diff_snapshots(old, old) == []
+
+
 def test_a_version_one_snapshot_is_not_compared_by_endpoint(tmp_path: Path) -> None:
     from generator.diff import diff_snapshots
 
