@@ -21,12 +21,15 @@ from generator.build import obtain_snapshot, site_files
 from generator.config import PortalConfig
 from generator.errors import PortalError
 from generator.publish import MANIFEST
-from generator.snapshot import Snapshot, canonical_json
+from generator.snapshot import ITEM_KEYS, Snapshot, canonical_json
 
 DRIFT_EXIT = 3
 """Exit code of ``mcp-portal check`` when the site differs from a fresh build."""
 
 FORMATS = ("text", "json")
+
+ITEMS: dict[str, str] = {"prompts": "prompt", "resources": "resource", "resource_templates": "resource template"}
+"""The snapshot's lists besides tools (keyed as ``snapshot.ITEM_KEYS`` says), and how reports name one."""
 
 
 @dataclass(frozen=True)
@@ -56,16 +59,24 @@ class DriftReport:
     """Files edited, added or deleted since the build (judged by the site's own manifest.json)."""
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
+    items: tuple[tuple[str, Changes], ...] = ()
+    """Prompts, resources and resource templates that changed, per snapshot section (see ``ITEMS``)."""
 
     @property
     def status(self) -> str:
         return "drift" if self.files else "ok"
 
+    @property
+    def server_changed(self) -> bool:
+        return bool(self.tools) or any(changes for _, changes in self.items)
+
     def to_dict(self) -> dict[str, Any]:
+        items = dict(self.items)
         return {
             "status": self.status,
             "site": str(self.site),
             "tools": self.tools.to_dict(),
+            **{section: items.get(section, Changes()).to_dict() for section in ITEMS},
             "files": self.files.to_dict(),
             "hand_edited": list(self.hand_edited),
             "notes": list(self.notes),
@@ -95,12 +106,22 @@ def _json_key(raw: bytes | None, key: str) -> Any:
     return data.get(key) if isinstance(data, dict) else None
 
 
-def _tools_of(raw: bytes | None) -> dict[str, str] | None:
-    """Tool name -> canonical JSON, from a site's snapshot.json; None when it is missing or unreadable."""
-    tools = _json_key(raw, "tools")
-    if not isinstance(tools, list):
+def _listing(raw: bytes | None, section: str, key: str) -> dict[str, str] | None:
+    """Name (or URI) -> canonical JSON of one list in a site's snapshot.json; None when it is unreadable."""
+    items = _json_key(raw, section)
+    if items is None and section != "tools" and _json_key(raw, "tools") is not None:
+        items = []  # an older snapshot.json without this list: nothing was listed
+    if not isinstance(items, list):
         return None
-    return {str(t.get("name")): canonical_json(t) for t in tools if isinstance(t, dict)}
+    return {str(t.get(key)): canonical_json(t) for t in items if isinstance(t, dict)}
+
+
+def _changes(before: dict[str, str], now: dict[str, str]) -> Changes:
+    return Changes(
+        added=tuple(sorted(set(now) - set(before))),
+        removed=tuple(sorted(set(before) - set(now))),
+        changed=tuple(sorted(n for n in set(now) & set(before) if now[n] != before[n])),
+    )
 
 
 def _manifest_hashes(raw: bytes | None) -> dict[str, str] | None:
@@ -117,22 +138,23 @@ def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snap
     )
     notes: list[str] = []
     tools = Changes()
+    items: list[tuple[str, Changes]] = []
     if files:
-        before = _tools_of(on_disk.get("snapshot.json"))
+        raw = on_disk.get("snapshot.json")
+        before = _listing(raw, "tools", "name")
         if before is None:
             notes.append("the site's snapshot.json is missing or unreadable, so tool changes cannot be named")
         else:
-            now = {str(t.get("name")): canonical_json(t) for t in snapshot.tools}
-            tools = Changes(
-                added=tuple(sorted(set(now) - set(before))),
-                removed=tuple(sorted(set(before) - set(now))),
-                changed=tuple(sorted(n for n in set(now) & set(before) if now[n] != before[n])),
-            )
+            tools = _changes(before, {str(t.get("name")): canonical_json(t) for t in snapshot.tools})
+            for section, key in ITEM_KEYS.items():
+                earlier = _listing(raw, section, key) or {}
+                now = {str(t.get(key)): canonical_json(t) for t in getattr(snapshot, section)}
+                items.append((section, _changes(earlier, now)))
     hashes = _manifest_hashes(on_disk.get(MANIFEST))
     if files and hashes is None:
         notes.append("the site's manifest.json is missing or unreadable, so hand edits cannot be told apart")
     hand = _by_hand(files, on_disk, hashes) if hashes is not None else ()
-    return DriftReport(site, len(fresh), tools, files, hand, tuple(notes))
+    return DriftReport(site, len(fresh), tools, files, hand, tuple(notes), items=tuple(items))
 
 
 def _by_hand(files: Changes, on_disk: dict[str, bytes], hashes: dict[str, str]) -> tuple[str, ...]:
@@ -169,13 +191,18 @@ def render_text(report: DriftReport) -> str:
     if report.status == "ok":
         return f"The site in {report.site} is up to date: all {report.files_checked} files match a fresh build.\n"
     lines = [f"Drift: the site in {report.site} differs from what `mcp-portal build` would write now."]
-    if report.tools:
+    if report.server_changed:
         lines += ["", "The server changed (the site's snapshot.json against the server now):"]
-        for label, names in (("added", report.tools.added), ("removed", report.tools.removed),
-                             ("changed", report.tools.changed)):  # fmt: skip
-            lines += [f"  tool {label}: {name}" for name in names]
+        for noun, changes in (("tool", report.tools), *((ITEMS[s], c) for s, c in report.items)):
+            for label, names in (("added", changes.added), ("removed", changes.removed),
+                                 ("changed", changes.changed)):  # fmt: skip
+                lines += [f"  {noun} {label}: {name}" for name in names]
     elif not any("snapshot.json" in note for note in report.notes):
-        lines += ["", "The tools are unchanged: the difference comes from the files, the options or mcp-portal itself."]
+        lines += [
+            "",
+            "The tools, prompts and resources are unchanged: the difference comes from the files, "
+            "the options or mcp-portal itself.",
+        ]
     hand = set(report.hand_edited)
     lines += ["", "Files:"]
     for label, names in (("added", report.files.added), ("removed", report.files.removed),

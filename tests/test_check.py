@@ -78,7 +78,7 @@ def test_a_hand_edited_file_is_drift_and_named(cli: Cli, site: Path) -> None:
     run = check(cli, site)
     assert run.code == 3, run.err
     assert "changed: en/tools/search_chat.md (edited by hand)" in run.out
-    assert "The tools are unchanged" in run.out
+    assert "The tools, prompts and resources are unchanged" in run.out
 
 
 def test_added_and_deleted_files_are_drift_and_named(cli: Cli, site: Path) -> None:
@@ -109,6 +109,26 @@ def test_a_changed_server_names_the_tools(cli: Cli, site: Path, tmp_path: Path) 
     body = json.loads(check(cli, site, "--format", "json", snapshot=changed).out)
     assert body["tools"] == {"added": ["archive_chat"], "removed": ["delete_document"], "changed": ["search_chat"]}
     assert body["hand_edited"] == []
+
+
+def test_a_changed_server_names_its_prompts_and_resources(cli: Cli, site: Path, tmp_path: Path) -> None:
+    data = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    data["prompts"][0]["description"] = "Reworded."
+    data["resources"] = []
+    for record in data["endpoints"]:
+        record.pop("resources", None)
+    data["fingerprint"] = fingerprint(data["tools"], data["endpoints"])
+    changed = tmp_path / "items.json"
+    changed.write_text(json.dumps(data), encoding="utf-8")
+    run = check(cli, site, snapshot=changed)
+    assert run.code == 3, run.err
+    assert "prompt changed: triage_defect" in run.out
+    assert "resource removed: teamspace://handbook" in run.out
+    assert "tool " not in run.out.split("Files:")[0]
+    body = json.loads(check(cli, site, "--format", "json", snapshot=changed).out)
+    assert body["prompts"] == {"added": [], "removed": [], "changed": ["triage_defect"]}
+    assert body["resources"] == {"added": [], "removed": ["teamspace://handbook"], "changed": []}
+    assert body["resource_templates"] == {"added": [], "removed": [], "changed": []}
 
 
 def test_json_report(cli: Cli, site: Path) -> None:
