@@ -65,6 +65,8 @@ from generator.refs import LEGACY_DIALECTS as LEGACY_DIALECTS
 from generator.refs import LocalRefs as LocalRefs
 from generator.refs import detect_dialect as detect_dialect
 from generator.refs import ref_keyword as ref_keyword
+from generator.rows import Flattened as Flattened
+from generator.rows import Row as Row
 
 # A row lists its constraints in KINDS order (documented), whatever order the schema used.
 _ORDER = {kind: i for i, kind in enumerate(KINDS)}
@@ -79,47 +81,6 @@ _STRUCTURAL = frozenset(
 _MAX_HOPS = 32  # $ref chain length
 _MAX_BRANCHES = 64  # alternatives shown per union
 _MAX_WARNINGS = 100
-
-
-@dataclass(frozen=True)
-class Row:
-    """One line of a parameters/returns table."""
-
-    path: str
-    types: tuple[str, ...]
-    item_types: tuple[str, ...]
-    required: bool
-    description: str | None
-    title: str | None
-    constraints: tuple[Constraint, ...]
-    depth: int
-    variant: str | None
-
-    @property
-    def type_label(self) -> str:
-        """``string | null``, ``array of object``, ``array of (string | null)``; ``any``/``never``."""
-        if not self.types:
-            never = any(c.kind == "not" and c.value == "true" for c in self.constraints)
-            return "never" if never else "any"
-        parts = []
-        for t in self.types:
-            if t == "array" and self.item_types:
-                inner = " | ".join(self.item_types)
-                parts.append(f"array of ({inner})" if len(self.item_types) > 1 else f"array of {inner}")
-            else:
-                parts.append(t)
-        return " | ".join(parts)
-
-
-@dataclass(frozen=True)
-class Flattened:
-    """The rows of a schema plus what was noticed while producing them."""
-
-    rows: tuple[Row, ...]
-    dialect: str | None
-    warnings: tuple[str, ...]
-    truncated: bool
-    root: Row | None = None  # the row of an object root, which is not part of ``rows``
 
 
 # --------------------------------------------------------------------------- helpers
