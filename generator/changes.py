@@ -8,7 +8,8 @@ compares tools; :mod:`generator.diff_items` compares prompts, resources and temp
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.schema import jsonable
@@ -23,6 +24,13 @@ DIFF_EXIT = 4
 
 SUBJECTS: tuple[str, ...] = ("tool", "prompt", "resource", "resource-template")
 """What a change can be about, in report order."""
+
+ITEM_SUBJECTS: dict[str, str] = {
+    "prompts": "prompt",
+    "resources": "resource",
+    "resource_templates": "resource-template",
+}
+"""The subject of each snapshot list besides tools (``snapshot.ITEM_KEYS`` says what keys them)."""
 
 
 @dataclass(frozen=True)
@@ -50,7 +58,7 @@ class Change:
     @property
     def label(self) -> str:
         """How plain-text reports head the change: a tool by its name, anything else by kind and name."""
-        return self.name if self.subject == "tool" else f"{self.subject.replace('-', ' ')} {self.name}"
+        return self.name if self.subject == "tool" else f"{noun(self.subject)} {self.name}"
 
     @property
     def what(self) -> str:
@@ -85,3 +93,54 @@ def endpoint_pairs(old: Snapshot, new: Snapshot) -> tuple[dict[str, Any], dict[s
     if "default" in new_eps and len(new_eps) == 1 and "default" not in old_eps:
         return None
     return old_eps, new_eps
+
+
+def noun(subject: str) -> str:
+    """How a report names a subject in prose: ``resource-template`` -> ``resource template``."""
+    return subject.replace("-", " ")
+
+
+def keyed(items: Iterable[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
+    """Items by the string of their *key* field; the first of a repeated key wins."""
+    found: dict[str, dict[str, Any]] = {}
+    for item in items:
+        found.setdefault(str(item.get(key)), item)
+    return found
+
+
+def confined_changes(
+    old: Snapshot,
+    new: Snapshot,
+    section: str,
+    variants_of: Callable[[dict[str, Any]], dict[str, Any]],
+    before: dict[str, dict[str, Any]],
+    after: dict[str, dict[str, Any]],
+    compare: Callable[[dict[str, Any], dict[str, Any]], list[Change]],
+) -> list[Change]:
+    """Changes an endpoint made alone to what it lists differently from the documented listing.
+
+    For an endpoint present on both sides and an item of *section* it offers on both, the
+    endpoint's own listing (its variant, from *variants_of* its record, else the documented one
+    in *before*/*after*) is compared old against new with *compare*. Changes the documented
+    listing made too are already reported, so they are left out; what remains happened on that
+    endpoint alone (the read-only profile lowering a limit) and is marked with the endpoint.
+    """
+    pairs = endpoint_pairs(old, new)
+    if pairs is None:
+        return []
+    old_eps, new_eps = pairs
+    changes: list[Change] = []
+    for endpoint, record in new_eps.items():
+        earlier = old_eps.get(endpoint)
+        if earlier is None:
+            continue
+        old_own, new_own = variants_of(earlier), variants_of(record)
+        offered = set(earlier.get(section, [])) & set(record.get(section, [])) & set(before) & set(after)
+        where = str(record["address"])
+        for name in sorted(offered & (set(old_own) | set(new_own))):
+            shared = {c.what for c in compare(before[name], after[name])}
+            for change in compare(old_own.get(name, before[name]), new_own.get(name, after[name])):
+                if change.what not in shared:
+                    message = f"{change.message} on the endpoint `{endpoint}` ({where})"
+                    changes.append(replace(change, message=message, endpoint=endpoint))
+    return changes

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.build import obtain_snapshot, site_files
+from generator.changes import ITEM_SUBJECTS, noun
 from generator.config import PortalConfig
 from generator.errors import PortalError
 from generator.publish import MANIFEST
@@ -27,9 +28,6 @@ DRIFT_EXIT = 3
 """Exit code of ``mcp-portal check`` when the site differs from a fresh build."""
 
 FORMATS = ("text", "json")
-
-ITEMS: dict[str, str] = {"prompts": "prompt", "resources": "resource", "resource_templates": "resource template"}
-"""The snapshot's lists besides tools (keyed as ``snapshot.ITEM_KEYS`` says), and how reports name one."""
 
 
 @dataclass(frozen=True)
@@ -60,7 +58,7 @@ class DriftReport:
     notes: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()
     items: tuple[tuple[str, Changes], ...] = ()
-    """Prompts, resources and resource templates that changed, per snapshot section (see ``ITEMS``)."""
+    """Prompts, resources and resource templates that changed, per snapshot section (``snapshot.ITEM_KEYS``)."""
 
     @property
     def status(self) -> str:
@@ -76,7 +74,7 @@ class DriftReport:
             "status": self.status,
             "site": str(self.site),
             "tools": self.tools.to_dict(),
-            **{section: items.get(section, Changes()).to_dict() for section in ITEMS},
+            **{section: items.get(section, Changes()).to_dict() for section in ITEM_KEYS},
             "files": self.files.to_dict(),
             "hand_edited": list(self.hand_edited),
             "notes": list(self.notes),
@@ -193,10 +191,10 @@ def render_text(report: DriftReport) -> str:
     lines = [f"Drift: the site in {report.site} differs from what `mcp-portal build` would write now."]
     if report.server_changed:
         lines += ["", "The server changed (the site's snapshot.json against the server now):"]
-        for noun, changes in (("tool", report.tools), *((ITEMS[s], c) for s, c in report.items)):
+        for what, changes in (("tool", report.tools), *((noun(ITEM_SUBJECTS[s]), c) for s, c in report.items)):
             for label, names in (("added", changes.added), ("removed", changes.removed),
                                  ("changed", changes.changed)):  # fmt: skip
-                lines += [f"  {noun} {label}: {name}" for name in names]
+                lines += [f"  {what} {label}: {name}" for name in names]
     elif not any("snapshot.json" in note for note in report.notes):
         lines += [
             "",

@@ -21,12 +21,22 @@ templates are compared too, by :mod:`generator.diff_items`.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.changes import BREAKING, CLASSES, COSMETIC, NON_BREAKING, SUBJECTS, Change, endpoint_pairs
+from generator.changes import (
+    BREAKING,
+    CLASSES,
+    COSMETIC,
+    NON_BREAKING,
+    SUBJECTS,
+    Change,
+    confined_changes,
+    endpoint_pairs,
+    keyed,
+)
 from generator.diff_items import item_changes
 from generator.errors import PortalError
 from generator.schema import Row, flatten, json_equal, jsonable
@@ -99,8 +109,8 @@ def diff(old_path: Path, new_path: Path) -> DiffResult:
 
 def diff_snapshots(old: Snapshot, new: Snapshot) -> list[Change]:
     """Classified changes of the tool lists, sorted by class, then tool, then discovery order."""
-    old_tools = _by_name(old.tools)
-    new_tools = _by_name(new.tools)
+    old_tools = keyed(old.tools, "name")
+    new_tools = keyed(new.tools, "name")
     changes: list[Change] = []
     for name, tool in new_tools.items():
         if name not in old_tools:
@@ -112,7 +122,7 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> list[Change]:
             changes.append(Change(name, BREAKING, "tool-removed", "", name, None, f"tool `{name}` was removed"))
     kept = set(old_tools) & set(new_tools)
     changes.extend(_offering_changes(old, new, kept))
-    changes.extend(_variant_changes(old, new, kept))
+    changes.extend(confined_changes(old, new, "tools", _tool_variants, old_tools, new_tools, diff_tool))
     order = {cls: i for i, cls in enumerate(CLASSES)}
     changes.extend(item_changes(old, new))
     subjects = {subject: i for i, subject in enumerate(SUBJECTS)}
@@ -140,43 +150,8 @@ def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Chan
     return changes
 
 
-def _variant_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Change]:
-    """Changes confined to an endpoint that lists a tool differently (its ``variants``).
-
-    For an endpoint present on both sides and a tool it offers on both, the endpoint's own
-    listing (its variant, else the documented one) is compared old against new. Changes
-    the documented listing made too are already reported for the tool, so they are left out;
-    what remains happened on that endpoint alone (the read-only profile lowering a limit).
-    """
-    pairs = endpoint_pairs(old, new)
-    if pairs is None:
-        return []
-    old_eps, new_eps = pairs
-    old_tools, new_tools = _by_name(old.tools), _by_name(new.tools)
-    changes: list[Change] = []
-    for name, record in new_eps.items():
-        before = old_eps.get(name)
-        if before is None:
-            continue
-        old_variants, new_variants = before.get("variants") or {}, record.get("variants") or {}
-        where = str(record["address"])
-        for tool in sorted(kept & set(before["tools"]) & set(record["tools"])):
-            if tool not in old_variants and tool not in new_variants:
-                continue
-            shared = {c.what for c in diff_tool(old_tools[tool], new_tools[tool])}
-            own = diff_tool(old_variants.get(tool, old_tools[tool]), new_variants.get(tool, new_tools[tool]))
-            for change in own:
-                if change.what not in shared:
-                    message = f"{change.message} on the endpoint `{name}` ({where})"
-                    changes.append(replace(change, message=message, endpoint=name))
-    return changes
-
-
-def _by_name(tools: Iterable[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    out: dict[str, dict[str, Any]] = {}
-    for tool in tools:
-        out.setdefault(str(tool.get("name")), tool)
-    return out
+def _tool_variants(record: dict[str, Any]) -> dict[str, Any]:
+    return record.get("variants") or {}
 
 
 def diff_tool(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:

@@ -17,84 +17,67 @@ own earlier listing too, as :mod:`generator.diff` does for tools.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from dataclasses import replace
+from collections.abc import Callable
 from typing import Any
 
-from generator.changes import BREAKING, COSMETIC, NON_BREAKING, Change, endpoint_pairs
+from generator.changes import BREAKING, COSMETIC, ITEM_SUBJECTS, NON_BREAKING, Change, confined_changes, keyed, noun
 from generator.schema import json_equal
 from generator.snapshot import ITEM_KEYS, Snapshot
 
-_SUBJECT = {"prompts": "prompt", "resources": "resource", "resource_templates": "resource-template"}
-_NOUN = {"prompt": "prompt", "resource": "resource", "resource-template": "resource template"}
 _COSMETIC_KEYS = frozenset({"name", "title", "description"})
 _COMPARED = frozenset({"arguments", "mimeType"}) | _COSMETIC_KEYS
-
-
-def _keyed(items: Iterable[dict[str, Any]], key: str) -> dict[str, dict[str, Any]]:
-    found: dict[str, dict[str, Any]] = {}
-    for item in items:
-        found.setdefault(str(item.get(key)), item)
-    return found
 
 
 def _arguments(prompt: dict[str, Any]) -> dict[str, dict[str, Any]]:
     raw = prompt.get("arguments")
     args = [a for a in raw if isinstance(a, dict)] if isinstance(raw, list) else []
-    return _keyed(args, "name")
+    return keyed(args, "name")
 
 
 def item_changes(old: Snapshot, new: Snapshot) -> list[Change]:
     """Every change of the prompts, resources and resource templates, in listing order."""
     changes: list[Change] = []
     for section, key in ITEM_KEYS.items():
-        subject = _SUBJECT[section]
-        noun = _NOUN[subject]
-        before, after = _keyed(getattr(old, section), key), _keyed(getattr(new, section), key)
+        subject = ITEM_SUBJECTS[section]
+        what = noun(subject)
+        before, after = keyed(getattr(old, section), key), keyed(getattr(new, section), key)
         for name, item in after.items():
             if name not in before:
                 changes.append(Change(name, NON_BREAKING, f"{subject}-added", "", None, name,
-                                      f"{noun} `{name}` was added", subject=subject))  # fmt: skip
+                                      f"{what} `{name}` was added", subject=subject))  # fmt: skip
             else:
                 changes.extend(_item_changes(subject, name, before[name], item))
         for name in before:
             if name not in after:
                 changes.append(Change(name, BREAKING, f"{subject}-removed", "", name, None,
-                                      f"{noun} `{name}` was removed", subject=subject))  # fmt: skip
-        changes.extend(_variant_changes(old, new, section, before, after))
+                                      f"{what} `{name}` was removed", subject=subject))  # fmt: skip
+        changes.extend(
+            confined_changes(old, new, section, _variants_in(section), before, after, _compare(subject, key))
+        )
     return changes
 
 
-def _variant_changes(
-    old: Snapshot, new: Snapshot, section: str, before: dict[str, Any], after: dict[str, Any]
-) -> list[Change]:
-    """Changes an endpoint made alone to a prompt or resource it lists differently (``item_variants``)."""
-    pairs = endpoint_pairs(old, new)
-    if pairs is None:
-        return []
-    subject = _SUBJECT[section]
-    old_eps, new_eps = pairs
-    changes: list[Change] = []
-    for endpoint, record in new_eps.items():
-        earlier = old_eps.get(endpoint)
-        if earlier is None:
-            continue
-        old_own = (earlier.get("item_variants") or {}).get(section, {})
-        new_own = (record.get("item_variants") or {}).get(section, {})
-        offered = set(earlier.get(section, [])) & set(record.get(section, [])) & set(before) & set(after)
-        for name in sorted(offered & (set(old_own) | set(new_own))):
-            shared = {c.what for c in _item_changes(subject, name, before[name], after[name])}
-            own = _item_changes(subject, name, old_own.get(name, before[name]), new_own.get(name, after[name]))
-            where = str(record["address"])
-            for change in own:
-                if change.what not in shared:
-                    message = f"{change.message} on the endpoint `{endpoint}` ({where})"
-                    changes.append(replace(change, message=message, endpoint=endpoint))
-    return changes
+def _variants_in(section: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    """Reads an endpoint record's own listings of *section* (its ``item_variants``)."""
+
+    def variants(record: dict[str, Any]) -> dict[str, Any]:
+        found: dict[str, Any] = (record.get("item_variants") or {}).get(section, {})
+        return found
+
+    return variants
+
+
+def _compare(subject: str, key: str) -> Callable[[dict[str, Any], dict[str, Any]], list[Change]]:
+    """Compares two listings of one item of *subject* (named by its *key* field)."""
+
+    def compare(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
+        return _item_changes(subject, str(new.get(key)), old, new)
+
+    return compare
 
 
 def _item_changes(subject: str, name: str, old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
-    noun = _NOUN[subject]
+    what = noun(subject)
     out: list[Change] = []
 
     def add(cls: str, kind: str, path: str, before: Any, after: Any, message: str) -> None:
@@ -102,16 +85,16 @@ def _item_changes(subject: str, name: str, old: dict[str, Any], new: dict[str, A
 
     for field in sorted(_COSMETIC_KEYS):
         if old.get(field) != new.get(field) and not (subject == "prompt" and field == "name"):
-            add(COSMETIC, f"{field}-changed", "", old.get(field), new.get(field), f"the {noun}'s {field} changed")
+            add(COSMETIC, f"{field}-changed", "", old.get(field), new.get(field), f"the {what}'s {field} changed")
     if old.get("mimeType") != new.get("mimeType"):
         add(BREAKING, "mime-type-changed", "mimeType", old.get("mimeType"), new.get("mimeType"),
-            f"the {noun}'s MIME type changed, so readers may parse its content differently")  # fmt: skip
+            f"the {what}'s MIME type changed, so readers may parse its content differently")  # fmt: skip
     if subject == "prompt":
         out.extend(_argument_changes(name, _arguments(old), _arguments(new)))
     for field in sorted((set(old) | set(new)) - _COMPARED):
         if not json_equal(old.get(field), new.get(field)):
             add(NON_BREAKING, "metadata-changed", field, old.get(field), new.get(field),
-                f"the {noun}'s `{field}` changed")  # fmt: skip
+                f"the {what}'s `{field}` changed")  # fmt: skip
     return out
 
 

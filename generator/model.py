@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
-from generator.changes import CLASSES, Change
+from generator.changes import CLASSES, ITEM_SUBJECTS, Change
 from generator.config import Limits, PortalConfig
 from generator.diff import diff_snapshots, diff_tool
 from generator.examples import Example, example_for, placeholder_for, validate
@@ -381,11 +381,8 @@ class SiteModel:
 
     def item_named(self, subject: str, name: str) -> ItemDoc | None:
         """The prompt, resource or resource template a change names (by name, URI or URI template)."""
-        items: tuple[ItemDoc, ...] = {
-            "prompt": self.prompts,
-            "resource": self.resources,
-            "resource-template": self.resource_templates,
-        }.get(subject, ())
+        section = next((s for s, subj in ITEM_SUBJECTS.items() if subj == subject), None)
+        items: tuple[ItemDoc, ...] = getattr(self, section) if section else ()
         return next((item for item in items if item.translation_key[1] == name), None)
 
     def tools_for(self, op: Operation) -> tuple[ToolDoc, ...]:

@@ -36,10 +36,10 @@ from pathlib import Path
 import yaml
 
 from generator.errors import PortalError
-from generator.snapshot import Snapshot
+from generator.snapshot import ITEM_KEYS, Snapshot
 
 FIELDS = ("title", "description")
-SECTIONS: dict[str, str] = {"tools": "name", "prompts": "name", "resources": "uri", "resource_templates": "uriTemplate"}
+SECTIONS: dict[str, str] = {"tools": "name", **ITEM_KEYS}
 """Each section of a translation file, and the wire field its entries are keyed by."""
 _KEYS = {"source_sha256", "text", "source", "status", "previous_text"}
 
@@ -49,15 +49,9 @@ Key = tuple[str, str, str]
 
 def sources(snapshot: Snapshot) -> dict[Key, str]:
     """Every translatable text of *snapshot*, in the order its pages appear."""
-    lists = {
-        "tools": snapshot.tools,
-        "prompts": snapshot.prompts,
-        "resources": snapshot.resources,
-        "resource_templates": snapshot.resource_templates,
-    }
     found: dict[Key, str] = {}
-    for section, items in lists.items():
-        for item in items:
+    for section in SECTIONS:
+        for item in getattr(snapshot, section):
             key = item.get(SECTIONS[section])
             for field in FIELDS:
                 text = item.get(field)
