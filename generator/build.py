@@ -20,8 +20,8 @@ from generator.i18n import Catalog, load_catalog
 from generator.model import build_model
 from generator.openapi import load_openapi, map_tools
 from generator.overlays import check_overlays, load_overlays, unused_locales
-from generator.publish import MANIFEST, manifest, publish
-from generator.render import Renderer, render_site
+from generator.publish import MANIFEST, Protected, manifest, preflight, publish
+from generator.render import Deadline, Renderer, find_examples, render_site
 from generator.resources import data_dir
 from generator.snapshot import Snapshot, frozen, load_snapshot
 from generator.translations import load_translations
@@ -78,6 +78,7 @@ def release_mismatches(snapshot: Snapshot) -> list[str]:
 
 def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
     """Every file of the site as bytes, plus warnings (missing translations, schema notes)."""
+    deadline = Deadline(config.limits.max_render_seconds)
     catalogs = catalogs_for(config)
     warnings = [
         f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English ({', '.join(c.missing_keys[:5])})"
@@ -109,11 +110,13 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
     template_dir = Path(config.template_dir) if config.template_dir else None
     if template_dir is not None and not template_dir.is_dir():
         raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
-    texts = render_site(model, catalogs, Renderer(template_dir))
+    warnings += find_examples(model, deadline)
+    texts = render_site(model, catalogs, Renderer(template_dir), deadline=deadline)
     files = {path: text.encode("utf-8") for path, text in texts.items()}
     if config.search:
         from generator.search import search_files
 
+        deadline.check("building the search index")
         pages = {p: t for p, t in texts.items() if p.count("/") >= 1 and p.endswith("/index.html")}
         files.update(search_files(pages))
     files["snapshot.json"] = snapshot.to_json().encode("utf-8")
@@ -141,10 +144,30 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
 def build(config: PortalConfig, *, from_file: Path | None = None, strict: bool = False) -> BuildResult:
     """Run the whole pipeline; the previous site stays untouched unless everything succeeds."""
     started = time.perf_counter()
+    out = Path(config.out)
+    preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
     snapshot, config = obtain_snapshot(config, from_file)
     files, warnings = site_files(snapshot, config)
     if strict and warnings:
         raise PortalError("The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + ".")
-    out = Path(config.out)
-    publish(out, files)
+    # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
+    warnings = [*warnings, *publish(out, files, protected=build_inputs(config, from_file))]
     return BuildResult(out, len(files), time.perf_counter() - started, snapshot, tuple(warnings))
+
+
+def build_inputs(config: PortalConfig, from_file: Path | None) -> Protected:
+    """The files and directories a build reads: ``--out`` may neither hold them nor lie inside them."""
+    config_file = Path(config.source) if config.source != "defaults" else None
+    previous = Path(config.previous) if config.previous else None
+    if previous is not None and previous.is_dir():
+        previous = previous / "snapshot.json"  # a built site: only its snapshot is read
+    named = (
+        ("the config file", config_file),
+        ("the snapshot given with --from", from_file),
+        ("the template directory", Path(config.template_dir) if config.template_dir else None),
+        ("the overlays directory", Path(config.overlays_dir) if config.overlays_dir else None),
+        ("the translations directory", Path(config.translations_dir) if config.translations_dir else None),
+        ("the OpenAPI document", Path(config.openapi) if config.openapi else None),
+        ("the previous snapshot", previous),
+    )
+    return [(label, path) for label, path in named if path is not None]

@@ -14,6 +14,7 @@ from typing import Any
 
 from generator.schema import jsonable
 from generator.snapshot import Snapshot
+from generator.text import code_span
 
 BREAKING = "breaking"
 NON_BREAKING = "non-breaking"
@@ -141,6 +142,6 @@ def confined_changes(
             shared = {c.what for c in compare(before[name], after[name])}
             for change in compare(old_own.get(name, before[name]), new_own.get(name, after[name])):
                 if change.what not in shared:
-                    message = f"{change.message} on the endpoint `{endpoint}` ({where})"
+                    message = f"{change.message} on the endpoint {code_span(endpoint)} ({where})"
                     changes.append(replace(change, message=message, endpoint=endpoint))
     return changes

@@ -23,6 +23,7 @@ from generator.config import PortalConfig
 from generator.errors import PortalError
 from generator.publish import MANIFEST
 from generator.snapshot import ITEM_KEYS, Snapshot, canonical_json
+from generator.text import json_report, one_line
 
 DRIFT_EXIT = 3
 """Exit code of ``mcp-portal check`` when the site differs from a fresh build."""
@@ -59,6 +60,9 @@ class DriftReport:
     warnings: tuple[str, ...] = ()
     items: tuple[tuple[str, Changes], ...] = ()
     """Prompts, resources and resource templates that changed, per snapshot section (``snapshot.ITEM_KEYS``)."""
+    kept: tuple[str, ...] = ()
+    """Files the site's manifest.json does not list: not written by mcp-portal, and kept by every build
+    (a CNAME, a .nojekyll), so they are not drift (see publish.py, the --out contract)."""
 
     @property
     def status(self) -> str:
@@ -77,6 +81,7 @@ class DriftReport:
             **{section: items.get(section, Changes()).to_dict() for section in ITEM_KEYS},
             "files": self.files.to_dict(),
             "hand_edited": list(self.hand_edited),
+            "kept": list(self.kept),
             "notes": list(self.notes),
         }
 
@@ -129,8 +134,11 @@ def _manifest_hashes(raw: bytes | None) -> dict[str, str] | None:
 
 def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snapshot: Snapshot) -> DriftReport:
     """The drift between the files on disk and a fresh in-memory build of *snapshot*."""
+    hashes = _manifest_hashes(on_disk.get(MANIFEST))
+    # Files the manifest does not list are the user's: a build carries them over, so they are not drift.
+    kept = tuple(sorted(p for p in set(on_disk) - set(fresh) if hashes is not None and p not in hashes))
     files = Changes(
-        added=tuple(sorted(set(on_disk) - set(fresh))),
+        added=tuple(sorted(set(on_disk) - set(fresh) - set(kept))),
         removed=tuple(sorted(set(fresh) - set(on_disk))),
         changed=tuple(sorted(p for p in set(fresh) & set(on_disk) if fresh[p] != on_disk[p])),
     )
@@ -148,11 +156,10 @@ def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snap
                 earlier = _listing(raw, section, key) or {}
                 now = {str(t.get(key)): canonical_json(t) for t in getattr(snapshot, section)}
                 items.append((section, _changes(earlier, now)))
-    hashes = _manifest_hashes(on_disk.get(MANIFEST))
     if files and hashes is None:
         notes.append("the site's manifest.json is missing or unreadable, so hand edits cannot be told apart")
     hand = _by_hand(files, on_disk, hashes) if hashes is not None else ()
-    return DriftReport(site, len(fresh), tools, files, hand, tuple(notes), items=tuple(items))
+    return DriftReport(site, len(fresh), tools, files, hand, tuple(notes), items=tuple(items), kept=kept)
 
 
 def _by_hand(files: Changes, on_disk: dict[str, bytes], hashes: dict[str, str]) -> tuple[str, ...]:
@@ -181,20 +188,28 @@ def check(config: PortalConfig, *, from_file: Path | None = None) -> DriftReport
 def render(report: DriftReport, fmt: str) -> str:
     """The report as ``text`` or ``json``."""
     if fmt == "json":
-        return json.dumps(report.to_dict(), indent=2, ensure_ascii=False) + "\n"
+        return json_report(report.to_dict())
     return render_text(report)
 
 
 def render_text(report: DriftReport) -> str:
+    kept = (
+        f"Kept: {len(report.kept)} file(s) mcp-portal did not write (the manifest does not list them), "
+        f"which every build leaves in place: {', '.join(report.kept)}.\n"
+        if report.kept
+        else ""
+    )
     if report.status == "ok":
-        return f"The site in {report.site} is up to date: all {report.files_checked} files match a fresh build.\n"
+        return (
+            f"The site in {report.site} is up to date: all {report.files_checked} files match a fresh build.\n" + kept
+        )
     lines = [f"Drift: the site in {report.site} differs from what `mcp-portal build` would write now."]
     if report.server_changed:
         lines += ["", "The server changed (the site's snapshot.json against the server now):"]
         for what, changes in (("tool", report.tools), *((noun(ITEM_SUBJECTS[s]), c) for s, c in report.items)):
             for label, names in (("added", changes.added), ("removed", changes.removed),
                                  ("changed", changes.changed)):  # fmt: skip
-                lines += [f"  {what} {label}: {name}" for name in names]
+                lines += [f"  {what} {label}: {one_line(name)}" for name in names]
     elif not any("snapshot.json" in note for note in report.notes):
         lines += [
             "",
@@ -205,9 +220,11 @@ def render_text(report: DriftReport) -> str:
     lines += ["", "Files:"]
     for label, names in (("added", report.files.added), ("removed", report.files.removed),
                          ("changed", report.files.changed)):  # fmt: skip
-        lines += [f"  {label}: {name}{_why(label, name in hand)}" for name in names]
+        lines += [f"  {label}: {one_line(name)}{_why(label, name in hand)}" for name in names]
     if report.notes:
         lines += ["", *(f"Note: {note}." for note in report.notes)]
+    if kept:
+        lines += ["", kept.rstrip("\n")]
     lines += ["", "Rebuild with `mcp-portal build` (same options) to bring the site up to date."]
     return "\n".join(lines) + "\n"
 

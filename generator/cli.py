@@ -17,6 +17,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.config import (
+    URL_EXAMPLE,
     Limits,
     PortalConfig,
     ServerSpec,
@@ -24,8 +25,11 @@ from generator.config import (
     check_capability_version,
     load_config,
     parse_locales,
+    url_problem,
 )
 from generator.errors import PortalError, UsageError
+from generator.secrets import redact_logs, start_session
+from generator.text import for_terminal, one_line
 
 EPILOG = """examples:
   mcp-portal build                                   # document the bundled demo server into ./site
@@ -73,6 +77,13 @@ def _source_options(parser: argparse.ArgumentParser, *, allow_snapshot: bool) ->
         "--max-schema-bytes", type=int, metavar="BYTES", help="largest schema documented in full (default 262144)"
     )
     limits.add_argument("--max-schema-depth", type=int, metavar="N", help="schema levels shown as rows (default 24)")
+    if allow_snapshot:  # build and check render a site; introspect does not
+        limits.add_argument(
+            "--max-render-seconds",
+            type=float,
+            metavar="SECONDS",
+            help="time budget for examples, pages and search after introspection (default 900)",
+        )
     parser.add_argument(
         "--capability-version",
         metavar="RULE",
@@ -159,6 +170,18 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def say(text: str, *, err: bool = False, end: str = "\n") -> None:
+    """Print one message or report: every line the command line prints passes here.
+
+    Server text (names, versions, error messages, a stdio server's stderr) reaches these lines,
+    and a terminal or a CI log would obey control characters and GitHub Actions workflow
+    commands in it; :func:`generator.text.for_terminal` shows them instead.
+    """
+    stream = sys.stderr if err else sys.stdout
+    stream.write(for_terminal(text) + end)
+    stream.flush()
+
+
 def _lenient_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lenient",
@@ -168,17 +191,21 @@ def _lenient_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _with_leniency(args: argparse.Namespace, command: Callable[[argparse.Namespace], int]) -> int:
-    """Run *command*; with --lenient, invalid tools are skipped and each skip is a warning on stderr."""
-    if not getattr(args, "lenient", False):
+    """Run *command*; introspection warnings go to stderr.
+
+    With --lenient, invalid tools are skipped and each skip is a warning; without it, warnings
+    are still printed for what is never an error (an optional list the server does not serve).
+    """
+    if not hasattr(args, "stdio"):  # diff and serve never connect to a server
         return command(args)
     from generator.introspect import leniency
 
-    with leniency(True) as seen:
+    with leniency(bool(getattr(args, "lenient", False))) as seen:
         try:
             return command(args)
         finally:
             for warning in seen.warnings:
-                print(f"warning: {warning}", file=sys.stderr)
+                say(f"warning: {one_line(warning)}", err=True)
 
 
 def _site_options(parser: argparse.ArgumentParser) -> None:
@@ -215,6 +242,42 @@ def _strict_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
+_PATH_OPTIONS = {
+    # argparse dest: (how the user wrote it, an example of a valid value)
+    "stdio": ("--stdio", '--stdio "uvx mcp-server-time"'),
+    "url": ("--url", f"--url {URL_EXAMPLE}"),
+    "from_file": ("--from", "--from snapshot.json"),
+    "config": ("--config", "--config portal.yaml"),
+    "out": ("--out", "--out site"),
+    "output": ("--output", "-o snapshot.json"),
+    "templates": ("--templates", "--templates my-templates"),
+    "translations": ("--translations", "--translations translations"),
+    "overlays": ("--overlays", "--overlays overlays"),
+    "openapi": ("--openapi", "--openapi openapi.yaml"),
+    "previous": ("--previous", "--previous old/snapshot.json"),
+    "old": ("OLD", "old/snapshot.json"),
+    "new": ("NEW", "site"),
+    "header": ("--header", '--header "Authorization: Bearer ${TOKEN}"'),
+    "env": ("--env", "--env API_KEY"),
+}
+
+
+def _reject_empty_options(args: argparse.Namespace) -> None:
+    """An empty server or path option is a usage error, never "not given".
+
+    ``--stdio "$SERVER"`` with an unset CI variable would otherwise document the bundled demo
+    (or render the current directory) and exit 0, hiding the mistake.
+    """
+    for dest, (option, example) in _PATH_OPTIONS.items():
+        value = getattr(args, dest, None)
+        values = value if isinstance(value, list) else [value]
+        if any(isinstance(v, str) and not v.strip() for v in values):
+            raise UsageError(
+                f"{option} is empty. Give a value, e.g. {example}. If it comes from a variable "
+                f'(such as {option} "$VALUE" in a CI job), that variable is unset or empty.'
+            )
+
+
 def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
     if args.stdio and args.url:
         raise UsageError("Give either --stdio or --url, not both.")
@@ -237,9 +300,15 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
             if not sep or not name.strip():
                 raise UsageError(f'--header {name.strip()!r}... must look like "Name: value".')
             headers.append((name.strip(), value.strip()))
-        if not args.url.startswith(("http://", "https://")):
-            raise UsageError("--url must be an http:// or https:// URL.")
-        return ServerSpec(url=args.url, headers=tuple(headers))
+        problem = url_problem(args.url)
+        if problem:
+            shown = f" {args.url.strip()[:200]!r}" if "@" not in args.url else ""  # userinfo may be a secret
+            raise UsageError(
+                f"--url{shown} is not a valid server URL: {problem}. Give the server's Streamable HTTP "
+                f"endpoint as an http:// or https:// URL with a host, e.g. --url {URL_EXAMPLE} "
+                f"(${{VAR}} references are expanded first)."
+            )
+        return ServerSpec(url=args.url.strip(), headers=tuple(headers))
     if args.env or args.header:
         raise UsageError("--env needs --stdio and --header needs --url.")
     return None
@@ -273,7 +342,7 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
             changes[renamed.get(key, key)] = value
     limits = {}
     for key in Limits.__dataclass_fields__:
-        value = getattr(args, key)
+        value = getattr(args, key, None)
         if value is not None:
             if value <= 0:
                 collect.add(f"--{key.replace('_', '-')}", "must be positive")
@@ -294,16 +363,44 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.code or 0)
     # The SDK logs transport faults with tracebacks; the user gets our one paragraph instead.
     logging.getLogger("mcp").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
+    # Every secret a connection registers during this run; masked in all that is printed below.
+    redactor = start_session()
+    if args.debug:
+        redact_logs(logging.getLogger("mcp"))
     try:
+        _reject_empty_options(args)
         return _with_leniency(args, COMMANDS[args.command])
     except PortalError as exc:
-        if args.debug:
-            traceback.print_exc()
-        print(f"mcp-portal: error: {exc.message}", file=sys.stderr)
+        if args.debug:  # the chained SDK/httpx exceptions may quote a header value
+            say(redactor.redact(traceback.format_exc()), err=True, end="")
+        say(f"mcp-portal: error: {one_line(redactor.redact(exc.message))}", err=True)
         return exc.exit_code
     except KeyboardInterrupt:
-        print("mcp-portal: interrupted; the previous site is unchanged.", file=sys.stderr)
+        say("mcp-portal: interrupted; the previous site is unchanged.", err=True)
         return 130
+    except Exception as exc:  # last resort: a bug of ours still ends in one paragraph
+        if args.debug:
+            say(redactor.redact(traceback.format_exc()), err=True, end="")
+        say(internal_error(exc), err=True)
+        return 1
+
+
+INTERNAL_ERROR = "mcp-portal: internal error:"
+"""How the last-resort message starts, unlike every ``mcp-portal: error:`` (tests tell the two apart)."""
+
+
+def internal_error(exc: BaseException) -> str:
+    """One paragraph for an exception no stage turned into a :class:`PortalError`: a bug to report.
+
+    It names the exception's type and where it was raised, never its text, which may quote input.
+    """
+    frames = traceback.extract_tb(exc.__traceback__)
+    ours = [f for f in frames if Path(f.filename).parent.name == "generator"] or frames
+    where = f" in {Path(ours[-1].filename).name}:{ours[-1].lineno}" if ours else ""
+    return (
+        f"{INTERNAL_ERROR} an unexpected {type(exc).__name__}{where}. This is a bug in mcp-portal, not in "
+        f"your input or setup; please report it with the output of the same command run with --debug."
+    )
 
 
 def _cmd_diff(args: argparse.Namespace) -> int:
@@ -311,7 +408,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from generator.diff import diff, render
 
     found = diff(Path(args.old), Path(args.new))
-    sys.stdout.write(render(found, args.format))
+    say(render(found, args.format), end="")
     return DIFF_EXIT if found.fails(args.fail_on) else 0
 
 
@@ -325,8 +422,8 @@ def _cmd_check(args: argparse.Namespace) -> int:
             "The check has warnings and --strict turns them into failures: " + "; ".join(report.warnings) + "."
         )
     for warning in report.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    sys.stdout.write(render_report(report, args.format))
+        say(f"warning: {one_line(warning)}", err=True)
+    say(render_report(report, args.format), end="")
     return DRIFT_EXIT if report.status == "drift" else 0
 
 
@@ -339,10 +436,10 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
         output.write_text(snapshot.to_json(), encoding="utf-8")
     except OSError as exc:
         raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
-    print(
-        f"Wrote {output}: {len(snapshot.tools)} tools from {snapshot.server.get('name', 'the server')} "
+    say(
+        f"Wrote {output}: {len(snapshot.tools)} tools from {one_line(snapshot.server.get('name', 'the server'))} "
         f"over {len(snapshot.endpoints)} endpoint{'s' if len(snapshot.endpoints) != 1 else ''} "
-        f"(capability version {snapshot.capability_version})."
+        f"(capability version {one_line(snapshot.capability_version)})."
     )
     return 0
 
@@ -353,10 +450,10 @@ def _cmd_build(args: argparse.Namespace) -> int:
     config = config_from_args(args)
     result = build(config, from_file=Path(args.from_file) if args.from_file else None, strict=args.strict)
     for warning in result.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    print(
+        say(f"warning: {one_line(warning)}", err=True)
+    say(
         f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
-        f"in {result.seconds:.2f} s (capability version {result.snapshot.capability_version})."
+        f"in {result.seconds:.2f} s (capability version {one_line(result.snapshot.capability_version)})."
     )
     return 0
 
@@ -376,7 +473,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
         output.write_text(text, encoding="utf-8")
     except OSError as exc:
         raise PortalError(f"Cannot write {output} ({exc.strerror}).") from None
-    print(f"Wrote {output}: {count} missing or stale entr{'y' if count == 1 else 'ies'} for locale {args.locale}.")
+    say(f"Wrote {output}: {count} missing or stale entr{'y' if count == 1 else 'ies'} for locale {args.locale}.")
     return 0
 
 
@@ -386,7 +483,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     directory = Path(args.out)
     if not (directory / "index.html").is_file():
         raise PortalError(f"There is no built site in {directory}. Run `mcp-portal build --out {directory}` first.")
-    print(f"Serving {directory} at http://{args.host}:{args.port}/ (Ctrl-C to stop).")
+    say(f"Serving {directory} at http://{args.host}:{args.port}/ (Ctrl-C to stop).")
     try:
         serve(directory, host=args.host, port=args.port)
     except OSError as exc:

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from generator.errors import ConfigError
+from generator.secrets import expand_or
 
 DEFAULT_LOCALES = ("en", "ru", "ar")
 
@@ -40,6 +41,10 @@ class Limits:
     """Size of one schema (as JSON) that is flattened and given examples; a larger one is shown cut."""
     max_schema_depth: int = 24
     """Nesting levels of a schema shown as rows; deeper levels are marked, not expanded."""
+    max_render_seconds: float = 900.0
+    """Seconds a build may spend turning the snapshot into files (examples, pages, search index),
+    introspection not included: a schema built to be slow fails the build with a message instead
+    of holding CI until its own timeout kills it. 15 minutes is far above what real servers need."""
 
 
 _TEMPLATE = re.compile(r"(?:[A-Za-z][A-Za-z0-9-]* )?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
@@ -147,11 +152,40 @@ class PortalConfig:
 
 
 def _strip_credentials(url: str) -> str:
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    if parts.port:
-        host = f"{host}:{parts.port}"
+    """*url* without userinfo, query and fragment. Never raises: the URL may still hold ``${PORT}``."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "an invalid URL"
+    host = parts.netloc.rpartition("@")[2]  # not .hostname/.port: those parse (and reject) ${VAR}
     return f"{parts.scheme}://{host}{parts.path}"
+
+
+URL_EXAMPLE = "http://127.0.0.1:8000/mcp/"
+
+
+def url_problem(url: str) -> str | None:
+    """Why *url* is not a usable http(s) server URL, or None when it is.
+
+    ``${VAR}`` references are expanded first (an unset one stands in as ``0``: it is reported
+    when connecting), so ``http://127.0.0.1:${PORT}/mcp/`` is checked as the URL it becomes.
+    The reasons never quote the expanded URL, which may carry credentials.
+    """
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url.strip()):
+        return "it contains spaces or control characters"
+    candidate = expand_or(url.strip(), "0")
+    try:
+        parts = urlsplit(candidate)
+        parts.port  # noqa: B018 - reading it validates the port
+    except ValueError as exc:
+        if "Port" in str(exc) or "port" in str(exc):
+            return "its port is not a number from 0 to 65535"
+        return "it cannot be parsed as a URL (is a [ of an IPv6 address left unclosed?)"
+    if parts.scheme not in ("http", "https"):
+        return "it must start with http:// or https://"
+    if not parts.hostname:
+        return "it has no host"
+    return None
 
 
 def demo_server() -> ServerSpec:
@@ -322,14 +356,16 @@ def _server(data: Any, collect: _Collector, key: str = "server", allowed: set[st
         return ServerSpec(
             command=tuple(command), env=tuple(env), cwd=collect.text(f"{key}.cwd", data.get("cwd")), public=public
         )
-    if not isinstance(url, str) or urlsplit(url).scheme not in ("http", "https"):
-        collect.add(f"{key}.url", "must be an http:// or https:// URL")
+    problem = url_problem(url) if isinstance(url, str) else "it is not a string"
+    if problem:
+        collect.add(f"{key}.url", f"must be an http:// or https:// URL such as {URL_EXAMPLE}, but {problem}")
         return None
+    assert isinstance(url, str)
     if env:
         collect.add(f"{key}.env", "only applies to `stdio` servers")
     if "cwd" in data:
         collect.add(f"{key}.cwd", "only applies to `stdio` servers")
-    if public and urlsplit(public).scheme not in ("http", "https"):
+    if public and url_problem(public):
         collect.add(f"{key}.public", "must be the http:// or https:// URL readers connect to")
     return ServerSpec(url=url, headers=tuple(headers), public=public)
 
@@ -374,7 +410,8 @@ def _limits(data: Any, collect: _Collector) -> Limits:
     collect.unknown("limits.", data, allowed)
     values: dict[str, Any] = {}
     for key in sorted(allowed & set(data)):
-        number = collect.number(f"limits.{key}", data[key], integer=key.startswith("max_"))
+        integer = key.startswith("max_") and not key.endswith("_seconds")
+        number = collect.number(f"limits.{key}", data[key], integer=integer)
         if number is not None:
             values[key] = number
     return Limits(**values)
@@ -425,7 +462,7 @@ def load_config(path: Path) -> PortalConfig:
             collect.add("search", "must be true or false")
     if "base_url" in data:
         base = collect.text("base_url", data["base_url"])
-        if base and urlsplit(base).scheme not in ("http", "https"):
+        if base and url_problem(base):
             collect.add("base_url", "must be an absolute http(s) URL such as https://docs.example.com/mcp/")
         elif base:
             changes["base_url"] = base if base.endswith("/") else base + "/"

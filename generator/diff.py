@@ -39,8 +39,10 @@ from generator.changes import (
 )
 from generator.diff_items import item_changes
 from generator.errors import PortalError
+from generator.filters import md_cell, md_cell_code, md_text
 from generator.schema import Row, flatten, json_equal, jsonable
 from generator.snapshot import Snapshot, load_snapshot
+from generator.text import code_span, json_report, one_line
 
 FORMATS = ("text", "json", "markdown")
 FAIL_ON = ("breaking", "any")
@@ -114,12 +116,14 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> list[Change]:
     changes: list[Change] = []
     for name, tool in new_tools.items():
         if name not in old_tools:
-            changes.append(Change(name, NON_BREAKING, "tool-added", "", None, name, f"tool `{name}` was added"))
+            message = f"tool {code_span(name)} was added"
+            changes.append(Change(name, NON_BREAKING, "tool-added", "", None, name, message))
         else:
             changes.extend(diff_tool(old_tools[name], tool))
     for name in old_tools:
         if name not in new_tools:
-            changes.append(Change(name, BREAKING, "tool-removed", "", name, None, f"tool `{name}` was removed"))
+            message = f"tool {code_span(name)} was removed"
+            changes.append(Change(name, BREAKING, "tool-removed", "", name, None, message))
     kept = set(old_tools) & set(new_tools)
     changes.extend(_offering_changes(old, new, kept))
     changes.extend(confined_changes(old, new, "tools", _tool_variants, old_tools, new_tools, diff_tool))
@@ -142,10 +146,10 @@ def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Chan
         after = set(new_eps[name]["tools"]) if name in new_eps else set()
         where = str((new_eps.get(name) or old_eps[name])["address"])
         for tool in sorted((before - after) & kept):
-            message = f"tool `{tool}` is no longer offered on the endpoint `{name}` ({where})"
+            message = f"tool {code_span(tool)} is no longer offered on the endpoint {code_span(name)} ({where})"
             changes.append(Change(tool, BREAKING, "offered-removed", where, where, None, message, name))
         for tool in sorted((after - before) & kept):
-            message = f"tool `{tool}` is now offered on the endpoint `{name}` ({where})"
+            message = f"tool {code_span(tool)} is now offered on the endpoint {code_span(name)} ({where})"
             changes.append(Change(tool, NON_BREAKING, "offered-added", where, None, where, message, name))
     return changes
 
@@ -165,7 +169,8 @@ def diff_tool(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     out.extend(_annotation_changes(name, old.get("annotations"), new.get("annotations")))
     for key in sorted((set(old) | set(new)) - _TOOL_KEYS):
         if not json_equal(old.get(key), new.get(key)):
-            add(NON_BREAKING, "metadata-changed", key, old.get(key), new.get(key), f"the tool's `{key}` changed")
+            message = f"the tool's {code_span(key)} changed"
+            add(NON_BREAKING, "metadata-changed", key, old.get(key), new.get(key), message)
     before = len(out)
     out.extend(_schema_changes(name, _INPUT, old.get("inputSchema"), new.get("inputSchema")))
     if len(out) == before and not json_equal(old.get("inputSchema"), new.get("inputSchema")):
@@ -269,7 +274,7 @@ def _where(side: str, path: str) -> str:
 def _noun(side: str, path: str) -> str:
     if not path:
         return "the input schema" if side == _INPUT else "the output"
-    return f"{'parameter' if side == _INPUT else 'output field'} `{path}`"
+    return f"{'parameter' if side == _INPUT else 'output field'} {code_span(path)}"
 
 
 def _schema_changes(tool: str, side: str, old_schema: object, new_schema: object) -> list[Change]:
@@ -458,7 +463,8 @@ def _summary(result: DiffResult) -> str:
 
 
 def render_text(result: DiffResult) -> str:
-    lines = [f"old: {result.old_label}", f"new: {result.new_label}"]
+    """The plain-text report; every server value stays on its own line (:func:`one_line`)."""
+    lines = [f"old: {one_line(result.old_label)}", f"new: {one_line(result.new_label)}"]
     if not result.changes:
         return "\n".join([*lines, "No changes: both sides describe the same tools, prompts and resources."]) + "\n"
     lines.append(f"Changes: {_summary(result)}.")
@@ -471,8 +477,8 @@ def render_text(result: DiffResult) -> str:
         for change in group:
             if change.label != heading:
                 heading = change.label
-                lines.append(f"  {heading}")
-            lines.append(f"    - [{change.kind}] {change.message}")
+                lines.append(f"  {one_line(heading)}")
+            lines.append(f"    - [{change.kind}] {one_line(change.message)}")
     return "\n".join(lines) + "\n"
 
 
@@ -483,23 +489,30 @@ def render_json(result: DiffResult) -> str:
         "counts": result.counts(),
         "changes": [c.to_dict() for c in result.changes],
     }
-    return json.dumps(body, indent=2, ensure_ascii=False) + "\n"
-
-
-def _cell(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\r", " ").replace("\n", "<br>")
+    return json_report(body)
 
 
 def _code(value: Any) -> str:
+    """A value in a table cell, as a code span sized to its backticks (long values cut)."""
     if value is None:
         return ""
     text = value if isinstance(value, str) else _show(value)
-    text = text if len(text) <= _CELL else text[: _CELL - 1] + "…"
-    return _cell(text) if "`" in text else f"`{_cell(text)}`"
+    return md_cell_code(text if len(text) <= _CELL else text[: _CELL - 1] + "…")
 
 
 def render_markdown(result: DiffResult) -> str:
-    lines = ["# Tool changes", "", f"- old: {_cell(result.old_label)}", f"- new: {_cell(result.new_label)}", ""]
+    """The report for a pull-request comment: server text can add no markup, link, image or mention.
+
+    Names, paths and values are code spans; labels and messages are escaped text in which
+    @mentions and #references become code spans, so GitHub notifies no one (filters.md_text).
+    """
+    lines = [
+        "# Tool changes",
+        "",
+        f"- old: {md_text(result.old_label, pr=True)}",
+        f"- new: {md_text(result.new_label, pr=True)}",
+        "",
+    ]
     if not result.changes:
         return "\n".join([*lines, "No changes."]) + "\n"
     lines += [f"**{_summary(result)}**", ""]
@@ -511,7 +524,7 @@ def render_markdown(result: DiffResult) -> str:
         lines += ["| tool | change | where | old | new | details |", "| --- | --- | --- | --- | --- | --- |"]
         for c in group:
             what = _code(c.name) if c.subject == "tool" else f"{c.subject} {_code(c.name)}"
-            cells = [what, c.kind, _code(c.path or None), _code(c.old), _code(c.new), _cell(c.message)]
+            cells = [what, c.kind, _code(c.path or None), _code(c.old), _code(c.new), md_cell(c.message, pr=True)]
             lines.append("| " + " | ".join(cells) + " |")
         lines.append("")
     return "\n".join(lines)

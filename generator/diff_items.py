@@ -23,6 +23,7 @@ from typing import Any
 from generator.changes import BREAKING, COSMETIC, ITEM_SUBJECTS, NON_BREAKING, Change, confined_changes, keyed, noun
 from generator.schema import json_equal
 from generator.snapshot import ITEM_KEYS, Snapshot
+from generator.text import code_span
 
 _COSMETIC_KEYS = frozenset({"name", "title", "description"})
 _COMPARED = frozenset({"arguments", "mimeType"}) | _COSMETIC_KEYS
@@ -44,13 +45,13 @@ def item_changes(old: Snapshot, new: Snapshot) -> list[Change]:
         for name, item in after.items():
             if name not in before:
                 changes.append(Change(name, NON_BREAKING, f"{subject}-added", "", None, name,
-                                      f"{what} `{name}` was added", subject=subject))  # fmt: skip
+                                      f"{what} {code_span(name)} was added", subject=subject))  # fmt: skip
             else:
                 changes.extend(_item_changes(subject, name, before[name], item))
         for name in before:
             if name not in after:
                 changes.append(Change(name, BREAKING, f"{subject}-removed", "", name, None,
-                                      f"{what} `{name}` was removed", subject=subject))  # fmt: skip
+                                      f"{what} {code_span(name)} was removed", subject=subject))  # fmt: skip
         changes.extend(
             confined_changes(old, new, section, _variants_in(section), before, after, _compare(subject, key))
         )
@@ -94,7 +95,7 @@ def _item_changes(subject: str, name: str, old: dict[str, Any], new: dict[str, A
     for field in sorted((set(old) | set(new)) - _COMPARED):
         if not json_equal(old.get(field), new.get(field)):
             add(NON_BREAKING, "metadata-changed", field, old.get(field), new.get(field),
-                f"the {what}'s `{field}` changed")  # fmt: skip
+                f"the {what}'s {code_span(field)} changed")  # fmt: skip
     return out
 
 
@@ -108,20 +109,21 @@ def _argument_changes(prompt: str, old: dict[str, dict[str, Any]], new: dict[str
         required = spec.get("required") is True
         if arg not in old:
             if required:
-                add(BREAKING, "param-added-required", arg, None, spec, f"required argument `{arg}` was added")
+                add(BREAKING, "param-added-required", arg, None, spec, f"required argument {code_span(arg)} was added")
             else:
-                add(NON_BREAKING, "param-added-optional", arg, None, spec, f"optional argument `{arg}` was added")
+                message = f"optional argument {code_span(arg)} was added"
+                add(NON_BREAKING, "param-added-optional", arg, None, spec, message)
             continue
         was_required = old[arg].get("required") is True
         if required and not was_required:
-            add(BREAKING, "param-required", arg, False, True, f"argument `{arg}` is now required")
+            add(BREAKING, "param-required", arg, False, True, f"argument {code_span(arg)} is now required")
         elif was_required and not required:
-            add(NON_BREAKING, "param-optional", arg, True, False, f"argument `{arg}` is now optional")
+            add(NON_BREAKING, "param-optional", arg, True, False, f"argument {code_span(arg)} is now optional")
         for field in ("title", "description"):
             if old[arg].get(field) != spec.get(field):
                 add(COSMETIC, f"{field}-changed", arg, old[arg].get(field), spec.get(field),
-                    f"the {field} of argument `{arg}` changed")  # fmt: skip
+                    f"the {field} of argument {code_span(arg)} changed")  # fmt: skip
     for arg, spec in old.items():
         if arg not in new:
-            add(BREAKING, "param-removed", arg, spec, None, f"argument `{arg}` was removed")
+            add(BREAKING, "param-removed", arg, spec, None, f"argument {code_span(arg)} was removed")
     return out

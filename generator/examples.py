@@ -26,8 +26,11 @@ that lead back into a recursive ``$ref`` are left out, and inside recursion
 arrays and objects are minimal.  Alternatives (other branches, required-only
 objects, minimal arrays, other values) are tried when a candidate fails.
 
-Everything is deterministic (fixed values, no clock, no randomness) and bounded
-(nesting depth, ``$ref`` recursion, number of validation attempts).  Compiled
+Everything is deterministic (fixed values, no randomness; the one clock, the pattern
+timeout, can only withhold an example, never change one) and bounded
+(nesting depth, ``$ref`` recursion, number of validation attempts).  Patterns are
+matched through :mod:`generator.patterns`; one that cannot be decided in bounded
+time (catastrophic backtracking) means no example, with a reason that names it.  Compiled
 validators are cached by schema content, so ``validate`` after ``example_for``
 on the same schema does not check the schema against its meta-schema again.
 """
@@ -36,7 +39,6 @@ from __future__ import annotations
 
 import base64
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -44,6 +46,8 @@ from typing import Any
 
 from generator.constraints import ANNOTATIONS, declared_types, merge_schemas, own_types
 from generator.jsonutil import is_number, json_equal
+from generator.patterns import PatternError, PatternUndecided
+from generator.patterns import search as search_pattern
 from generator.refs import LEGACY_DIALECTS, LocalRefs, detect_dialect, ref_keyword
 from generator.regexgen import generate as regex_strings
 
@@ -428,10 +432,10 @@ class _Generator:
         if isinstance(patterns, dict):
             for pattern, sub in patterns.items():
                 try:
-                    if re.search(str(pattern), name):
+                    if search_pattern(str(pattern), name):
                         return sub
-                except (re.error, RecursionError):
-                    continue
+                except PatternError:
+                    continue  # an undecided pattern raises on: no example rather than a guess
         extra = view.get("additionalProperties")
         return extra if isinstance(extra, dict | bool) else True
 
@@ -535,7 +539,7 @@ def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
         generator = _Generator(schema, checker, prefer_optional)
         try:
             value = generator.solve(schema, _Ctx())
-        except _GiveUp as exc:
+        except (_GiveUp, PatternUndecided) as exc:
             return Example(None, False, str(exc))
         if value is _FAIL:
             reason = "no valid instance found"
@@ -550,7 +554,7 @@ def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
             elif generator.first_failure is None:
                 reason += " (the schema may be unsatisfiable)"
             return Example(None, False, reason)
-        errors = checker.errors(value)  # the last word: never hand out an invalid instance
+        errors = checker.errors(value)  # the last word: never hand out an invalid (or undecided) instance
         if errors:
             return Example(None, False, f"generated instance failed validation: {errors[0]}")
         return Example(value, True, None)

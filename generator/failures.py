@@ -17,7 +17,7 @@ from typing import TextIO
 
 import httpx2
 from mcp import MCPError
-from mcp_types import REQUEST_TIMEOUT
+from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
 from generator.config import Limits, ServerSpec
@@ -123,6 +123,19 @@ def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: 
         return (
             f"{who} closed the connection during {what}: the process exited or stopped speaking MCP. "
             f"Run the command by hand to see why, and check that it serves MCP on stdout."
+        )
+    if isinstance(exc, MCPError) and exc.code == METHOD_NOT_FOUND:
+        return f"{who} answered {what} with -32601 (Method not found): it does not serve that request. " + (
+            "A portal documents tools, so the server must answer tools/list; check that this is the right "
+            "server and that it is recent enough."
+            if what.startswith("tools/list")
+            else "It served the list's first page, so this is a server bug; report it to the server's authors."
+        )
+    if isinstance(exc, MCPError) and exc.code == INVALID_PARAMS:
+        return (
+            f"{who} answered {what} with -32602 (Invalid params: {exc.message[:300]}), refusing a request "
+            f"the MCP specification defines (a list request with at most a cursor it sent itself). "
+            f"This is a server bug; report it to the server's authors."
         )
     if isinstance(exc, MCPError):
         return (

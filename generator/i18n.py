@@ -8,6 +8,8 @@ URLs never pass through here: only the interface is localized.
 
 from __future__ import annotations
 
+import decimal
+import math
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -102,7 +104,12 @@ class Catalog:
         return string.Formatter().vformat(text, (), _Args(args, n=self.number(n)))
 
     def number(self, n: int | float) -> str:
-        return str(format_decimal(n, locale=self.babel))
+        # Babel rounds in the current decimal context, whose 28 digits a legal JSON number such as
+        # a resource size of 1e27 exceeds (decimal.InvalidOperation); give it the digits it needs.
+        with decimal.localcontext() as context:
+            if isinstance(n, int) or math.isfinite(n):
+                context.prec = max(context.prec, len(str(abs(int(n)))) + 28)
+            return str(format_decimal(n, locale=self.babel))
 
 
 def locales_dirs(extra: Path | None = None) -> list[Path]:

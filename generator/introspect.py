@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
+from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
 from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
 from contextvars import ContextVar
@@ -21,18 +23,18 @@ from typing import Any, TextIO, TypeVar, cast
 import anyio
 import httpx2
 import mcp_types
-from mcp import Client, StdioServerParameters
+from mcp import Client, MCPError, StdioServerParameters
 from mcp.client._transport import Transport
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.inbound import find_invalid_x_mcp_header
 from mcp.shared.message import SessionMessage
-from mcp_types import JSONRPCRequest, JSONRPCResponse
+from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, JSONRPCRequest, JSONRPCResponse
 from mcp_types import methods as mcp_methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import BaseModel, ValidationError
 
-from generator.config import Limits, ServerSpec
+from generator.config import URL_EXAMPLE, Limits, ServerSpec, url_problem
 from generator.errors import PortalError
 from generator.failures import _explain, _leaf, _Progress, _stderr_tail
 from generator.merge import merge
@@ -212,6 +214,51 @@ def _tapped(transport: AbstractAsyncContextManager[Any], tap: _RawTools) -> Tran
     return cast(Transport, wrapped())
 
 
+def _header_value(name: str, template: str, redactor: Redactor) -> str:
+    """The header's value with ``${VAR}`` expanded, registered as a secret, and fit to send.
+
+    Surrounding whitespace is dropped, as HTTP itself does (RFC 9110, 5.5): a token read from
+    a file often ends in a newline.  A line break or non-ASCII character inside is refused
+    here with a message naming the header, never the value.
+    """
+    real = expand(template, what=f"The header {name}")
+    redactor.add([real])
+    value = real.strip(" \t\r\n")
+    if any((ord(c) < 32 and c != "\t") or ord(c) == 127 for c in value):
+        raise PortalError(
+            f"The header {name} contains a line break or another control character (after expanding "
+            f"{', '.join('${' + v + '}' for v in variables_in(template)) or 'nothing'}), which HTTP does not allow. "
+            f"Check the variable's value: it may hold two lines, or a file's contents."
+        )
+    if not value.isascii():
+        raise PortalError(
+            f"The header {name} contains non-ASCII characters, which HTTP headers cannot carry. "
+            f"Check the value (a pasted token may hold a typographic quote or a non-breaking space)."
+        )
+    return value
+
+
+def _server_url(spec: ServerSpec, redactor: Redactor) -> str:
+    """The URL with ``${VAR}`` expanded; credentials it carries are registered as secrets first."""
+    assert spec.url is not None
+    # Variables in the userinfo, query or fragment may be secrets; those in the host, port or path
+    # are addresses (shown unexpanded anyway), and masking a port number would only confuse.
+    rest = spec.url.partition("://")[2]
+    authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
+    query = re.search(r"[?#].*", rest)
+    private = authority.rpartition("@")[0] + (query.group(0) if query else "")
+    redactor.add(os.environ.get(name, "") for name in variables_in(private))
+    url = expand(spec.url, what="The server URL").strip()
+    redactor.add_url(url)
+    problem = url_problem(url)
+    if problem:
+        raise PortalError(
+            f"The URL of {spec.describe()} is not valid once its variables are expanded: {problem}. "
+            f"Check the values of the variables it uses; it must become a URL such as {URL_EXAMPLE}."
+        )
+    return url
+
+
 def _client(
     spec: ServerSpec,
     limits: Limits,
@@ -221,12 +268,8 @@ def _client(
     tap: _RawTools,
 ) -> Client:
     if spec.url:
-        headers = {}
-        for name, value in spec.headers:
-            real = expand(value, what=f"The header {name}")
-            redactor.add([real])
-            headers[name] = real
-        url = expand(spec.url, what="The server URL")
+        headers = {name: _header_value(name, value, redactor) for name, value in spec.headers}
+        url = _server_url(spec, redactor)
 
         async def note_status(response: httpx2.Response) -> None:
             if response.request.method == "POST":
@@ -425,6 +468,86 @@ class _ToolLister:
         return first
 
 
+_ABSENT_CODES = {METHOD_NOT_FOUND: "Method not found", INVALID_PARAMS: "Invalid params"}
+"""Error codes that, on the first page of an optional list, mean the server has none to list."""
+
+
+class _ListAbsent(Exception):
+    """The first page of an optional list was refused with one of :data:`_ABSENT_CODES`."""
+
+    def __init__(self, error: MCPError) -> None:
+        super().__init__(error.message)
+        self.error = error
+
+
+class _OptionalLists:
+    """``prompts/list``, ``resources/list`` and ``resources/templates/list``, which a server may lack.
+
+    Many servers declare a capability but serve only part of it: ``mcp-server-sqlite`` and
+    ``mcp-server-kubernetes`` declare ``resources`` and answer ``resources/templates/list`` with
+    -32601 (Method not found).  Such a refusal of the *first* page means "none": the list is
+    recorded empty and a warning names the endpoint and the method.  Any other failure, or one on
+    a later page, is still an error; ``tools/list`` is never optional (see :class:`_ToolLister`).
+    """
+
+    def __init__(self, limits: Limits, progress: _Progress, who: str) -> None:
+        self.limits = limits
+        self.progress = progress
+        self.who = who
+        self.warnings: list[str] = []
+
+    async def walk(
+        self, method: str, list_page: Callable[..., Awaitable[Any]], items_attr: str, capability: str
+    ) -> list[Any]:
+        async def fetch(cursor: str | None) -> Any:
+            try:
+                return await list_page(cursor=cursor)
+            except MCPError as exc:
+                if cursor is None and exc.code in _ABSENT_CODES:
+                    raise _ListAbsent(exc) from exc
+                raise
+
+        try:
+            return await _walk(method, fetch, items_attr, self.limits, self.progress, self.who)
+        except _ListAbsent as absent:
+            code = absent.error.code
+            self.warnings.append(
+                f"{self.who} declares the {capability} capability but answered {method} with "
+                f"{code} ({_ABSENT_CODES[code]}); documented it as having no "
+                f"{items_attr.replace('_', ' ')}."
+            )
+            return []
+
+
+_REPEATS = {
+    # section: (request, what must be unique, the field holding it)
+    "prompts": ("prompts/list", "prompt name", "name"),
+    "resources": ("resources/list", "resource URI", "uri"),
+    "resource_templates": ("resources/templates/list", "resource template URI template", "uriTemplate"),
+}
+
+
+def _first_of_each(
+    items: list[dict[str, Any]], section: str, who: str, lenient: bool, warnings: list[str]
+) -> list[dict[str, Any]]:
+    """The prompts, resources or templates of one endpoint, each key once, as :meth:`_ToolLister.unique` does
+    for tools: a repeated key is an error, or with --lenient a warning (the first listing is kept)."""
+    request, what, key = _REPEATS[section]
+    keys = [str(item.get(key)) for item in items]
+    repeated = [k for k, n in Counter(keys).items() if n > 1]
+    if not repeated:
+        return items
+    listed = ", ".join(repr(_shorten(k, _NAME_SHOWN)) for k in repeated[:10])
+    if not lenient:
+        raise PortalError(
+            f"{who} listed the {what}(s) {listed} more than once in {request}. Each has one page, so they "
+            f"must be unique; fix the server, or use --lenient to keep the first listing of each."
+        )
+    warnings.append(f"{who} listed the {what}(s) {listed} more than once in {request}; kept the first listing of each.")
+    first = {k: i for i, k in reversed(list(enumerate(keys)))}
+    return [item for i, item in enumerate(items) if first[keys[i]] == i]
+
+
 async def _introspect(
     spec: ServerSpec,
     limits: Limits,
@@ -447,31 +570,29 @@ async def _introspect(
         prompts: list[Any] = []
         resources: list[Any] = []
         templates: list[Any] = []
+        optional = _OptionalLists(limits, progress, who)
         if caps.prompts is not None:
-            prompts = await _walk(
-                "prompts/list", lambda c: client.list_prompts(cursor=c), "prompts", limits, progress, who
-            )
+            prompts = await optional.walk("prompts/list", client.list_prompts, "prompts", "prompts")
         if caps.resources is not None:
-            resources = await _walk(
-                "resources/list", lambda c: client.list_resources(cursor=c), "resources", limits, progress, who
-            )
-            templates = await _walk(
+            resources = await optional.walk("resources/list", client.list_resources, "resources", "resources")
+            templates = await optional.walk(
                 "resources/templates/list",
-                lambda c: client.list_resource_templates(cursor=c),
+                client.list_resource_templates,
                 "resource_templates",
-                limits,
-                progress,
-                who,
+                "resources",
             )
+        lenient.warnings.extend(redactor.redact(w) for w in optional.warnings)
         progress.request = "closing the connection"
         version = client.protocol_version
         discovered = client.session.discover_result
         # A 2026-era server lists every revision it speaks; an initialize handshake names only one.
         supported = [str(v) for v in (discovered.supported_versions or [])] if discovered is not None else []
     tools_fp = fingerprint(wire_tools)
-    wire_prompts = [_wire(p) for p in prompts]
-    wire_resources = [_wire(r) for r in resources]
-    wire_templates = [_wire(t) for t in templates]
+    found: list[str] = []
+    wire_prompts = _first_of_each([_wire(p) for p in prompts], "prompts", who, lenient.lenient, found)
+    wire_resources = _first_of_each([_wire(r) for r in resources], "resources", who, lenient.lenient, found)
+    wire_templates = _first_of_each([_wire(t) for t in templates], "resource_templates", who, lenient.lenient, found)
+    lenient.warnings.extend(redactor.redact(w) for w in found)
     record = endpoint_record(
         spec.name,
         spec.profile,

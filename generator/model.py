@@ -505,7 +505,7 @@ def build_model(
                 operations=(operations or {}).get(name, ()),
             )
         )
-    return SiteModel(
+    site = SiteModel(
         snapshot=snapshot,
         config=config,
         tools=tuple(tools),
@@ -518,3 +518,8 @@ def build_model(
         changes=tuple(diff_snapshots(previous, snapshot)) if previous else (),
         previous_version=previous.capability_version if previous else None,
     )
+    # Imported here: pages.py builds on this module. A repeated item or a shared output path fails now.
+    from generator.pages import check_one_page_per_item
+
+    check_one_page_per_item(site)
+    return site

@@ -10,7 +10,9 @@ import posixpath
 from dataclasses import dataclass
 from typing import Any
 
+from generator.errors import PortalError
 from generator.model import SiteModel, ToolDoc
+from generator.slugs import duplicates, fold
 
 KINDS = ("index", "tool", "connecting", "changes", "instructions", "api", "prompt", "resource", "resource_template")
 _ITEM_DIRS = {"prompt": "prompts", "resource": "resources", "resource_template": "resource-templates"}
@@ -75,6 +77,76 @@ def pages_for(model: SiteModel) -> list[Page]:
         pages.extend(Page("resource", locale, item=r) for r in model.resources)
         pages.extend(Page("resource_template", locale, item=r) for r in model.resource_templates)
     return pages
+
+
+_LABELS = {"tool": "tool", "prompt": "prompt", "resource": "resource", "resource_template": "resource template"}
+_SHOWN = 80
+"""Characters of a name quoted in a message (a name can be megabytes long)."""
+
+
+def _quoted(text: str) -> str:
+    """A name as a message shows it: cut, and as a Python literal, so control and bidi characters are escapes."""
+    return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…")
+
+
+def describe(page: Page) -> str:
+    """The item a page documents, as a message names it (``the resource 'x' (file:///x)``)."""
+    if page.tool is not None:
+        return f"the tool {_quoted(page.tool.name)}"
+    if page.item is None:
+        return f"the {page.kind} page"
+    label = f"the {_LABELS.get(page.kind, page.kind)} {_quoted(page.item.name)}"
+    return label if page.kind == "prompt" else f"{label} ({_quoted(page.item.uri)})"
+
+
+def _refuse_repeats(model: SiteModel) -> None:
+    """A snapshot that lists one tool, prompt, resource or template twice is an error, never folded silently."""
+    for kind, keys in (
+        ("tool name", [t.name for t in model.tools]),
+        ("prompt name", [p.name for p in model.prompts]),
+        ("resource URI", [r.uri for r in model.resources]),
+        ("resource template URI template", [r.uri for r in model.resource_templates]),
+    ):
+        repeated = duplicates(keys)
+        if repeated:
+            listed = ", ".join(_quoted(k) for k in repeated[:10]) + (
+                f" (and {len(repeated) - 10} more)" if len(repeated) > 10 else ""
+            )
+            raise PortalError(
+                f"The snapshot lists the {kind}(s) {listed} more than once. Each one has a single page, "
+                f"so they must be unique. Introspect the server again: `mcp-portal introspect` reports "
+                f"repeated entries, and with --lenient keeps the first of each."
+            )
+
+
+def check_one_page_per_item(model: SiteModel) -> None:
+    """Defence in depth: no two pages (nor a page and its twin) may ever share an output file.
+
+    Paths are compared as a case-insensitive, Unicode-normalizing file system would see
+    them, and a file may not sit where another page needs a directory (``x.md`` against
+    ``x.md/index.html``).  Slugs make this impossible; this guard makes a bug in them loud
+    instead of a page silently lost.
+    """
+    _refuse_repeats(model)
+    files: dict[str, tuple[Page, str]] = {}
+    folders: dict[str, tuple[Page, str]] = {}
+    for page in pages_for(model):
+        for path in (page.html_path, page.md_path):
+            key = fold(path)
+            parents = [fold(posixpath.dirname(path))]
+            while parents[-1]:
+                parents.append(posixpath.dirname(parents[-1]))
+            clash = files.get(key) or folders.get(key) or next((files[p] for p in parents if p in files), None)
+            if clash is not None:
+                other, at = clash
+                raise PortalError(
+                    f"Two pages would be written to the same place, {at} and {path}: {describe(other)} and "
+                    f"{describe(page)}. This is a bug in mcp-portal's slugs, and nothing was written; please "
+                    f"report it with the snapshot."
+                )
+            files[key] = (page, path)
+            for parent in parents:
+                folders.setdefault(parent, (page, path))
 
 
 def relative(from_path: str, to_path: str) -> str:

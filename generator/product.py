@@ -10,12 +10,14 @@ from __future__ import annotations
 import re
 import shlex
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import cached_property
 from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from generator.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
-from generator.slugs import assign_slugs
+from generator.jsonutil import is_number
+from generator.slugs import item_slugs
 from generator.text import json_block
 from generator.uritemplate import ParsedTemplate, parse
 
@@ -253,9 +255,16 @@ class ResourceDoc(ItemDoc):
         return text_of(self.raw, "mimeType")
 
     @property
-    def size(self) -> int | None:
+    def size(self) -> int | float | None:
+        """The declared size in bytes (the spec says a number); None when absent or negative.
+
+        A whole number written with an exponent (``1e27``) is read as a float; it is shown as the
+        integer the file wrote, not as the float's nearest binary value (or a fractional plural).
+        """
         size = self.raw.get("size")
-        return size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None
+        if not is_number(size) or size < 0:
+            return None
+        return int(Decimal(repr(size))) if isinstance(size, float) and size.is_integer() else size
 
     @cached_property
     def parsed(self) -> ParsedTemplate | None:
@@ -298,10 +307,8 @@ def _offering(
 
 
 def _slugs(names: list[str], keys: list[str]) -> list[str]:
-    """Slugs from names; a name shared by several items is told apart by its key (the URI)."""
-    unique = [n if names.count(n) == 1 else f"{n} {k}" for n, k in zip(names, keys, strict=True)]
-    table = assign_slugs(unique)
-    return [table[u] for u in unique]
+    """One slug per item, from its name; a name shared by several items is told apart by its key (the URI)."""
+    return item_slugs(list(zip(names, keys, strict=True)))
 
 
 def prompts_of(

@@ -1,4 +1,4 @@
-"""Writing the site: staged, hashed, then swapped in.
+"""Writing the site: staged, hashed, then swapped in, and only over a site we wrote.
 
 Files are written to a staging directory beside the output and swapped in
 only when everything succeeded, so a failed build leaves the previous site
@@ -7,31 +7,72 @@ A build killed midway (SIGKILL, a cancelled CI job) can leave its staging or
 old directory behind; the next build removes them under the lock, and puts
 the old site back first if the kill fell between the two renames.
 Every path is checked to stay inside the output directory.
+
+The ``--out`` contract (issue 11): the swap replaces a directory wholesale, so
+it only ever replaces one that is provably a previous mcp-portal site (its
+``manifest.json`` parses, names the generator and lists its files) or an empty
+or new one.  Whatever that manifest does not list (a ``CNAME``, a ``.nojekyll``,
+a ``.git`` of a worktree) was not written by us and is carried over untouched
+into the new site; files it does list are ours and are replaced or dropped.
+Everything else is refused before anything is written: the file system root,
+the home directory, the current directory and its parents, a non-empty
+directory that is not a site, and a directory that holds (or lies inside) the
+inputs this build reads.  A symlinked ``--out`` is followed: the target's
+content is swapped and the link stays.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import fcntl
 import glob
 import hashlib
 import json
 import os
 import shutil
-from collections.abc import Iterator, Mapping
+import stat
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from generator.errors import PortalError
 
 MANIFEST = "manifest.json"
+GENERATOR = "mcp-portal"
+"""The first word of a manifest's ``generator``: how we know a directory is a site we built."""
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+"""A manifest larger than this is not one we wrote (ours is about 100 bytes a file)."""
+_SHOWN = 10
+"""File names shown in a warning before the rest are counted."""
+_WHY = (
+    "mcp-portal replaces the whole --out directory on every build, so it only writes into a new or empty "
+    "directory or one holding a site it built before, and never deletes files it did not write."
+)
+_ADVICE = "Choose an empty or new directory such as ./site."
+
+Protected = Sequence[tuple[str, Path]]
+"""The inputs a build reads, each with how to name it in a message (``("the config file", path)``)."""
 
 
 def _safe_relative(path: str) -> PurePosixPath:
     """Reject any path that could leave the output directory (defence in depth: slugs already avoid it)."""
-    pure = PurePosixPath(path)
-    if pure.is_absolute() or ".." in pure.parts or any(p in ("", ".") for p in pure.parts) or "\x00" in path:
+    if not _is_safe_relative(path):
         raise PortalError(f"Refusing to write {path!r}: it would land outside the output directory.")
-    return pure
+    return PurePosixPath(path)
+
+
+def _is_safe_relative(path: str) -> bool:
+    pure = PurePosixPath(path)
+    return not (
+        pure.is_absolute()
+        or not pure.parts
+        or ".." in pure.parts
+        or any(p in ("", ".") for p in pure.parts)
+        or "\x00" in path
+        or "\\" in path
+        or path != pure.as_posix()  # "a//b", "a/./b", "a/": not a form we ever write
+    )
 
 
 def manifest(files: Mapping[str, bytes], meta: Mapping[str, str]) -> bytes:
@@ -41,15 +82,294 @@ def manifest(files: Mapping[str, bytes], meta: Mapping[str, str]) -> bytes:
     return (json.dumps(body, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
+# --------------------------------------------------------------------------- where --out may be
+
+
+def _real(path: Path) -> Path:
+    """*path* absolute with every symlink followed (a missing tail is kept as written)."""
+    return Path(os.path.realpath(path))
+
+
+def _refusal(out: Path, real: Path, why: str, advice: str = _ADVICE) -> PortalError:
+    shown = str(out) if str(out) == str(real) else f"{out} ({real})"
+    return PortalError(f"Refusing to use {shown} as the output directory: it is {why}. {_WHY} {advice}")
+
+
+def _location_problem(real: Path) -> str | None:
+    """Why *real* can never be an output directory (root, home, current directory), or None."""
+    if real == Path(real.anchor):
+        return "the root of the file system"
+    with contextlib.suppress(RuntimeError, KeyError):
+        home = _real(Path.home())
+        if real == home:
+            return "your home directory"
+        if real in home.parents:
+            return f"a parent of your home directory {home}"
+    with contextlib.suppress(OSError):
+        cwd = _real(Path.cwd())
+        if real == cwd:
+            return "the current directory (building there would delete the directory you are in)"
+        if real in cwd.parents:
+            return f"a parent of the current directory {cwd}"
+    return None
+
+
+def _input_around(real: Path, protected: Protected) -> tuple[str, Path] | None:
+    """An input directory (templates, overlays...) that *real* lies inside, or None."""
+    for label, path in protected:
+        for form in {_real(path.absolute()), Path(os.path.abspath(path))}:
+            if form.is_dir() and form in real.parents:
+                return label, form
+    return None
+
+
+def _input_inside(real: Path, protected: Protected, ours: Mapping[str, str]) -> tuple[str, Path] | None:
+    """An input that lies inside (or is) *real* and is not one of the site's own files, or None.
+
+    A site's own file read back (``--from site/snapshot.json``, ``--previous site``) is
+    in memory before the swap, so replacing it is what the user asked for.
+    """
+    for label, path in protected:
+        for form in {_real(path.absolute()), Path(os.path.abspath(path))}:
+            if form != real and real not in form.parents:
+                continue
+            relative = form.relative_to(real).as_posix() if form != real else ""
+            if relative in ours and form.is_file() and not form.is_symlink():
+                continue
+            return label, form
+    return None
+
+
+def check_location(out: Path, protected: Protected = ()) -> Path:
+    """The real output directory, or a refusal if it is never a place to build into.
+
+    Pure path logic, run before anything is written (even the lock file or a parent directory).
+    """
+    real = _real(out.absolute())
+    if real.is_symlink():  # realpath stops at a loop and hands back a link
+        raise _refusal(out, real, "a symbolic link that loops", "Point --out at a real directory such as ./site.")
+    problem = _location_problem(real)
+    if problem is not None:
+        raise _refusal(out, real, problem)
+    around = _input_around(real, protected)
+    if around is not None:
+        label, where = around
+        raise _refusal(
+            out,
+            real,
+            f"inside {label} {where}, which this build reads",
+            "Keep the site apart from its sources: choose a directory outside them, such as ./site.",
+        )
+    return real
+
+
+# --------------------------------------------------------------------------- is it a site we built?
+
+
+@dataclass(frozen=True)
+class OldSite:
+    """What is at the output directory before the swap."""
+
+    exists: bool
+    listed: Mapping[str, str]
+    """The previous manifest's files (path -> sha256): ours, replaced or dropped by the swap."""
+
+
+def _read_manifest(real: Path) -> tuple[dict[str, str] | None, str]:
+    """The files a site's manifest lists, or None and why the directory is not a site we built."""
+    path = real / MANIFEST
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, f"it has no {MANIFEST}"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, f"its {MANIFEST} is a symbolic link, which mcp-portal never writes"
+        return None, f"its {MANIFEST} cannot be read ({exc.strerror})"
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return None, f"its {MANIFEST} is not a regular file"
+        if info.st_size > MAX_MANIFEST_BYTES:
+            return None, f"its {MANIFEST} is far larger than any mcp-portal writes"
+        raw = handle.read(MAX_MANIFEST_BYTES + 1)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None, f"its {MANIFEST} is not valid JSON"
+    if not isinstance(data, dict):
+        return None, f"its {MANIFEST} is not a JSON object"
+    generator = data.get("generator")
+    if not isinstance(generator, str) or generator.split(" ", 1)[0] != GENERATOR:
+        return None, f'its {MANIFEST} does not name mcp-portal as its "generator"'
+    files = data.get("files")
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        return None, f'its {MANIFEST} has no "files" list of hashes'
+    for name in files:
+        if not _is_safe_relative(name) or name == MANIFEST:
+            return None, f"its {MANIFEST} lists {name!r}, a path mcp-portal never writes (outside the directory?)"
+    return dict(files), ""
+
+
+def inspect(out: Path, real: Path, protected: Protected = ()) -> OldSite:
+    """What is at *real*, or a refusal when it is not ours to replace.  Reads, never writes."""
+    if not real.exists():
+        return OldSite(exists=False, listed={})
+    if not real.is_dir():
+        raise PortalError(f"The output path {out} exists and is not a directory. Choose another --out.")
+    listed, why = _read_manifest(real)
+    inside = _input_inside(real, protected, listed or {})
+    if inside is not None:
+        label, where = inside
+        raise _refusal(
+            out,
+            real,
+            f"a directory holding {label} {where}, which this build reads",
+            "Keep the site apart from its sources: choose a directory outside them, such as ./site.",
+        )
+    if listed is None:
+        try:
+            empty = not any(os.scandir(real))
+        except OSError as exc:
+            raise PortalError(f"Cannot read the output directory {out} ({exc.strerror}).") from None
+        if not empty:
+            raise _refusal(
+                out,
+                real,
+                f"not empty and not a site built by mcp-portal ({why})",
+                f"{_ADVICE} If everything in {out} may go, empty it yourself and build again.",
+            )
+    return OldSite(exists=True, listed=listed or {})
+
+
+def preflight(out: Path, protected: Protected = ()) -> None:
+    """Refuse a bad ``--out`` before a build spends time on the server; :func:`publish` checks again."""
+    inspect(out, check_location(out, protected), protected)
+
+
+# --------------------------------------------------------------------------- what the new site keeps
+
+
+@dataclass(frozen=True)
+class Entry:
+    """Something in the old site that its manifest does not list: not ours, so it is kept."""
+
+    path: str
+    kind: str
+    """``file``, ``symlink``, ``dir`` (an empty one) or ``other`` (a fifo, socket or device)."""
+
+
+def unlisted(real: Path, listed: Mapping[str, str]) -> list[Entry]:
+    """Every entry under *real* that the manifest does not list, sorted; symlinks are never followed."""
+    found: list[Entry] = []
+    for top, dirs, names in _walk(real):
+        base = top.relative_to(real).as_posix()
+        prefix = "" if base == "." else base + "/"
+        for name in dirs:
+            if (top / name).is_symlink():
+                found.append(Entry(prefix + name, "symlink"))
+        if not dirs and not names and prefix:
+            found.append(Entry(prefix.rstrip("/"), "dir"))
+        for name in names:
+            path = prefix + name
+            if path in listed or path == MANIFEST:
+                continue
+            mode = os.lstat(top / name).st_mode
+            kind = "symlink" if stat.S_ISLNK(mode) else "file" if stat.S_ISREG(mode) else "other"
+            found.append(Entry(path, kind))
+    return sorted(found, key=lambda e: e.path)
+
+
+def _walk(real: Path) -> Iterator[tuple[Path, list[str], list[str]]]:
+    def fail(exc: OSError) -> None:
+        raise exc
+
+    for top, dirs, names in os.walk(real, onerror=fail, followlinks=False):
+        yield Path(top), dirs, names
+
+
+def _collision(entry: Entry, new_files: set[str], new_dirs: set[str]) -> bool:
+    """Whether the new site writes at *entry*'s path, or needs it (or an ancestor) as the other kind."""
+    parts = entry.path.split("/")
+    ancestors = {"/".join(parts[:i]) for i in range(1, len(parts))}
+    if entry.path in new_files or ancestors & new_files:
+        return True
+    return entry.kind != "dir" and entry.path in new_dirs
+
+
+def _edited(real: Path, listed: Mapping[str, str]) -> list[str]:
+    """Files of the previous site whose bytes no longer match its manifest (edited by hand)."""
+    edited = []
+    for path, digest in sorted(listed.items()):
+        target = real.joinpath(*path.split("/"))
+        with contextlib.suppress(OSError):
+            regular = stat.S_ISREG(os.lstat(target).st_mode)
+            if regular and hashlib.sha256(target.read_bytes()).hexdigest() != digest:
+                edited.append(path)
+    return edited
+
+
+def _names(paths: Sequence[str]) -> str:
+    shown = ", ".join(paths[:_SHOWN])
+    return shown + (f" and {len(paths) - _SHOWN} more" if len(paths) > _SHOWN else "")
+
+
+def _carry(real: Path, staging: Path, kept: Sequence[Entry], new_dirs: set[str]) -> None:
+    """Put the kept entries into *staging* untouched: hard links (else copies), symlinks as symlinks."""
+    made: set[str] = set()
+    for entry in kept:
+        source = real.joinpath(*entry.path.split("/"))
+        target = staging.joinpath(*entry.path.split("/"))
+        parts = entry.path.split("/")
+        for i in range(1, len(parts) if entry.kind != "dir" else len(parts) + 1):
+            made.add("/".join(parts[:i]))
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if entry.kind == "dir":
+            target.mkdir(exist_ok=True)
+        elif entry.kind == "symlink":
+            os.symlink(os.readlink(source), target)
+        else:
+            try:
+                os.link(source, target, follow_symlinks=False)
+            except OSError:  # another file system, a hard-link limit, protected_hardlinks
+                shutil.copy2(source, target, follow_symlinks=False)
+    for directory in sorted(made - new_dirs):
+        # Directories only the user's files live in keep their permissions.
+        with contextlib.suppress(OSError):
+            mode = os.lstat(real / directory).st_mode
+            os.chmod(staging / directory, stat.S_IMODE(mode))
+
+
+# --------------------------------------------------------------------------- lock, leftovers, swap
+
+
 @contextlib.contextmanager
 def _locked(out: Path) -> Iterator[None]:
+    """Hold ``.NAME.lock`` beside *out*: never through a symlink, never truncating anything."""
     lock_path = out.parent / f".{out.name}.lock"
-    with open(lock_path, "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    try:
+        fd = os.open(lock_path, flags, 0o644)
+    except OSError as exc:
+        what = "is a symbolic link" if exc.errno == errno.ELOOP else f"cannot be opened ({exc.strerror})"
+        raise PortalError(
+            f"The lock file {lock_path} {what}; mcp-portal takes a lock there so two builds never write "
+            f"{out} at once, and never follows a link or writes through one. Remove {lock_path} "
+            f"(safe when no build is running) and build again."
+        ) from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise PortalError(
+                f"The lock file {lock_path} is not a regular file. Remove it (safe when no build is running) "
+                f"and build again."
+            )
+        fcntl.flock(fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+            fcntl.flock(fd, fcntl.LOCK_UN)
+    finally:
+        os.close(fd)
 
 
 def _alive(pid: int) -> bool:
@@ -73,7 +393,8 @@ def _leftovers(out: Path, kind: str) -> list[Path]:
     found = []
     for path in out.parent.glob(f".{glob.escape(out.name)}.{kind}-*"):
         pid = path.name.rpartition("-")[2]
-        if pid.isdigit() and (int(pid) == os.getpid() or not _alive(int(pid))) and path.is_dir():
+        ours = pid.isdigit() and (int(pid) == os.getpid() or not _alive(int(pid)))
+        if ours and path.is_dir() and not path.is_symlink():
             found.append(path)
     return sorted(found, key=lambda p: p.stat().st_mtime)
 
@@ -81,41 +402,97 @@ def _leftovers(out: Path, kind: str) -> list[Path]:
 def _clean_leftovers(out: Path) -> None:
     """Tidy up after killed builds; call only while holding the lock."""
     olds = _leftovers(out, "old")
-    if olds and not out.exists():
+    if olds and not os.path.lexists(out):
         # Killed between ``out -> old`` and ``staging -> out``: the newest old is the published site.
         os.rename(olds.pop(), out)
     for path in [*olds, *_leftovers(out, "staging")]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def publish(out: Path, files: Mapping[str, bytes]) -> None:
-    """Write *files* (paths relative to the site root) as the new content of *out*."""
-    out = out.absolute()
+def _write(staging: Path, files: Mapping[str, bytes]) -> None:
+    for path, data in sorted(files.items()):
+        target = staging.joinpath(*_safe_relative(path).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(data)
+
+
+def publish(out: Path, files: Mapping[str, bytes], *, protected: Protected = ()) -> list[str]:
+    """Write *files* (paths relative to the site root) as the new content of *out*; return warnings.
+
+    *protected* are the inputs the build read (config, templates, overlays...): an *out* that
+    holds or lies inside one is refused.  See the module docstring for the whole contract.
+    """
+    real = check_location(out, protected)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
+        real.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise PortalError(f"Cannot create the output's parent directory {out.parent} ({exc.strerror}).") from None
-    if out.exists() and not out.is_dir():
+        raise PortalError(f"Cannot create the output's parent directory {real.parent} ({exc.strerror}).") from None
+    if real.exists() and not real.is_dir():
         raise PortalError(f"The output path {out} exists and is not a directory. Choose another --out.")
-    staging = out.parent / f".{out.name}.staging-{os.getpid()}"
-    old = out.parent / f".{out.name}.old-{os.getpid()}"
-    with _locked(out):
+    staging = real.parent / f".{real.name}.staging-{os.getpid()}"
+    old = real.parent / f".{real.name}.old-{os.getpid()}"
+    warnings: list[str] = []
+    with _locked(real):
         try:
-            _clean_leftovers(out)
+            _clean_leftovers(real)
+            for path in files:
+                _safe_relative(path)
+            site = inspect(out, real, protected)
+            kept = unlisted(real, site.listed) if site.exists else []
+            new_files = set(files)
+            new_dirs = {str(PurePosixPath(p).parents[i]) for p in files for i in range(len(PurePosixPath(p).parts) - 1)}
+            _refuse_kept(out, kept, new_files, new_dirs)
+            edited = _edited(real, site.listed)
             shutil.rmtree(staging, ignore_errors=True)
-            for path, data in sorted(files.items()):
-                target = staging.joinpath(*_safe_relative(path).parts)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_bytes(data)
-            if out.exists():
-                os.rename(out, old)
-            os.rename(staging, out)
+            staging.mkdir()
+            _write(staging, files)
+            _carry(real, staging, kept, new_dirs)
+            if site.exists:
+                os.chmod(staging, stat.S_IMODE(os.stat(real).st_mode))
+                os.rename(real, old)
+            os.rename(staging, real)
         except OSError as exc:
-            if old.exists() and not out.exists():
-                os.rename(old, out)
             raise PortalError(
                 f"Writing the site to {out} failed ({exc.strerror or exc}); the previous site is unchanged."
             ) from None
         finally:
-            shutil.rmtree(staging, ignore_errors=True)
+            _settle(real, staging, old)
+    if kept:
+        warnings.append(
+            f"kept {len(kept)} file(s) in {out} that mcp-portal did not write (the previous manifest.json "
+            f"does not list them), carried over untouched: {_names([e.path for e in kept])}"
+        )
+    if edited:
+        warnings.append(
+            f"replaced {len(edited)} file(s) of the previous site in {out} that were edited after it was built: "
+            f"{_names(edited)}; put lasting changes in overlays or a template directory"
+        )
+    return warnings
+
+
+def _refuse_kept(out: Path, kept: Sequence[Entry], new_files: set[str], new_dirs: set[str]) -> None:
+    """Refuse when a kept entry cannot be carried over (an odd file type, or a path the new site writes)."""
+    odd = [e.path for e in kept if e.kind == "other"]
+    if odd:
+        raise PortalError(
+            f"The site in {out} holds {_names(odd)}, which mcp-portal did not write and cannot carry over "
+            f"(not a regular file, directory or symlink). Move it out of {out} and build again."
+        )
+    clash = [e.path for e in kept if _collision(e, new_files, new_dirs)]
+    if clash:
+        raise PortalError(
+            f"The site in {out} holds {_names(clash)}, which mcp-portal did not write (its manifest.json does "
+            f"not list it) but the new site writes at that path. mcp-portal never deletes files it did not "
+            f"write: move or delete it yourself (or override the page through a template directory) and "
+            f"build again. The previous site is unchanged."
+        )
+
+
+def _settle(real: Path, staging: Path, old: Path) -> None:
+    """After the swap or a failure: the site is at *real*, and no staging or old directory is left."""
+    if os.path.lexists(old):
+        if not os.path.lexists(real):
+            os.rename(old, real)  # the swap failed between its two renames: put the old site back
+        else:
             shutil.rmtree(old, ignore_errors=True)
+    shutil.rmtree(staging, ignore_errors=True)

@@ -8,9 +8,16 @@ lookarounds (ignored while generating) and numeric/named backreferences.
 
 Generation is deterministic.  Several "styles" (which characters a class prefers,
 which alternative is taken, how many repetitions) give several candidates; every
-candidate is checked with :func:`re.search`, so a returned string always matches.
-Anything outside the subset raises :class:`Unsupported` internally and yields no
-candidates; callers fall back to other strategies.
+candidate is checked with :func:`generator.patterns.search` (ECMA-262 meaning,
+bounded time), so a returned string always matches.  Anything outside the
+subset raises :class:`Unsupported` internally and yields no candidates; callers
+fall back to other strategies.
+
+Bounded for hostile patterns: the pattern's length and nesting, the largest
+repetition count, the length of one candidate, the steps one candidate may take
+(a repetition of something empty, ``((){1000}){1000}``, grows no output) and the
+steps of one whole call are all capped; a pattern whose matching cannot be
+decided in time gives no candidates.
 """
 
 from __future__ import annotations
@@ -18,13 +25,16 @@ from __future__ import annotations
 import functools
 import re
 import string
-import warnings
 from dataclasses import dataclass, field
+
+from generator.patterns import PatternError, PatternUndecided, compile_pattern
 
 _MAX_PATTERN = 2000  # characters of pattern we are willing to parse
 _MAX_NEST = 40  # group nesting
 _MAX_REPEAT = 1000  # largest {n} we expand
 _MAX_OUTPUT = 4096  # characters of generated text
+_MAX_STEPS = 20_000  # nodes visited while writing one candidate
+_MAX_WORK = 400_000  # nodes visited by one generate() call, all candidates together
 
 # Which characters a class prefers, per style: realistic first, then mixed case and digits
 # (helps patterns with lookaheads such as "at least one upper case letter and a digit").
@@ -156,9 +166,10 @@ class _Parser:
             if c in ("*", "+", "?"):
                 self.i += 1
                 lo, hi = {"*": (0, None), "+": (1, None), "?": (0, 1)}[c]
-            elif c == "{" and (m := re.match(r"\{(\d*)(,?)(\d*)\}", self.p[self.i :])) and (m[1] or m[3]):
+            elif c == "{" and (m := re.match(r"\{(\d+)(,?)(\d*)\}", self.p[self.i :])):
+                # ECMA-262: "{,5}" is not a quantifier but five literal characters
                 self.i += m.end()
-                lo = int(m[1] or 0)
+                lo = int(m[1])
                 hi = lo if not m[2] else (int(m[3]) if m[3] else None)
                 if lo > _MAX_REPEAT or (hi is not None and hi < lo):
                     raise Unsupported("repetition too large")
@@ -287,20 +298,38 @@ class _Parser:
 
 
 @dataclass
+class _Work:
+    """Steps left for one generate() call, shared by all its candidates."""
+
+    left: int = _MAX_WORK
+
+
+@dataclass
 class _Gen:
     style: int
     alt: int
     extra: int  # repetitions added to every unbounded quantifier
+    work: _Work = field(default_factory=_Work)
     counter: int = 0
+    steps: int = 0
+    length: int = 0  # characters written so far
     captured: dict[int, str] = field(default_factory=dict)
 
-    def run(self, node: _Node, out: list[str]) -> None:
-        if sum(map(len, out)) > _MAX_OUTPUT:
+    def emit(self, out: list[str], text: str) -> None:
+        self.length += len(text)
+        if self.length > _MAX_OUTPUT:
             raise Unsupported("output too long")
+        out.append(text)
+
+    def run(self, node: _Node, out: list[str]) -> None:
+        self.steps += 1
+        self.work.left -= 1
+        if self.steps > _MAX_STEPS or self.work.left < 0:
+            raise Unsupported("too much work")
         if isinstance(node, _Lit):
-            out.append(node.text)
+            self.emit(out, node.text)
         elif isinstance(node, _Class):
-            out.append(self.pick(node.chars))
+            self.emit(out, self.pick(node.chars))
         elif isinstance(node, _Seq):
             for child in node.items:
                 self.run(child, out)
@@ -318,7 +347,7 @@ class _Gen:
             for _ in range(count):
                 self.run(node.inner, out)
         else:
-            out.append(self.captured.get(node.index, ""))
+            self.emit(out, self.captured.get(node.index, ""))
 
     def pick(self, chars: _Set | None) -> str:
         style = self.style % len(_STYLES)
@@ -342,7 +371,7 @@ class _Gen:
 
 
 def generate(pattern: str, *, min_len: int = 0, max_len: int | None = None, limit: int = 6) -> list[str]:
-    """Up to ``limit`` distinct strings that ``re.search(pattern, s)`` accepts and fit the lengths."""
+    """Up to ``limit`` distinct strings that the pattern (ECMA-262) matches and that fit the lengths."""
     return list(_generate(pattern, min_len, max_len, limit))
 
 
@@ -353,51 +382,54 @@ def _generate(pattern: str, min_len: int, max_len: int | None, limit: int) -> tu
 
 def _search(pattern: str, min_len: int, max_len: int | None, limit: int) -> list[str]:
     try:
-        with warnings.catch_warnings():  # FutureWarning for "[[" and similar
-            warnings.simplefilter("ignore")
-            compiled = re.compile(pattern)
+        compiled = compile_pattern(pattern)
         tree = _Parser(pattern).parse()
-    except (re.error, Unsupported, RecursionError, ValueError):
+    except (PatternError, Unsupported, RecursionError, ValueError):
         return []
     found: list[str] = []
+    work = _Work()
     for style in range(len(_STYLES)):
         for alt in range(3):
-            for extra in _extras(tree, style, alt, min_len):
-                text = _render(tree, style, alt, extra)
+            for extra in _extras(tree, style, alt, min_len, work):
+                text = _render(tree, style, alt, extra, work)
                 if text is None or text in found:
                     continue
                 if len(text) < min_len or (max_len is not None and len(text) > max_len):
                     continue
-                if compiled.search(text):
+                try:
+                    matched = compiled.search(text)
+                except PatternUndecided:
+                    return []  # nothing about this pattern can be trusted
+                if matched:
                     found.append(text)
                     if len(found) >= limit:
                         return found
     return found
 
 
-def _render(tree: _Node, style: int, alt: int, extra: int) -> str | None:
+def _render(tree: _Node, style: int, alt: int, extra: int, work: _Work) -> str | None:
     out: list[str] = []
     try:
-        _Gen(style, alt, extra).run(tree, out)
+        _Gen(style, alt, extra, work).run(tree, out)
     except (Unsupported, RecursionError):
         return None
     return "".join(out)
 
 
-def _extras(tree: _Node, style: int, alt: int, min_len: int) -> list[int]:
+def _extras(tree: _Node, style: int, alt: int, min_len: int, work: _Work) -> list[int]:
     """Repetition boosts to try: a few small ones, then the smallest that reaches ``min_len``."""
     extras = [0, 1, 2]
-    shortest = _render(tree, style, alt, 0)
+    shortest = _render(tree, style, alt, 0, work)
     if shortest is not None and len(shortest) < min_len:
         lo, hi = 0, 1
         while hi <= _MAX_OUTPUT:  # lengths grow with the boost: double, then bisect
-            text = _render(tree, style, alt, hi)
+            text = _render(tree, style, alt, hi, work)
             if text is None or len(text) >= min_len:
                 break
             lo, hi = hi, hi * 2
         while lo + 1 < hi:
             mid = (lo + hi) // 2
-            text = _render(tree, style, alt, mid)
+            text = _render(tree, style, alt, mid, work)
             if text is not None and len(text) >= min_len:
                 hi = mid
             else:

@@ -4,11 +4,18 @@ One Jinja2 environment with autoescape renders HTML; a second, without it,
 renders Markdown and llms.txt, whose templates escape through filters.  A
 user's template directory is searched before the shipped one, so any template
 or macro can be overridden.  Nothing here touches the file system's output.
+
+The work is bounded by a :class:`Deadline` (``--max-render-seconds``): it is
+checked before each tool's examples are found (:func:`find_examples`, which
+also names the patterns that could not be decided) and before each page is
+rendered.  The clock only decides whether the build fails; it never changes
+what a finished build writes.
 """
 
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,13 +25,67 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from generator import __version__
+from generator.errors import PortalError
 from generator.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
-from generator.filters import FILTERS
+from generator.filters import FILTERS, MarkdownCatalog, markdown_environment, md_finalize
 from generator.i18n import Catalog
 from generator.model import SiteModel
 from generator.pages import Page, absolute, pages_for, relative
+from generator.patterns import describe, watch
 from generator.resources import data_dir
 from generator.text import visible
+
+
+class Deadline:
+    """The build's time budget for modelling and rendering, checked between units of work.
+
+    Checked cooperatively (before a tool's examples, before a page), so one unit can run
+    past it by its own bounded cost; running out raises :class:`PortalError`, before
+    anything is written.
+    """
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self.ends = clock() + seconds
+
+    def check(self, doing: str) -> None:
+        """Fail with one paragraph when the budget is spent; ``doing`` says what was next."""
+        if self.clock() <= self.ends:
+            return
+        raise PortalError(
+            f"The build ran out of its time budget of {self.seconds:g} seconds while {doing}, so it stopped "
+            f"and wrote nothing; the previous site is untouched. Finding examples for large or "
+            f"pathological schemas and rendering many pages take time: raise the budget with "
+            f"--max-render-seconds (or `limits: max_render_seconds` in portal.yaml), or document fewer "
+            f"tools with --max-tools."
+        )
+
+
+def _name(text: str) -> str:
+    """A server-given name for a message: cut, hidden characters made visible."""
+    return visible(text if len(text) <= 80 else text[:79] + "…")
+
+
+def find_examples(site: SiteModel, deadline: Deadline | None = None) -> list[str]:
+    """Find every tool's examples now, under the deadline; a warning per undecided pattern.
+
+    The model finds examples lazily; doing it here, tool by tool, lets the budget name the
+    tool it stopped at, and lets a pattern that could not be decided in bounded time be
+    reported with the tool it belongs to (that tool shows no example).
+    """
+    warnings: list[str] = []
+    for tool in site.tools:
+        if deadline is not None:
+            deadline.check(f"finding examples for tool {_name(tool.name)}")
+        with watch() as undecided:
+            _ = tool.example_args, tool.example_result
+        warnings += [
+            f"tool {_name(tool.name)}: pattern {describe(source)} could not be decided in bounded time "
+            f"(catastrophic backtracking or too large), so the tool shows no example; simplify the pattern"
+            for source in undecided
+        ]
+    return warnings
 
 
 def _finalize(value: Any) -> Any:
@@ -45,9 +106,12 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
         keep_trailing_newline=True,
         trim_blocks=True,
         lstrip_blocks=True,
-        finalize=_finalize,
+        # Markdown has no autoescape: md_finalize escapes every string no md_* filter made safe.
+        finalize=_finalize if autoescape else md_finalize,
     )
     env.filters.update(FILTERS)
+    if not autoescape:
+        markdown_environment(env)
     return env
 
 
@@ -127,6 +191,11 @@ class Renderer:
             "csp_meta": CSP_META,
         }
 
+    def _md_globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
+        """As :meth:`_globals`, with ``t``/``tn`` escaping their placeholders for Markdown."""
+        md = MarkdownCatalog(catalog)
+        return self._globals(site, catalog) | {"t": md.t, "tn": md.plural}
+
     def page_html(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
         ctx = Context(site, page, catalogs[page.locale], catalogs)
         template = self.html.get_template(f"html/{page.template}.html.j2")
@@ -137,7 +206,7 @@ class Renderer:
     ) -> str:
         ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True, from_path=from_path)
         template = self.text.get_template(f"md/{page.template}.md.j2")
-        return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
+        return template.render(self._md_globals(site, ctx.L), page=page, ctx=ctx)
 
     def llms(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str | None) -> str:
         """The root llms.txt (``locale=None``) or one locale's."""
@@ -146,7 +215,7 @@ class Renderer:
         ctx = Context(site, page, catalogs[code], catalogs)
         name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
         return self.text.get_template(name).render(
-            self._globals(site, ctx.L), ctx=ctx, pages=pages_for(site), root=locale is None
+            self._md_globals(site, ctx.L), ctx=ctx, pages=pages_for(site), root=locale is None
         )
 
     def not_found(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str) -> str:
@@ -175,8 +244,8 @@ def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
             for item in items:
                 page = Page(item.kind, catalog.code, item=item)
                 href = page.html_path[len(catalog.code) + 1 :]
-                entries.append({"n": item.name, "t": item.title or "", "h": href})
-            groups.append({"g": catalog.t(key), "i": entries})
+                entries.append({"n": visible(item.name), "t": visible(item.title or ""), "h": href})
+            groups.append({"g": visible(catalog.t(key)), "i": entries})
     return groups
 
 
@@ -186,11 +255,13 @@ def nav_script(site: SiteModel, catalog: Catalog) -> str:
     JavaScript."""
     tools = [
         {
-            "n": tool.name,
-            "t": tool.title or "",
+            # The sidebar shows these through textContent: hidden and bidi characters become
+            # visible [U+XXXX] markers here, exactly as every {{ expression }} on the pages does.
+            "n": visible(tool.name),
+            "t": visible(tool.title or ""),
             "h": f"tools/{tool.slug}/index.html",
             "a": tool.access.level,
-            "l": catalog.t("access." + tool.access.level),
+            "l": visible(catalog.t("access." + tool.access.level)),
         }
         for tool in site.tools
     ]
@@ -203,21 +274,34 @@ def render_site(
     catalogs: Mapping[str, Catalog],
     renderer: Renderer,
     on_page: Callable[[str], None] | None = None,
+    deadline: Deadline | None = None,
 ) -> dict[str, str]:
     """Every text file of the site, keyed by its path relative to the site root."""
+
+    def check(doing: str) -> None:
+        if deadline is not None:
+            deadline.check(doing)
+
+    check("rendering the entry page")
     files: dict[str, str] = {"index.html": renderer.root_index(site, catalogs)}
     files["llms.txt"] = renderer.llms(site, catalogs, None)
     for page in pages_for(site):
+        check(f"rendering {_name(page.html_path)}")
         files[page.html_path] = renderer.page_html(site, page, catalogs)
         files[page.md_path] = renderer.page_md(site, page, catalogs)
         if on_page:
             on_page(page.html_path)
     for code in site.locales:
+        check(f"rendering {code}/llms.txt")
         files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
         # Every twin of the locale in the site's page order, for readers that want one file.
         # Rendered again with links relative to llms-full.txt, where these twins now live.
         full = f"{code}/llms-full.txt"
-        twins = [renderer.page_md(site, p, catalogs, from_path=full) for p in pages_for(site) if p.locale == code]
+        twins = []
+        for p in pages_for(site):
+            if p.locale == code:
+                check(f"rendering {full}")
+                twins.append(renderer.page_md(site, p, catalogs, from_path=full))
         files[full] = "\n".join(twins)
         files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
         files[f"{code}/nav.js"] = nav_script(site, catalogs[code])

@@ -31,6 +31,7 @@ from typing import Any
 
 from generator.errors import PortalError
 from generator.extras import CONTENT_SECURITY_POLICY
+from generator.text import for_terminal
 
 CONTENT_TYPES: dict[str, str] = {
     ".html": "text/html; charset=utf-8",
@@ -127,6 +128,7 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
     shown = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
     if ":" in shown:
         shown = f"[{shown}]"
-    print(f"Serving {directory} at http://{shown}:{bound_port}/ (Ctrl+C to stop)", file=sys.stdout, flush=True)
+    message = f"Serving {directory} at http://{shown}:{bound_port}/ (Ctrl+C to stop)"
+    print(for_terminal(message), file=sys.stdout, flush=True)
     with server, contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()

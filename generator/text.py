@@ -48,3 +48,61 @@ def json_inline(value: Any) -> str:
     """Compact one-line JSON for table cells (same escaping as :func:`json_block`)."""
     text = json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     return _escape_json(text)
+
+
+def json_report(value: Any) -> str:
+    """A report's JSON (``--format json``): indented, real Unicode, hidden and C1 characters escaped.
+
+    ``json.dumps`` escapes C0 controls and newlines itself; DEL, the C1 controls (``\\x9b`` is a
+    terminal's CSI) and bidi controls stay escapes here too, so printing the report to a terminal
+    or a CI log can neither move the cursor nor reorder text, and the JSON value is unchanged.
+    """
+    text = _escape_json(json.dumps(value, indent=2, ensure_ascii=False))
+    # "##[" can only sit inside a JSON string, where "#\u0023[" is the same value (see for_terminal).
+    return text.replace("##[", "#\\u0023[") + "\n"
+
+
+# GitHub Actions reads a line whose first non-blank characters are "::" as a workflow command
+# (::error::, ::add-mask::, ::stop-commands::), and the older "##[command]" form anywhere in a line.
+_WORKFLOW_COMMAND = re.compile(r"^([ \t]*)::", re.MULTILINE)
+_OLD_WORKFLOW_COMMAND = re.compile(r"##\[")
+
+
+def for_terminal(text: str) -> str:
+    """*text* made safe to print on a terminal or into a CI log, for every line this tool prints.
+
+    Control characters (C0 but tab and newline, DEL, C1, so every ESC and CSI sequence) and
+    bidi or invisible characters become visible ``[U+XXXX]`` markers, as on the pages.  A line
+    that would start a GitHub Actions workflow command gets its first colon shown as
+    ``[U+003A]``, and ``##[`` becomes ``#[U+0023][``: a reader sees what was sent, the runner
+    sees no command.  Text without such characters is returned unchanged.
+    """
+    text = visible(text)
+    text = _WORKFLOW_COMMAND.sub(r"\1[U+003A]:", text)
+    return _OLD_WORKFLOW_COMMAND.sub("#[U+0023][", text)
+
+
+_BACKTICKS = re.compile(r"`+")
+
+
+def code_span(value: Any) -> str:
+    """*value* as a one-line Markdown code span, its fence longer than any backtick run inside.
+
+    Reports name tools, parameters and endpoints this way (``tool `x` was added``): read as
+    plain text it is the name in backticks, and read as Markdown (a PR comment) the name cannot
+    end the span early, whatever backticks it holds.
+    """
+    text = re.sub(r"\s*\n\s*", " ", visible(str(value)))
+    longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def one_line(value: Any) -> str:
+    """A server value inside one line of a plain-text report: visible, with its line breaks as markers.
+
+    A name holding a newline would otherwise start a line of its own in ``diff`` or ``check``
+    output, one that could pass for a line of the report.
+    """
+    return visible(str(value)).replace("\n", "[U+000A]")

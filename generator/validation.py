@@ -19,6 +19,15 @@ to turn jsonschema errors into short messages.  What it does not know: what
 keywords mean (that is jsonschema's job; :mod:`generator.constraints` reads them
 for display) or how to build an instance (:mod:`generator.examples`).  Remote
 references are never resolved: the registry refuses every retrieval.
+
+Regular expressions from the schema (``pattern``, ``patternProperties`` keys, and
+``format: regex`` values) are never given to :mod:`re`: the validator classes are
+extended so that those keywords, and ``additionalProperties`` (which consults
+``patternProperties``), match through :mod:`generator.patterns` (ECMA-262 meaning,
+bounded time); jsonschema's own helpers behind ``unevaluatedProperties`` get the same
+search in place of ``re``.  A pattern that cannot be decided raises
+:class:`~generator.patterns.PatternUndecided` out of :meth:`_Checker.ok`, so a
+candidate is never called valid (or invalid) on a guess.
 """
 
 from __future__ import annotations
@@ -32,26 +41,101 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
+import jsonschema._legacy_keywords  # type: ignore[import-untyped]
+import jsonschema._utils  # type: ignore[import-untyped]
 from jsonschema import FormatChecker
-from jsonschema.exceptions import best_match  # type: ignore[import-untyped]
+from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
 from jsonschema_specifications import REGISTRY as _SPECS  # type: ignore[import-untyped]
 from referencing import Registry
 from referencing.exceptions import NoSuchResource, Unresolvable
 
+from generator import patterns
+from generator.patterns import PatternError, PatternUndecided
 from generator.refs import detect_dialect
 
 _MAX_ERRORS = 50  # messages returned per validate call: enough to fix a schema, bounded work
 _MAX_MESSAGE = 300  # characters per message (an instance or pattern may be huge)
 
+
+def _matches(pattern: object, text: str) -> bool:
+    """The schema's pattern against a string: ECMA-262, bounded; an invalid pattern matches nothing."""
+    try:
+        return patterns.search(str(pattern), text)
+    except PatternError:
+        return False  # the meta-schema check reports the schema itself as invalid
+
+
+def _pattern(validator: Any, pattern: object, instance: Any, schema: object) -> Iterator[Any]:
+    if validator.is_type(instance, "string") and isinstance(pattern, str) and not _matches(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+def _pattern_properties(validator: Any, rules: object, instance: Any, schema: object) -> Iterator[Any]:
+    if not validator.is_type(instance, "object") or not isinstance(rules, dict):
+        return
+    for pattern, subschema in rules.items():
+        for key, value in instance.items():
+            if _matches(pattern, key):
+                yield from validator.descend(value, subschema, path=key, schema_path=pattern)
+
+
+def _additional_properties(validator: Any, extra: object, instance: Any, schema: Any) -> Iterator[Any]:
+    """jsonschema's check, with the patterns matched one by one here (it joins them with ``|``)."""
+    if not validator.is_type(instance, "object"):
+        return
+    props = schema.get("properties", {})
+    rules = schema.get("patternProperties", {})
+    props = props if isinstance(props, dict) else {}
+    rules = rules if isinstance(rules, dict) else {}
+    extras = [k for k in instance if k not in props and not any(_matches(p, k) for p in rules)]
+    if validator.is_type(extra, "object"):
+        for key in extras:
+            yield from validator.descend(instance[key], extra, path=key)
+    elif extra is False and extras:
+        listed = ", ".join(repr(k) for k in sorted(extras, key=str))
+        if rules:
+            verb = "does" if len(extras) == 1 else "do"
+            regexes = ", ".join(repr(p) for p in sorted(rules))
+            yield ValidationError(f"{listed} {verb} not match any of the regexes: {regexes}")
+        else:
+            verb = "was" if len(extras) == 1 else "were"
+            yield ValidationError(f"Additional properties are not allowed ({listed} {verb} unexpected)")
+
+
+class _EcmaRe:
+    """Stands in for :mod:`re` inside jsonschema's helpers that find evaluated properties
+    (``unevaluatedProperties``): their only call, ``re.search(pattern, key)``, becomes ours."""
+
+    @staticmethod
+    def search(pattern: object, string: str, flags: int = 0) -> bool | None:
+        return True if _matches(pattern, string) else None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(re, name)
+
+
+for _module in (jsonschema._utils, jsonschema._legacy_keywords):
+    if getattr(_module, "re", None) is re:
+        setattr(_module, "re", _EcmaRe())  # noqa: B010  (the attribute is not in the stubs)
+
+
+def _bounded(cls: Any) -> Any:
+    """The dialect's validator class with every regex keyword matched through generator.patterns."""
+    overrides = {"pattern": _pattern, "patternProperties": _pattern_properties}
+    if "additionalProperties" in cls.VALIDATORS:
+        overrides["additionalProperties"] = _additional_properties
+    return jsonschema.validators.extend(cls, overrides)  # type: ignore[no-untyped-call]
+
+
 _VALIDATORS: dict[str | None, Any] = {
-    "draft-03": jsonschema.Draft3Validator,
-    "draft-04": jsonschema.Draft4Validator,
-    "draft-06": jsonschema.Draft6Validator,
-    "draft-07": jsonschema.Draft7Validator,
-    "2019-09": jsonschema.Draft201909Validator,
-    "2020-12": jsonschema.Draft202012Validator,
-    None: jsonschema.Draft202012Validator,
+    "draft-03": _bounded(jsonschema.Draft3Validator),
+    "draft-04": _bounded(jsonschema.Draft4Validator),
+    "draft-06": _bounded(jsonschema.Draft6Validator),
+    "draft-07": _bounded(jsonschema.Draft7Validator),
+    "2019-09": _bounded(jsonschema.Draft201909Validator),
+    "2020-12": _bounded(jsonschema.Draft202012Validator),
 }
+_VALIDATORS[None] = _VALIDATORS["2020-12"]
 
 
 def _refuse(uri: str) -> Any:
@@ -111,6 +195,8 @@ def _format_checker(cls: Any) -> FormatChecker:
     for name, (regex, drafts) in _FALLBACK_FORMATS.items():
         if name not in funcs and draft in drafts:
             funcs[name] = _fallback(name, re.compile(regex))
+    if "regex" in funcs:  # jsonschema's would ask Python's re, a dialect of its own
+        funcs["regex"] = lambda value: not isinstance(value, str) or patterns.is_valid(value)
     for name, func in funcs.items():
         checker.checkers[name] = (_safe(func), ())
     _CHECKERS[cls] = checker
@@ -186,7 +272,7 @@ def _meta_validator(cls: Any) -> Any:
     if cls in _META:
         return _META[cls]
     meta = cls.META_SCHEMA
-    if cls in (jsonschema.Draft201909Validator, jsonschema.Draft202012Validator):
+    if cls in (_VALIDATORS["2019-09"], _VALIDATORS["2020-12"]):
         try:
             base = str(meta["$id"]).rsplit("/", 1)[0] + "/"
             parts, defs = [], {}
@@ -225,7 +311,7 @@ class _Checker:
         self.validator: Any = None
         self.overflows = 0
         dialect, _ = detect_dialect(schema)
-        cls = _VALIDATORS.get(dialect, jsonschema.Draft202012Validator)
+        cls = _VALIDATORS.get(dialect, _VALIDATORS[None])
         try:
             with warnings.catch_warnings():  # e.g. FutureWarning from re for an odd pattern
                 warnings.simplefilter("ignore")
@@ -261,6 +347,8 @@ class _Checker:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return bool(validator.is_valid(instance))
+        except PatternUndecided:
+            raise  # neither valid nor invalid: the caller shows no example rather than guess
         except BaseException as exc:
             if not _too_deep(exc):
                 if isinstance(exc, Exception):
@@ -286,6 +374,8 @@ class _Checker:
             ref = str(getattr(exc, "ref", "?"))
             remote = "" if ref.startswith(("#", "/")) else " (remote references are never fetched)"
             found.append(_clip(f"schema: unresolvable $ref {ref!r}{remote}"))
+        except PatternUndecided as exc:
+            found.append(_clip(f"schema: {exc}"))
         except BaseException as exc:
             if _too_deep(exc):
                 found.append("schema: nested too deeply to validate")

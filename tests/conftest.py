@@ -12,10 +12,12 @@ import shutil
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -26,6 +28,16 @@ ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 NODE_BIN = TESTS / "node_modules" / ".bin"
 PYTHON = sys.executable
+CHROMIUM = Path("/usr/bin/chromium")
+# Debian's chromium, headless, as root, on a machine whose only network is loopback.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 
 
 def node_bin(name: str) -> str:
@@ -83,6 +95,41 @@ def http_server(argv: list[str], port: int, env: dict[str, str] | None = None) -
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@contextlib.contextmanager
+def serving(site: Path) -> Iterator[str]:
+    """Serve a built site with ``generator.serve`` on a free port of 127.0.0.1; yields its base URL."""
+    from generator.serve import make_server
+
+    server = make_server(site, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    """Debian's chromium driven by Playwright (never a downloaded browser), one instance per test module.
+
+    Per module, not per session: Playwright's sync API keeps an event loop running in this thread
+    while it is open, and the in-process CLI runs of other modules need that thread free for theirs.
+    """
+    if not CHROMIUM.exists():
+        pytest.fail(f"{CHROMIUM} is missing: run scripts/test, which installs Debian's chromium")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield instance
+        finally:
+            instance.close()
 
 
 @pytest.fixture(scope="session")

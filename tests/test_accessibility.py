@@ -7,30 +7,18 @@ One browser and one server serve the whole module.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from generator.publish import publish
-from generator.serve import make_server
 from generator.snapshot import load_snapshot
-from tests.conftest import TESTS
+from tests.conftest import TESTS, serving
 from tests.golden_tool import SNAPSHOT, golden_files
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 AXE = TESTS / "node_modules" / "axe-core" / "axe.min.js"
 BLOCKING = ("serious", "critical")
 PAGES = [
@@ -56,31 +44,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The demo portal (built offline from the golden snapshot) served on a free port of 127.0.0.1."""
     site = tmp_path_factory.mktemp("axe") / "site"
     publish(site, golden_files(load_snapshot(SNAPSHOT)))
-    server = make_server(site, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/test, which installs Debian's chromium")
-    if not AXE.is_file():
-        pytest.fail(f"{AXE} is missing: run scripts/test, which installs tests/package.json (axe-core)")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with serving(site) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

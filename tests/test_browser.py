@@ -7,10 +7,8 @@ screenshots of en and ar tool pages at 1280 and 390 px land in tests/artifacts/ 
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -18,22 +16,12 @@ import pytest
 
 from generator.build import site_files
 from generator.publish import publish
-from generator.serve import make_server
 from generator.snapshot import load_snapshot
-from tests.conftest import TESTS
+from tests.conftest import TESTS, serving
 from tests.golden_tool import SNAPSHOT, demo_config
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 ARTIFACTS = TESTS / "artifacts"
 LOCALES = ("en", "ru", "ar")
 TOOLS = [t["name"] for t in load_snapshot(SNAPSHOT).tools]
@@ -52,29 +40,8 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     site = tmp_path_factory.mktemp("browser") / "site"
     files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
     publish(site, files)
-    server = make_server(site, "127.0.0.1", 0)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing: run scripts/test, which installs Debian's chromium")
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+    with serving(site) as url:
+        yield url
 
 
 @pytest.fixture

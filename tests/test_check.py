@@ -86,7 +86,9 @@ def test_added_and_deleted_files_are_drift_and_named(cli: Cli, site: Path) -> No
     (site / "ru" / "connecting.md").unlink()
     run = check(cli, site)
     assert run.code == 3
-    assert "added: notes.txt (added by hand)" in run.out
+    # A file the manifest does not list is the user's: every build keeps it, so it is not drift.
+    assert "added: notes.txt" not in run.out
+    assert "Kept: 1 file(s) mcp-portal did not write" in run.out and "notes.txt" in run.out
     assert "removed: ru/connecting.md (deleted by hand)" in run.out
 
 
@@ -144,9 +146,10 @@ def test_json_report(cli: Cli, site: Path) -> None:
     assert run.code == 3
     body = json.loads(run.out)
     assert body["status"] == "drift"
-    assert body["files"] == {"added": ["extra.html"], "removed": [], "changed": ["llms.txt"]}
+    assert body["files"] == {"added": [], "removed": [], "changed": ["llms.txt"]}
     assert body["tools"] == empty
-    assert body["hand_edited"] == ["extra.html", "llms.txt"]
+    assert body["hand_edited"] == ["llms.txt"]
+    assert body["kept"] == ["extra.html"]  # not listed in the manifest: the user's, kept by every build
 
 
 def test_site_options_count_like_build(cli: Cli, tmp_path: Path) -> None:

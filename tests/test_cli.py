@@ -353,3 +353,108 @@ def test_subprocess_usage_error_exits_2() -> None:
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
     assert "not both" in proc.stderr
+
+
+# --- server URLs: ${VAR} first, then parse (issue 11 §5) ---------------------------------------
+
+
+def test_url_with_a_port_variable_is_expanded_before_it_is_parsed(
+    cli: Cli, tmp_path: Path, demo_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEMO_PORT", demo_url.rsplit(":", 1)[1])
+    out = tmp_path / "s.json"
+    run = cli("introspect", "--url", "http://127.0.0.1:${DEMO_PORT}/mcp/", "-o", str(out))
+    assert run.code == 0, run.err
+    # The snapshot keeps the URL as written (the value is read when connecting, never stored).
+    assert load_snapshot(out).endpoint == "http://127.0.0.1:${DEMO_PORT}/mcp/"
+
+
+def test_url_with_an_unset_port_variable(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("MCP_PORTAL_UNSET_PORT", raising=False)
+    run = cli("introspect", "--url", "http://127.0.0.1:${MCP_PORTAL_UNSET_PORT}/mcp/", "-o", str(tmp_path / "s.json"))
+    assert run.code == 1
+    assert "MCP_PORTAL_UNSET_PORT, which is not set" in one_paragraph(run.err)
+    assert not (tmp_path / "s.json").exists()
+
+
+@pytest.mark.parametrize(
+    ("url", "reason"),
+    [
+        ("http://[::1", "cannot be parsed as a URL"),
+        ("http://[::1/mcp", "cannot be parsed as a URL"),
+        ("http://127.0.0.1:abc/mcp", "port is not a number"),
+        ("http://127.0.0.1:99999/mcp", "port is not a number"),
+        ("http://127.0.0.1:${MCP_PORTAL_BAD_PORT}/mcp", "port is not a number"),
+        ("http:///mcp", "has no host"),
+        ("127.0.0.1:8000/mcp", "must start with http:// or https://"),
+        ("http://127.0.0.1:8000/m cp", "spaces or control characters"),
+    ],
+)
+def test_malformed_url_is_a_usage_error(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, url: str, reason: str
+) -> None:
+    monkeypatch.setenv("MCP_PORTAL_BAD_PORT", "eighty")
+    run = cli("build", "--url", url, "--out", str(tmp_path / "site"))
+    assert run.code == 2
+    message = one_paragraph(run.err)
+    assert message.startswith("mcp-portal: error: --url ") and reason in message
+    assert "e.g. --url http://127.0.0.1:8000/mcp/" in message
+    assert not (tmp_path / "site").exists()
+
+
+def test_malformed_url_with_credentials_is_not_quoted(cli: Cli) -> None:
+    run = cli("introspect", "--url", "http://alice:hunter2-secret@[::1/mcp", "-o", "x.json")
+    assert run.code == 2
+    assert "hunter2-secret" not in run.err and "--url is not a valid server URL" in one_paragraph(run.err)
+
+
+def test_config_url_is_expanded_and_checked(
+    cli: Cli, tmp_path: Path, demo_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DEMO_PORT", demo_url.rsplit(":", 1)[1])
+    good = tmp_path / "good.yaml"
+    good.write_text("server:\n  url: 'http://127.0.0.1:${DEMO_PORT}/mcp/'\n", encoding="utf-8")
+    run = cli("introspect", "--config", str(good), "-o", str(tmp_path / "s.json"))
+    assert run.code == 0, run.err
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("server:\n  url: 'http://[::1'\n", encoding="utf-8")
+    run = cli("introspect", "--config", str(bad), "-o", str(tmp_path / "t.json"))
+    assert run.code == 1
+    message = one_paragraph(run.err)
+    assert "`server.url` must be an http:// or https:// URL" in message and "cannot be parsed" in message
+
+
+# --- empty options: an unset CI variable is not "no option" ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "option"),
+    [
+        (("build", "--stdio", ""), "--stdio"),
+        (("build", "--stdio", "   "), "--stdio"),
+        (("build", "--url", ""), "--url"),
+        (("build", "--url", " "), "--url"),
+        (("introspect", "--stdio", "", "-o", "s.json"), "--stdio"),
+        (("introspect", "--url", "", "-o", "s.json"), "--url"),
+        (("introspect", "-o", ""), "--output"),
+        (("check", "--url", ""), "--url"),
+        (("build", "--from", ""), "--from"),
+        (("build", "--config", ""), "--config"),
+        (("build", "--out", ""), "--out"),
+        (("build", "--url", "http://127.0.0.1:1/mcp", "--header", ""), "--header"),
+        (("build", "--stdio", "true", "--env", ""), "--env"),
+        (("build", "--previous", ""), "--previous"),
+        (("serve", "--out", ""), "--out"),
+        (("diff", "", "site"), "OLD"),
+    ],
+)
+def test_an_empty_option_is_a_usage_error(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: tuple[str, ...], option: str
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    run = cli(*argv)
+    assert run.code == 2, run.err
+    message = one_paragraph(run.err)
+    assert message.startswith(f"mcp-portal: error: {option} is empty.")
+    assert "variable" in message and "unset or empty" in message
+    assert list(tmp_path.iterdir()) == []  # the demo was not documented into ./site, nothing was written

@@ -446,7 +446,7 @@ def test_markdown_escapes_pipes_and_newlines(tmp_path: Path, cli: Cli) -> None:
     new = write(tmp_path / "b.json", snapshot(tool(description="line\nbreak |")))
     out = cli("diff", str(old), str(new), "--format", "markdown").out
     row = next(line for line in out.splitlines() if "description-changed" in line)
-    assert row.count(" | ") == 5 and "<br>" in row
+    assert row.count(" | ") == 5 and "`line break \\|`" in row
 
 
 def test_no_changes_says_so(cli: Cli) -> None:

@@ -339,3 +339,23 @@ def test_http_lenient_and_huge_description(run, http_fixture, tmp_path: Path) ->
     assert result.seconds < BUILD_BOUND
     assert_small_pages(out)
     assert re.search(r"All work and no play", (out / "en" / "tools" / "huge" / "index.html").read_text("utf-8"))
+
+
+# A stdio "server" that dies at once, its stderr full of terminal escapes and GitHub Actions commands.
+_LOUD_DEATH = (
+    "import sys; sys.stderr.write('\\x1b[2J\\x1b]0;owned\\x07 \\x9b31m boom\\n::error::pwned\\n"
+    "  ::add-mask::secret ##[error]old\\r::warning::x \\x1b[31m \\u202egnp\\n'); sys.exit(3)"
+)
+
+
+def test_server_text_in_an_error_cannot_drive_the_terminal_or_the_ci_log(run, previous_site) -> None:
+    """The error paragraph quotes the server's stderr, shown: no escape reaches the terminal, no line a command."""
+    out, _ = previous_site
+    result = run("build", "--stdio", f'{PYTHON} -c "{_LOUD_DEATH}"', "--out", str(out), *FAST)
+    assert result.code == 1, result.err
+    assert result.err.startswith("mcp-portal: error: ") and "Traceback" not in result.err
+    assert "[U+001B][31m [U+202E]gnp" in result.err and "pwned" in result.err  # the server's words, made visible
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e]", result.err + result.out)
+    assert not any(line.lstrip().startswith("::") for line in (result.err + result.out).splitlines())
+    assert "##[" not in result.err
+    assert_untouched(previous_site)

@@ -35,15 +35,6 @@ from tests.conftest import PYTHON, ROOT
 
 pytestmark = pytest.mark.browser
 
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 SET = "window.__xss=1"
 
 #: OWASP filter-evasion vectors (and a few Markdown and template ones); each sets window.__xss.
@@ -256,19 +247,6 @@ def off_loop(func: Any, *args: Any) -> Any:
 def build_site(snapshot: Snapshot, locales: tuple[str, ...], site: Path) -> None:
     files, _ = site_files(snapshot, PortalConfig(locales=locales))
     publish(site, files)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Any]:
-    playwright = pytest.importorskip("playwright.sync_api")
-    if not CHROMIUM.exists():
-        pytest.fail(f"{CHROMIUM} is missing")
-    with playwright.sync_playwright() as p:
-        instance = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield instance
-        finally:
-            instance.close()
 
 
 @pytest.fixture

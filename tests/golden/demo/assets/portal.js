@@ -51,8 +51,12 @@
       var li = document.createElement("li");
       var a = document.createElement("a");
       a.href = localeRoot + item.h;
-      a.textContent = item.n;
-      a.setAttribute("dir", "ltr");
+      // As on the pages (<code dir="ltr">): a name is isolated and left-to-right, so it cannot reorder
+      // the text around it in an RTL sidebar. nav.js already shows hidden characters as [U+XXXX].
+      var name = document.createElement("bdi");
+      name.setAttribute("dir", "ltr");
+      name.textContent = item.n;
+      a.appendChild(name);
       if (a.pathname.replace(/index\.html$/, "") === here) { a.setAttribute("aria-current", "page"); }
       li.setAttribute("data-filter", (item.n + " " + item.t).toLowerCase());
       li.appendChild(a);
