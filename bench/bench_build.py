@@ -19,11 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.build import build, site_files
-from generator.config import PortalConfig, demo_config, demo_endpoints, demo_server
+from generator.commands.build import build, site_files
+from generator.commands.demo_portal import demo_config, demo_endpoints, demo_server
+from generator.config.portal import PortalConfig
+from generator.connect.introspect import introspect, introspect_all
 from generator.demo.launch import running_http_demo
-from generator.introspect import introspect, introspect_all
-from generator.snapshot import Snapshot
+from generator.snapshot.snapshot import Snapshot
 
 
 def timed(label: str, runs: int, func) -> float:  # type: ignore[no-untyped-def]

@@ -1,4 +1,4 @@
-"""Benchmark generator.schema.flatten and generator.examples.example_for on large schemas.
+"""Benchmark generator.schema.flatten.flatten and generator.schema.examples.example_for on large schemas.
 
 Not a test: prints timings (flatten; example_for cold, i.e. including the meta-schema
 check of the schema, and warm, with the compiled validator cached).  Run from the
@@ -21,8 +21,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.examples import clear_cache, example_for, validate
-from generator.schema import flatten
+from generator.schema.examples import clear_cache, example_for, validate
+from generator.schema.flatten import flatten
 
 _LEAVES: list[dict[str, Any]] = [
     {"type": "string", "minLength": 1, "maxLength": 64},

@@ -25,9 +25,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bench.bench_build import synthetic  # noqa: E402
-from generator.build import site_files  # noqa: E402
-from generator.config import PortalConfig, demo_config  # noqa: E402
-from generator.snapshot import load_snapshot  # noqa: E402
+from generator.commands.build import site_files  # noqa: E402
+from generator.commands.demo_portal import demo_config  # noqa: E402
+from generator.config.portal import PortalConfig  # noqa: E402
+from generator.snapshot.snapshot import load_snapshot  # noqa: E402
 
 SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
 LOCALES = ("en", "ru", "ar")

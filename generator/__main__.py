@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from generator.cli import run
+from generator.commands.cli import run
 
 if __name__ == "__main__":
     run()

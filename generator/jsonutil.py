@@ -3,8 +3,8 @@
 Knows the JSON data model only (``true`` is not ``1``, ``1`` equals ``1.0``,
 what a JSON value may contain) and how to show a value in a table cell without
 unbounded work.  Knows nothing about JSON Schema: no keywords, no dialects, no
-``$ref``; those live in :mod:`generator.constraints`, :mod:`generator.refs` and
-:mod:`generator.schema`, which build on these helpers.  Every function accepts
+``$ref``; those live in :mod:`generator.schema.constraints`, :mod:`generator.schema.refs` and
+:mod:`generator.schema.flatten`, which build on these helpers.  Every function accepts
 untrusted input (aliased, deeply nested, non-JSON Python values) and never raises
 for it.
 """

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from generator.cli import main
+from generator.commands.cli import main
 from generator.demo.launch import running_http_demo
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -99,8 +99,8 @@ def http_server(argv: list[str], port: int, env: dict[str, str] | None = None) -
 
 @contextlib.contextmanager
 def serving(site: Path) -> Iterator[str]:
-    """Serve a built site with ``generator.serve`` on a free port of 127.0.0.1; yields its base URL."""
-    from generator.serve import make_server
+    """Serve a built site with ``generator.commands.serve`` on a free port of 127.0.0.1; yields its base URL."""
+    from generator.commands.serve import make_server
 
     server = make_server(site, "127.0.0.1", 0)
     thread = threading.Thread(target=server.serve_forever, daemon=True)

@@ -22,13 +22,15 @@ import shutil
 import sys
 from pathlib import Path
 
-from generator.build import site_files
-from generator.config import PortalConfig, ServerSpec, demo_endpoints
-from generator.config import demo_config as with_demo_settings
+from generator.commands.build import site_files
+from generator.commands.demo_portal import demo_config as with_demo_settings
+from generator.commands.demo_portal import demo_endpoints
+from generator.config.portal import PortalConfig, ServerSpec
+from generator.connect.introspect import introspect, introspect_all
 from generator.demo.launch import running_http_demo
-from generator.introspect import introspect, introspect_all
-from generator.model import SiteModel, build_model
-from generator.snapshot import Snapshot, frozen, load_snapshot
+from generator.model.gather import gather
+from generator.model.site import SiteModel
+from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SNAPSHOT = GOLDEN / "demo.snapshot.json"
@@ -137,7 +139,7 @@ def update_everything() -> None:
         target = EVERYTHING_TWINS / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    EVERYTHING_MODEL.write_text(dump_model(build_model(snapshot, everything_config())), encoding="utf-8")
+    EVERYTHING_MODEL.write_text(dump_model(gather(snapshot, everything_config()).model), encoding="utf-8")
 
 
 def update() -> None:
@@ -150,7 +152,7 @@ def update() -> None:
         target = SITE / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)
-    MODEL.write_text(dump_model(build_model(snapshot, demo_config())), encoding="utf-8")
+    MODEL.write_text(dump_model(gather(snapshot, demo_config()).model), encoding="utf-8")
     print(f"Golden files rewritten under {GOLDEN}. Review them with `git diff tests/golden`.")
 
 

@@ -1,6 +1,6 @@
 """axe-core in headless Debian chromium: no serious or critical violations on the demo portal.
 
-Pages are served by ``generator.serve`` on 127.0.0.1 and checked in en, ru and ar (rtl),
+Pages are served by ``generator.commands.serve`` on 127.0.0.1 and checked in en, ru and ar (rtl),
 in the light and the dark colour scheme (contrast is checked against each palette).
 One browser and one server serve the whole module.
 """
@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from generator.publish import publish
-from generator.snapshot import load_snapshot
+from generator.publish.write import publish
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TESTS, serving
 from tests.golden_tool import SNAPSHOT, golden_files
 

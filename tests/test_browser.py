@@ -1,4 +1,4 @@
-"""The demo portal in headless Debian chromium, served by ``generator.serve`` on 127.0.0.1.
+"""The demo portal in headless Debian chromium, served by ``generator.commands.serve`` on 127.0.0.1.
 
 Language switching keeps the reader on the same page; no page logs a console error,
 fails a request or reaches any other host; at 390 px nothing scrolls sideways; and
@@ -14,9 +14,9 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from generator.build import site_files
-from generator.publish import publish
-from generator.snapshot import load_snapshot
+from generator.commands.build import site_files
+from generator.publish.write import publish
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TESTS, serving
 from tests.golden_tool import SNAPSHOT, demo_config
 

@@ -12,8 +12,8 @@ import jsonschema
 import pytest
 import yaml
 
-from generator.cli import main
-from generator.snapshot import load_snapshot
+from generator.commands.cli import main
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import tree_bytes
 
 LOCALES = ("en", "ru", "ar")

@@ -21,11 +21,11 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
-from generator.build import site_files
-from generator.config import PortalConfig
+from generator.commands.build import site_files
+from generator.config.portal import PortalConfig
 from generator.errors import PortalError
-from generator.publish import publish
-from generator.snapshot import Snapshot
+from generator.publish.write import publish
+from generator.snapshot.snapshot import Snapshot
 
 CONFIG = PortalConfig(locales=("en",), search=False)
 SERVER = {"name": "prop-server", "version": "1.0", "description": "d", "instructions": "i", "capabilities": {}}

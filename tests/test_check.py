@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from generator.snapshot import Snapshot, fingerprint
+from generator.snapshot.snapshot import Snapshot, fingerprint
 from tests.conftest import TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]
@@ -24,7 +24,7 @@ GOLDEN = TESTS / "golden" / "demo.snapshot.json"
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One site built from the golden snapshot per module (copied per test, never touched)."""
-    from generator.cli import main
+    from generator.commands.cli import main
 
     out = tmp_path_factory.mktemp("pristine") / "site"
     assert main(["build", "--from", str(GOLDEN), "--out", str(out)]) == 0

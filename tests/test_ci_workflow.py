@@ -36,7 +36,7 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.snapshot import fingerprint
+from generator.snapshot.snapshot import fingerprint
 from tests.conftest import PYTHON, ROOT
 
 GUIDE = ROOT / "docs" / "ci.md"

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.snapshot import load_snapshot
+from generator.commands.cli import main
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import PYTHON, ROOT, TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]

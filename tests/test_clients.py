@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.clients import (
+from generator.model.clients import (
     CLIENTS,
     EndpointFacts,
     Snippet,

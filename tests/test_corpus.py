@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from generator.examples import example_for, validate
-from generator.schema import flatten
+from generator.schema.examples import example_for, validate
+from generator.schema.flatten import flatten
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 

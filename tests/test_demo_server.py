@@ -11,7 +11,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 from mcp_types import TextResourceContents, Tool
 
-from generator.demo import PROFILES, build_server, main, tool_names
+from generator.demo.server import PROFILES, build_server, main
+from generator.demo.tools import tool_names
 
 pytestmark = pytest.mark.anyio
 

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from generator.diff import diff_snapshots
-from generator.snapshot import Snapshot, load_snapshot
+from generator.compare.diff import diff_snapshots
+from generator.snapshot.snapshot import Snapshot, load_snapshot
 from tests.conftest import TESTS, Run
 
 Cli = Callable[..., Run]

@@ -1,4 +1,4 @@
-"""generator.examples: validation, realistic examples that always validate, placeholders."""
+"""generator.schema.examples: validation, realistic examples that always validate, placeholders."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
-from generator.examples import FORMAT_VALUES, Example, example_for, placeholder_for, validate
-from generator.regexgen import generate
+from generator.schema.examples import FORMAT_VALUES, Example, example_for, placeholder_for, validate
+from generator.schema.regexgen import generate
 from tests.test_schema import DATE_TIME_PATTERN, NODE, PYDANTIC_INPUT, REAL_OUTPUT
 
 

@@ -10,8 +10,8 @@ import json
 
 import pytest
 
-from generator.model import build_model
-from generator.snapshot import load_snapshot
+from generator.model.gather import gather
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import node_bin
 from tests.golden_tool import (
     EVERYTHING_MODEL,
@@ -47,7 +47,7 @@ def test_demo_server_still_matches_its_golden_snapshot() -> None:
 
 def test_model_dump_matches_golden() -> None:
     snapshot = load_snapshot(SNAPSHOT)
-    actual = dump_model(build_model(snapshot, demo_config()))
+    actual = dump_model(gather(snapshot, demo_config()).model)
     expected = MODEL.read_text(encoding="utf-8")
     assert actual == expected, _diff(expected, actual, MODEL.name) + "\n" + HINT
 
@@ -91,7 +91,7 @@ def test_everything_twins_match_golden_files() -> None:
 
 
 def test_everything_model_dump_matches_golden() -> None:
-    actual = dump_model(build_model(load_snapshot(EVERYTHING_SNAPSHOT), everything_config()))
+    actual = dump_model(gather(load_snapshot(EVERYTHING_SNAPSHOT), everything_config()).model)
     expected = EVERYTHING_MODEL.read_text(encoding="utf-8")
     assert actual == expected, _diff(expected, actual, EVERYTHING_MODEL.name) + "\n" + HINT
 

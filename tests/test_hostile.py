@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.cli import main
-from generator.snapshot import Snapshot, load_snapshot
+from generator.commands.cli import main
+from generator.snapshot.snapshot import Snapshot, load_snapshot
 from tests.conftest import PYTHON, ROOT, free_port, http_server, tree_bytes
 from tests.servers.fixture_server import DEEP_LEVELS, HUGE_DESCRIPTION_BYTES, deep_schema
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.publish import publish
-from generator.snapshot import load_snapshot
+from generator.publish.write import publish
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TESTS
 from tests.golden_tool import SNAPSHOT, golden_files
 

@@ -12,7 +12,7 @@ from babel import Locale
 from babel.numbers import format_decimal
 
 from generator.errors import PortalError
-from generator.i18n import PLURAL_CATEGORIES, Catalog, Entry, load_catalog
+from generator.render.i18n import PLURAL_CATEGORIES, Catalog, Entry, load_catalog
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 LOCALES_DIR = REPO_ROOT / "locales"

@@ -1,7 +1,7 @@
 """Introspection over real transports: public servers, the demo, and a scripted fixture server.
 
 Nothing is mocked: every test starts a real MCP server (stdio child process or
-Streamable HTTP on 127.0.0.1) and talks to it with :func:`generator.introspect.introspect`.
+Streamable HTTP on 127.0.0.1) and talks to it with :func:`generator.connect.introspect.introspect`.
 """
 
 from __future__ import annotations
@@ -14,10 +14,11 @@ from pathlib import Path
 
 import pytest
 
-from generator.config import Limits, ServerSpec, demo_server
+from generator.commands.demo_portal import demo_server
+from generator.config.portal import Limits, ServerSpec
+from generator.connect.introspect import introspect
 from generator.errors import PortalError
-from generator.introspect import introspect
-from generator.snapshot import Snapshot
+from generator.snapshot.snapshot import Snapshot
 from tests.conftest import PYTHON, ROOT, free_port, http_server, node_bin, venv_bin
 from tests.servers.fixture_server import PAGED_TOOLS
 

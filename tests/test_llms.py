@@ -17,8 +17,8 @@ import pytest
 import yaml
 from llms_txt import parse_llms_file
 
-from generator.cli import main
-from generator.snapshot import load_snapshot
+from generator.commands.cli import main
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import ROOT, tree_bytes
 
 GOLDEN = ROOT / "tests" / "golden" / "demo.snapshot.json"

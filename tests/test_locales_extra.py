@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from generator.cli import main
+from generator.commands.cli import main
 from tests.conftest import ROOT
 
 SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"

@@ -26,10 +26,10 @@ import yaml
 from llms_txt import parse_llms_file
 from markdown_it import MarkdownIt
 
-from generator.build import site_files
-from generator.config import PortalConfig
-from generator.filters import md_cell, md_code, md_link, md_text, md_url, yaml_str
-from generator.snapshot import Snapshot
+from generator.commands.build import site_files
+from generator.config.portal import PortalConfig
+from generator.render.filters import md_cell, md_code, md_link, md_text, md_url, yaml_str
+from generator.snapshot.snapshot import Snapshot
 from generator.text import for_terminal, json_report, visible
 from tests.conftest import PYTHON, ROOT
 

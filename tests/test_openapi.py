@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 import yaml
 
+from generator.authoring.openapi import MAX_BYTES, ApiDocument, Operation, ToolOperations, load_openapi, map_tools
 from generator.errors import PortalError
-from generator.openapi import MAX_BYTES, ApiDocument, Operation, ToolOperations, load_openapi, map_tools
 
 FIXTURE = Path(__file__).parent / "fixtures" / "openapi" / "teamspace.yaml"
 META_KEY = "teamspace.example/operation"

@@ -1,6 +1,6 @@
 """The ``--out`` contract: a build replaces only a site it wrote, and never deletes anything else.
 
-Every case builds through the real CLI (``generator.cli.main``) from the golden demo
+Every case builds through the real CLI (``generator.commands.cli.main``) from the golden demo
 snapshot into a temporary directory full of dummy files (nested directories, dotfiles,
 binary bytes, symlinks), and asserts the exit code, the message and that every entry
 survives byte for byte.
@@ -80,7 +80,7 @@ def _refused(run: Run, *phrases: str) -> None:
 @pytest.fixture(scope="module")
 def pristine(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo built once per module (en and ru), copied per test and never touched."""
-    from generator.cli import main
+    from generator.commands.cli import main
 
     out = tmp_path_factory.mktemp("pristine") / "site"
     assert main(["build", "--from", str(GOLDEN), "--out", str(out), *FAST, "--locales", "en,ru"]) == 0

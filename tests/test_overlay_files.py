@@ -8,8 +8,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from generator.errors import PortalError
-from generator.overlays import (
+from generator.authoring.overlays import (
     MAX_BYTES,
     OVERLAY_SCHEMA,
     AuthorExample,
@@ -18,6 +17,7 @@ from generator.overlays import (
     check_overlays,
     load_overlays,
 )
+from generator.errors import PortalError
 
 FULL = """\
 tool: search_chat

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from generator.snapshot import Snapshot, load_snapshot
+from generator.snapshot.snapshot import Snapshot, load_snapshot
 from tests.conftest import tree_bytes
 from tests.golden_tool import SNAPSHOT
 

@@ -14,9 +14,9 @@ from types import ModuleType
 
 import pytest
 
-from generator.build import site_files
-from generator.config import PortalConfig
-from generator.snapshot import Snapshot, load_snapshot
+from generator.commands.build import site_files
+from generator.config.portal import PortalConfig
+from generator.snapshot.snapshot import Snapshot, load_snapshot
 from tests.conftest import ROOT
 
 SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"

@@ -1,6 +1,6 @@
 """Server regexes run in bounded time, with ECMA-262 meaning, and no schema can hang a build.
 
-Covers generator.patterns (the dialect and its bounds), its use by validation, examples and
+Covers generator.schema.patterns (the dialect and its bounds), its use by validation, examples and
 regexgen, the build's warning for an undecided pattern, and the --max-render-seconds budget.
 """
 
@@ -14,14 +14,14 @@ from typing import Any
 import pytest
 import regex  # type: ignore[import-untyped]
 
-from generator import patterns
-from generator.cli import main
-from generator.config import load_config
-from generator.examples import example_for, validate
-from generator.patterns import PatternError, PatternUndecided, compile_pattern, search, watch
-from generator.regexgen import generate
-from generator.render import Deadline
-from generator.snapshot import Snapshot
+from generator.commands.cli import main
+from generator.config.portal import load_config
+from generator.render.renderer import Deadline
+from generator.schema import patterns
+from generator.schema.examples import example_for, validate
+from generator.schema.patterns import PatternError, PatternUndecided, compile_pattern, search, watch
+from generator.schema.regexgen import generate
+from generator.snapshot.snapshot import Snapshot
 
 TESTS = Path(__file__).resolve().parent
 EVERYTHING = TESTS / "golden" / "everything.snapshot.json"

@@ -16,12 +16,13 @@ from typing import Any
 
 import pytest
 
-from generator.build import site_files
-from generator.config import Limits, PortalConfig, ServerSpec, demo_config, demo_endpoints
+from generator.commands.build import site_files
+from generator.commands.demo_portal import demo_config, demo_endpoints
+from generator.config.portal import Limits, PortalConfig, ServerSpec
+from generator.connect.introspect import introspect_all
 from generator.demo.launch import running_http_demo
 from generator.errors import PortalError
-from generator.introspect import introspect_all
-from generator.snapshot import Snapshot, frozen, load_snapshot, parse_snapshot
+from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot, parse_snapshot
 from tests.conftest import Run, free_port, node_bin
 from tests.golden_tool import EVERYTHING_SNAPSHOT, SNAPSHOT
 
@@ -255,7 +256,7 @@ def test_auth_header_patterns_never_leak_values(tmp_path: Path) -> None:
     snap = load_snapshot(SNAPSHOT)
     data = json.loads(snap.to_json())
     data["endpoints"][1]["auth"] = [["Authorization", "Bearer ${TEAMSPACE_TOKEN}"], ["X-Api-Key", None]]
-    from generator.snapshot import fingerprint
+    from generator.snapshot.snapshot import fingerprint
 
     data["fingerprint"] = fingerprint(data["tools"], data["endpoints"])
     data["capability_version"] = "2.4.0"
@@ -402,7 +403,7 @@ def test_only_pure_header_templates_are_recorded(value: str, kept: bool) -> None
 
 
 def test_endpoints_on_several_hosts_are_named_in_full() -> None:
-    from generator.product import endpoints_of
+    from generator.model.product import endpoints_of
 
     def record(name: str, address: str) -> dict[str, object]:
         return {"name": name, "profile": name, "transport": "streamable-http", "address": address,
@@ -415,7 +416,7 @@ def test_endpoints_on_several_hosts_are_named_in_full() -> None:
 
 
 def test_overlay_locale_codes_match_either_spelling() -> None:
-    from generator.overlays import Overlay, TroubleRow
+    from generator.authoring.overlays import Overlay, TroubleRow
 
     row = TroubleRow("s", "c", "a")
     overlay = Overlay("t", "f.yaml", notes=(("pt-BR", "olá"), ("en", "hi")), troubleshooting=(("pt-br", row),))
@@ -444,7 +445,7 @@ def test_demo_resource_and_template_pages_show_their_facts(demo_site: dict[str, 
 
 
 def _edited(snap: Snapshot, tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> Snapshot:
-    from generator.snapshot import fingerprint
+    from generator.snapshot.snapshot import fingerprint
 
     data = json.loads(snap.to_json())
     edit(data)
@@ -453,7 +454,7 @@ def _edited(snap: Snapshot, tmp_path: Path, edit: Callable[[dict[str, Any]], Non
 
 
 def test_diff_and_changelog_see_a_tool_leave_or_join_an_endpoint(tmp_path: Path) -> None:
-    from generator.diff import diff_snapshots
+    from generator.compare.diff import diff_snapshots
 
     old = load_snapshot(SNAPSHOT)
 
@@ -475,7 +476,7 @@ def test_diff_and_changelog_see_a_tool_leave_or_join_an_endpoint(tmp_path: Path)
 
 
 def test_diff_classifies_a_change_confined_to_one_endpoint(tmp_path: Path) -> None:
-    from generator.diff import diff_snapshots
+    from generator.compare.diff import diff_snapshots
 
     old = load_snapshot(SNAPSHOT)
 
@@ -506,7 +507,7 @@ def test_diff_classifies_a_change_confined_to_one_endpoint(tmp_path: Path) -> No
 
 
 def test_diff_reports_a_change_every_endpoint_made_once_for_the_tool(tmp_path: Path) -> None:
-    from generator.diff import diff_snapshots
+    from generator.compare.diff import diff_snapshots
 
     old = load_snapshot(SNAPSHOT)
 
@@ -521,7 +522,7 @@ def test_diff_reports_a_change_every_endpoint_made_once_for_the_tool(tmp_path: P
 
 
 def test_diff_sees_an_endpoint_catch_up_with_the_documented_listing(tmp_path: Path) -> None:
-    from generator.diff import diff_snapshots
+    from generator.compare.diff import diff_snapshots
 
     old = load_snapshot(SNAPSHOT)
 
@@ -542,7 +543,7 @@ def test_diff_sees_an_endpoint_catch_up_with_the_documented_listing(tmp_path: Pa
 def test_endpoints_running_different_releases_are_flagged(tmp_path: Path, cli: Cli) -> None:
     from dataclasses import replace
 
-    from generator.merge import merge
+    from generator.connect.merge import merge
 
     snap = load_snapshot(SNAPSHOT)
     parts = [replace(snap, endpoints=(record,)) for record in snap.endpoints]
@@ -568,7 +569,7 @@ def test_endpoints_running_different_releases_are_flagged(tmp_path: Path, cli: C
 def test_a_prompt_or_resource_an_endpoint_lists_differently_is_shown(tmp_path: Path) -> None:
     from dataclasses import replace
 
-    from generator.merge import merge
+    from generator.connect.merge import merge
 
     snap = load_snapshot(SNAPSHOT)
     parts = [replace(snap, endpoints=(record,)) for record in snap.endpoints]
@@ -603,7 +604,7 @@ def test_a_prompt_or_resource_an_endpoint_lists_differently_is_shown(tmp_path: P
 
 
 def test_diff_classifies_prompt_and_resource_changes(tmp_path: Path, cli: Cli) -> None:
-    from generator.diff import diff_snapshots
+    from generator.compare.diff import diff_snapshots
 
     old = load_snapshot(SNAPSHOT)
 
@@ -664,8 +665,8 @@ def test_diff_classifies_prompt_and_resource_changes(tmp_path: Path, cli: Cli) -
 def test_diff_classifies_a_prompt_change_confined_to_one_endpoint() -> None:
     from dataclasses import replace
 
-    from generator.diff import diff_snapshots
-    from generator.merge import merge
+    from generator.compare.diff import diff_snapshots
+    from generator.connect.merge import merge
 
     snap = load_snapshot(SNAPSHOT)
 
@@ -692,13 +693,13 @@ def test_diff_classifies_a_prompt_change_confined_to_one_endpoint() -> None:
 
 
 def test_a_version_one_snapshot_is_not_compared_by_endpoint(tmp_path: Path) -> None:
-    from generator.diff import diff_snapshots
+    from generator.compare.diff import diff_snapshots
 
     new = load_snapshot(SNAPSHOT)
     data = json.loads(new.to_json())
     data["snapshot_version"] = 1
     del data["endpoints"]
-    from generator.snapshot import fingerprint
+    from generator.snapshot.snapshot import fingerprint
 
     data["fingerprint"] = fingerprint(data["tools"])
     old = parse_snapshot(json.dumps(data), tmp_path / "v1.json")
@@ -724,7 +725,7 @@ def test_every_table_and_heading_in_a_twin_starts_its_own_block(demo_site: dict[
 
 
 def test_cwd_is_relative_to_the_config_file(tmp_path: Path) -> None:
-    from generator.config import load_config
+    from generator.config.portal import load_config
 
     (tmp_path / "conf").mkdir()
     path = tmp_path / "conf" / "portal.yaml"

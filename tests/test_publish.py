@@ -24,8 +24,8 @@ import pytest
 
 from generator import __version__
 from generator.errors import PortalError
-from generator.publish import publish
-from generator.snapshot import load_snapshot
+from generator.publish.write import publish
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import PYTHON, ROOT, tree_bytes
 
 GOLDEN = ROOT / "tests" / "golden" / "demo.snapshot.json"
@@ -158,7 +158,7 @@ def test_a_build_killed_while_waiting_for_the_server_changes_nothing(built: tupl
 _SLOW_PUBLISH = """
 import sys
 from pathlib import Path
-from generator.publish import publish
+from generator.publish.write import publish
 publish(Path(sys.argv[1]), {f"bulk/{i:05d}.txt": b"x" * 64 for i in range(40000)})
 """
 
@@ -261,7 +261,7 @@ def _site_path(url: str, mount: str) -> str:
 
 @pytest.fixture(scope="module")
 def based(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from generator.cli import main
+    from generator.commands.cli import main
 
     site = tmp_path_factory.mktemp("based") / "site"
     assert main(["build", "--from", str(GOLDEN), "--out", str(site), "--base-url", BASE]) == 0

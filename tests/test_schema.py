@@ -1,4 +1,4 @@
-"""generator.schema: JSON Schema -> table rows."""
+"""generator.schema.flatten: JSON Schema -> table rows."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from generator.schema import KINDS, Constraint, Flattened, Row, detect_dialect, flatten
+from generator.schema.flatten import KINDS, Constraint, Flattened, Row, detect_dialect, flatten
 
 UUID: dict[str, Any] = {
     "type": "string",

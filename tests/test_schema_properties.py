@@ -8,8 +8,8 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.examples import example_for, placeholder_for, validate
-from generator.schema import KINDS, flatten
+from generator.schema.examples import example_for, placeholder_for, validate
+from generator.schema.flatten import KINDS, flatten
 
 # Deterministic in CI: the same examples on every run, no example database.
 settings.register_profile(

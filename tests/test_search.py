@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from generator import search
 from generator.errors import PortalError
+from generator.publish import search
 
 PAGES = {
     **{

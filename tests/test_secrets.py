@@ -129,7 +129,7 @@ AWKWARD = f'tok\\{HEX}"q'
 
 
 def test_session_registers_every_form() -> None:
-    from generator.secrets import MASK, Redactor, forms
+    from generator.connect.secrets import MASK, Redactor, forms
 
     value = AWKWARD + "\r\n"
     redactor = Redactor()
@@ -159,7 +159,7 @@ def test_session_registers_every_form() -> None:
 
 
 def test_non_ascii_and_control_characters_are_masked_in_their_escaped_forms() -> None:
-    from generator.secrets import Redactor
+    from generator.connect.secrets import Redactor
 
     value = f"pässwörd-{HEX}\x01"
     redactor = Redactor()
@@ -175,7 +175,7 @@ def test_non_ascii_and_control_characters_are_masked_in_their_escaped_forms() ->
 
 
 def test_basic_auth_pairs_and_their_halves_are_masked() -> None:
-    from generator.secrets import Redactor
+    from generator.connect.secrets import Redactor
 
     pair = f"alice-{HEX[:6]}:{HEX}"
     encoded = base64.b64encode(pair.encode()).decode()
@@ -193,7 +193,7 @@ def test_basic_auth_pairs_and_their_halves_are_masked() -> None:
 def test_the_session_redactor_masks_debug_logs(capsys: pytest.CaptureFixture[str]) -> None:
     import logging
 
-    from generator.secrets import _LOG_HANDLER, Redactor, redact_logs, start_session
+    from generator.connect.secrets import _LOG_HANDLER, Redactor, redact_logs, start_session
 
     session = start_session()
     Redactor().add([AWKWARD])  # a connection's own redactor reports to the run's session

@@ -1,4 +1,4 @@
-"""``generator.serve``: the preview server, over real HTTP on 127.0.0.1, against a built demo site."""
+"""``generator.commands.serve``: the preview server, over real HTTP on 127.0.0.1, against a built demo site."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
+from generator.commands.serve import make_server
 from generator.errors import PortalError
-from generator.publish import publish
-from generator.serve import make_server
-from generator.snapshot import load_snapshot
+from generator.publish.write import publish
+from generator.snapshot.snapshot import load_snapshot
 from tests.golden_tool import SNAPSHOT, golden_files
 
 SECRET = "outside-the-site-do-not-serve"
@@ -167,7 +167,7 @@ def test_busy_port_is_a_portal_error(site: Path, port: int) -> None:
 def test_preview_sends_the_published_content_security_policy(port: int) -> None:
     from urllib.request import urlopen
 
-    from generator.extras import CONTENT_SECURITY_POLICY
+    from generator.render.extras import CONTENT_SECURITY_POLICY
 
     with urlopen(f"http://127.0.0.1:{port}/en/index.html") as response:
         assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY

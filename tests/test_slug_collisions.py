@@ -23,15 +23,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.build import site_files
-from generator.config import Limits, PortalConfig, ServerSpec
+from generator.commands.build import site_files
+from generator.config.portal import Limits, PortalConfig, ServerSpec
+from generator.connect.introspect import introspect
 from generator.errors import PortalError
-from generator.introspect import introspect
-from generator.model import build_model
-from generator.pages import check_one_page_per_item
-from generator.publish import publish
+from generator.model.pages import check_one_page_per_item
+from generator.model.site import build_model
+from generator.publish.write import publish
 from generator.slugs import fold, item_slugs
-from generator.snapshot import Snapshot
+from generator.snapshot.snapshot import Snapshot
 from tests.conftest import PYTHON, serving, tree_bytes
 
 # kind: (snapshot section, page directory, the field that identifies an item)

@@ -28,9 +28,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.cli import INTERNAL_ERROR, main
+from generator.commands.cli import INTERNAL_ERROR, main
 from generator.errors import PortalError
-from generator.snapshot import MAX_DEPTH, Snapshot, fingerprint, frozen, load_snapshot
+from generator.snapshot.snapshot import MAX_DEPTH, Snapshot, fingerprint, frozen, load_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -457,12 +457,12 @@ def test_a_valid_snapshot_passes_the_shape_check_unchanged(tmp_path: Path) -> No
 def test_an_unexpected_exception_is_one_paragraph_and_a_traceback_only_with_debug(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import generator.build
+    import generator.commands.build
 
     def broken(*_: object, **__: object) -> None:
         raise ZeroDivisionError("secret-looking text that must not be shown")
 
-    monkeypatch.setattr(generator.build, "site_files", broken)
+    monkeypatch.setattr(generator.commands.build, "site_files", broken)
     text = json.dumps(DEMO)
     code, err = build(text, tmp_path)
     assert code == 1

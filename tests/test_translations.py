@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 import yaml
 
-from generator.snapshot import load_snapshot
-from generator.translations import _KEYS, load_translations
+from generator.authoring.translations import _KEYS, load_translations
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import ROOT
 
 SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
@@ -45,7 +45,7 @@ def _description(name: str = TOOL) -> str:
 
 
 def _sha256(text: str) -> str:
-    # Computed here, not with generator.translations.source_hash: the test pins the file format.
+    # Computed here, not with generator.authoring.translations.source_hash: the test pins the file format.
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from generator.config import load_config
+from generator.config.portal import load_config
 from generator.errors import ConfigError
-from generator.filters import markdown, md_cell, md_code, md_text, safe_link, yaml_str
-from generator.pages import relative
+from generator.model.pages import relative
+from generator.render.filters import markdown, md_cell, md_code, md_text, safe_link, yaml_str
 from generator.slugs import assign_slugs
 from generator.text import json_block, visible
 
@@ -183,7 +183,7 @@ def test_config_reads_a_full_file(tmp_path: Path) -> None:
     ],
 )
 def test_only_small_embedded_raster_icons_are_shown(src: str, shown: bool) -> None:
-    from generator.model import ToolDoc
+    from generator.model.site import ToolDoc
 
     tool = ToolDoc(name="t", slug="t", raw={"name": "t", "icons": [{"src": src}]}, endpoints=())
     assert (tool.icon == src) is shown

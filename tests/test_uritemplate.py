@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.uritemplate import ParsedTemplate, Variable, parse
+from generator.schema.uritemplate import ParsedTemplate, Variable, parse
 
 
 def _brief(parsed: ParsedTemplate) -> list[str]:

@@ -26,11 +26,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from generator.build import site_files
-from generator.cli import main
-from generator.config import PortalConfig
-from generator.publish import publish
-from generator.snapshot import Snapshot
+from generator.commands.build import site_files
+from generator.commands.cli import main
+from generator.config.portal import PortalConfig
+from generator.publish.write import publish
+from generator.snapshot.snapshot import Snapshot
 from tests.conftest import PYTHON, ROOT
 
 pytestmark = pytest.mark.browser

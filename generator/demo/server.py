@@ -25,9 +25,9 @@ from starlette.responses import PlainTextResponse
 from starlette.routing import BaseRoute, Route
 
 from generator.demo import data
+from generator.demo.settings import DEFAULT_HOST, DEFAULT_PORT, SERVER_NAME
 from generator.demo.tools import build_tools
 
-SERVER_NAME = "teamspace-demo"
 SERVER_TITLE = "Teamspace (demo)"
 SERVER_VERSION = "2.4.0"
 SERVER_DESCRIPTION = (
@@ -44,8 +44,6 @@ SERVER_INSTRUCTIONS = (
 #: URL path of each profile when served over Streamable HTTP.
 PROFILES: dict[str, str] = {"full": "/mcp/", "readonly": "/mcp/readonly/"}
 
-DEFAULT_HOST = "127.0.0.1"
-DEFAULT_PORT = 8765
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
 

@@ -40,6 +40,7 @@ from generator.demo.models import (
     Severity,
     WorkspaceStatus,
 )
+from generator.demo.settings import CAPABILITY_META_KEY, OPERATION_META_KEY
 
 # --- tools -------------------------------------------------------------------------------------------
 
@@ -248,10 +249,6 @@ DESTRUCTIVE_WRITE = ToolAnnotations(
 )
 
 
-CAPABILITY_META_KEY = "teamspace.example/capability"
-"""The ``_meta`` key naming the capability a tool requires (``scope_meta_key`` in the demo portal)."""
-OPERATION_META_KEY = "teamspace.example/operation"
-"""The ``_meta`` key naming a tool's HTTP API operation (``operation_meta_key`` in the demo portal)."""
 READONLY_SEARCH_LIMIT = 25
 """The read-only profile serves smaller ``search_chat`` pages, so its schema differs from the full one."""
 

@@ -1,0 +1,137 @@
+"""The build command: snapshot in, site out.
+
+Wires the stages together and nothing else: obtain a snapshot (from a server or
+a file), build the model, render every page, and publish.  Every stage runs to
+completion before anything is written.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator import __version__
+from generator.commands.demo_portal import demo_config, demo_endpoints
+from generator.config.portal import PortalConfig
+from generator.demo.settings import SERVER_NAME as DEMO_SERVER_NAME
+from generator.errors import PortalError
+from generator.model.gather import gather
+from generator.publish.write import MANIFEST, Protected, manifest, preflight, publish
+from generator.render.i18n import Catalog, catalog_warnings, load_catalog
+from generator.render.renderer import Deadline, Renderer, find_examples, render_site
+from generator.resources import data_dir
+from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    out: Path
+    files: int
+    seconds: float
+    snapshot: Snapshot
+    warnings: tuple[str, ...]
+
+
+def obtain_snapshot(config: PortalConfig, from_file: Path | None) -> tuple[Snapshot, PortalConfig]:
+    """The snapshot to build from: a file, the configured server, or the bundled demo."""
+    if from_file is not None:
+        snapshot = load_snapshot(from_file)
+        if not config.connections and snapshot.server.get("name") == DEMO_SERVER_NAME:
+            # A snapshot of the bundled demo renders as the live demo build does.
+            config = demo_config(config)
+        return snapshot, config
+    # Imported here: the SDK takes a second to import, and offline builds never need it.
+    from generator.connect.introspect import introspect_all
+
+    if not config.connections:
+        # No server given: document the bundled demo's three endpoints, as a product portal would.
+        from generator.demo.launch import running_http_demo
+
+        demo = demo_config(config)
+        with running_http_demo() as base:
+            specs = demo_endpoints(base)
+            return frozen(introspect_all(specs, demo.limits, demo.capability_version)), demo
+    return frozen(introspect_all(config.connections, config.limits, config.capability_version)), config
+
+
+def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
+    extra = Path(config.template_dir) / "locales" if config.template_dir else None
+    return {code: load_catalog(code, extra if extra and extra.is_dir() else None) for code in config.locales}
+
+
+def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
+    """Every file of the site as bytes, plus warnings (missing translations, schema notes)."""
+    deadline = Deadline(config.limits.max_render_seconds)
+    catalogs = catalogs_for(config)
+    warnings = [
+        f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English ({', '.join(c.missing_keys[:5])})"
+        for code, c in catalogs.items()
+        if c.missing_keys
+    ]
+    warnings += catalog_warnings(catalogs)  # theme catalog keys nobody knows (typos)
+    gathered = gather(snapshot, config)
+    warnings += gathered.warnings
+    model, api = gathered.model, gathered.api
+    template_dir = Path(config.template_dir) if config.template_dir else None
+    if template_dir is not None and not template_dir.is_dir():
+        raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
+    warnings += find_examples(model, deadline)
+    texts = render_site(model, catalogs, Renderer(template_dir), deadline=deadline)
+    files = {path: text.encode("utf-8") for path, text in texts.items()}
+    if config.search:
+        from generator.publish.search import search_files
+
+        deadline.check("building the search index")
+        pages = {p: t for p, t in texts.items() if p.count("/") >= 1 and p.endswith("/index.html")}
+        files.update(search_files(pages))
+    files["snapshot.json"] = snapshot.to_json().encode("utf-8")
+    if api is not None:
+        files[api.published_name] = api.content
+    for asset in ("portal.css", "portal.js"):
+        # A template directory may override the shipped assets too, file by file.
+        source = data_dir("templates") / "static" / asset
+        if template_dir and (template_dir / "static" / asset).is_file():
+            source = template_dir / "static" / asset
+        files[f"assets/{asset}"] = source.read_bytes()
+    files[MANIFEST] = manifest(
+        files,
+        {
+            "capability_version": snapshot.capability_version,
+            "fingerprint": snapshot.fingerprint,
+            "generator": f"mcp-portal {__version__}",
+        },
+    )
+    return files, warnings
+
+
+def build(config: PortalConfig, *, from_file: Path | None = None, strict: bool = False) -> BuildResult:
+    """Run the whole pipeline; the previous site stays untouched unless everything succeeds."""
+    started = time.perf_counter()
+    out = Path(config.out)
+    preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
+    snapshot, config = obtain_snapshot(config, from_file)
+    files, warnings = site_files(snapshot, config)
+    if strict and warnings:
+        raise PortalError("The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + ".")
+    # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
+    warnings = [*warnings, *publish(out, files, protected=build_inputs(config, from_file))]
+    return BuildResult(out, len(files), time.perf_counter() - started, snapshot, tuple(warnings))
+
+
+def build_inputs(config: PortalConfig, from_file: Path | None) -> Protected:
+    """The files and directories a build reads: ``--out`` may neither hold them nor lie inside them."""
+    config_file = Path(config.source) if config.source != "defaults" else None
+    previous = Path(config.previous) if config.previous else None
+    if previous is not None and previous.is_dir():
+        previous = previous / "snapshot.json"  # a built site: only its snapshot is read
+    named = (
+        ("the config file", config_file),
+        ("the snapshot given with --from", from_file),
+        ("the template directory", Path(config.template_dir) if config.template_dir else None),
+        ("the overlays directory", Path(config.overlays_dir) if config.overlays_dir else None),
+        ("the translations directory", Path(config.translations_dir) if config.translations_dir else None),
+        ("the OpenAPI document", Path(config.openapi) if config.openapi else None),
+        ("the previous snapshot", previous),
+    )
+    return [(label, path) for label, path in named if path is not None]

@@ -1,0 +1,50 @@
+"""``${VAR}`` references in configuration values: found, checked and expanded.
+
+Header values, stdio arguments and URLs may name environment variables instead of
+holding secrets; they are expanded only when connecting, and what they expand to is
+registered with :mod:`generator.connect.secrets` for redaction.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Mapping
+
+from generator.errors import PortalError
+
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def expand(text: str, environ: Mapping[str, str] | None = None, *, what: str) -> str:
+    """Replace every ``${VAR}`` in *text* with the variable's value.
+
+    A variable that is not set is an error rather than an empty string, because an
+    empty token fails later with a far less helpful message.
+    """
+    env = os.environ if environ is None else environ
+
+    def sub(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in env:
+            raise PortalError(
+                f"{what} refers to the environment variable {name}, which is not set. "
+                f"Export {name} before running mcp-portal, or remove the reference."
+            )
+        return env[name]
+
+    return _VAR.sub(sub, text)
+
+
+def expand_or(text: str, placeholder: str, environ: Mapping[str, str] | None = None) -> str:
+    """*text* with each set ``${VAR}`` expanded and each unset one replaced by *placeholder*.
+
+    For checking the shape of a value (a URL) before the variables it needs must be set.
+    """
+    env = os.environ if environ is None else environ
+    return _VAR.sub(lambda m: env.get(m.group(1), placeholder), text)
+
+
+def variables_in(text: str) -> list[str]:
+    """Names of the ``${VAR}`` references in *text*, in order."""
+    return _VAR.findall(text)

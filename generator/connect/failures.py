@@ -1,0 +1,157 @@
+"""Why an introspection failed, in one paragraph naming the server, the request and what to do.
+
+What this module knows: :class:`_Progress` (the request under way, the last HTTP
+status, the first non-JSON-RPC output), how the SDK and its transports report
+failures (timeouts, missing programs, HTTP status stand-ins, closed
+connections, invalid replies), and the server's last stderr lines.
+
+What it does not know: how to connect, list or page (that is
+:mod:`generator.connect.introspect`, the only module that speaks MCP), nor secrets: the
+caller redacts the paragraph.  It never raises; it only describes.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TextIO
+
+import httpx2
+from mcp import MCPError
+from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_TIMEOUT
+from pydantic import ValidationError
+
+from generator.config.portal import Limits, ServerSpec
+from generator.connect.secrets import Redactor
+
+
+@dataclass
+class _Progress:
+    """What we were doing when something failed, for the error paragraph."""
+
+    request: str = "the connection handshake (server/discover or initialize)"
+    http_status: int | None = None
+    """Status of the last HTTP POST: the SDK turns a 4xx/5xx reply into a generic MCPError."""
+    bad_output: str | None = None
+    """The first thing the server sent that was not MCP JSON-RPC (stdout garbage)."""
+
+    async def on_message(self, message: object) -> None:
+        # The SDK hands transport faults (unparseable lines) to the message handler.
+        if isinstance(message, ValidationError) and self.bad_output is None:
+            errors = message.errors()
+            shown = errors[0].get("input") if errors else None
+            if errors and "recursion limit" in errors[0].get("msg", ""):
+                self.bad_output = (
+                    "a message nested deeper than the MCP SDK's JSON parser accepts (about 200 levels), "
+                    f"starting {str(shown)[:80]!r}"
+                )
+                return
+            self.bad_output = f"for example {str(shown)[:120]!r}" if shown is not None else "unparseable JSON"
+        elif isinstance(message, Exception) and self.bad_output is None:
+            self.bad_output = type(message).__name__
+
+
+# The MCPError messages the SDK's Streamable HTTP client makes up for a bare HTTP error status.
+_HTTP_STAND_INS = ("Server returned an error response", "Not Found")
+
+
+def _leaf(exc: BaseException) -> BaseException:
+    """The first real error inside (possibly nested) exception groups."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
+    """The last lines the server wrote to stderr: often the real reason it died."""
+    if log is None:
+        return ""
+    try:
+        log.flush()
+        log.seek(0)
+        lines = [line.rstrip() for line in log.read().splitlines() if line.strip()]
+    except (OSError, ValueError):
+        return ""
+    if not lines:
+        return ""
+    tail = " | ".join(line[:200] for line in lines[-3:])
+    return f" The server's last words on stderr: {redactor.redact(tail)!s}"
+
+
+def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: Limits) -> str:
+    who = spec.describe()
+    what = progress.request
+    timed_out = (
+        isinstance(exc, TimeoutError | httpx2.TimeoutException)  # over HTTP, httpx's own timeout may fire first
+        or (isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT)
+    )
+    if timed_out and progress.bad_output:
+        return (
+            f"{who} wrote output that is not MCP JSON-RPC during {what} ({progress.bad_output}) and never "
+            f"answered. An MCP server must write only JSON-RPC messages to stdout; logs belong on stderr."
+        )
+    if timed_out:
+        return (
+            f"{who} did not finish {what} in time (limits: {limits.request_timeout:g} s per request, "
+            f"{limits.total_timeout:g} s in all). Check that it is an MCP server and responsive, or raise "
+            f"--request-timeout / --total-timeout."
+        )
+    if isinstance(exc, FileNotFoundError):
+        return (
+            f"{who} could not be started: the program {spec.command[0]!r} was not found. "
+            f"Install it or give its full path in --stdio."
+        )
+    if isinstance(exc, OSError) and spec.url is None:
+        return f"{who} could not be started ({exc.strerror or exc}). Check the command and its permissions."
+    status = None
+    if isinstance(exc, httpx2.HTTPStatusError):
+        status = exc.response.status_code
+    elif isinstance(exc, MCPError) and (progress.http_status or 0) >= 400 and exc.message in _HTTP_STAND_INS:
+        status = progress.http_status
+    if status is not None:
+        hint = {
+            401: "The server wants authentication: pass a token with --header 'Authorization: Bearer ${TOKEN}'.",
+            403: "The credentials were refused: check the token's scopes.",
+            404: "Nothing answers at that path: check the URL (many servers use /mcp or /mcp/).",
+        }.get(status, "Check the URL and the server's logs.")
+        return f"{who} answered {what} with HTTP {status}. {hint}"
+    if isinstance(exc, httpx2.TransportError | OSError):
+        return (
+            f"{who} could not be reached during {what} ({type(exc).__name__}: {exc}). "
+            f"Check that the server is running and the URL is right."
+        )
+    if isinstance(exc, MCPError) and exc.message == "Connection closed":
+        return (
+            f"{who} closed the connection during {what}: the process exited or stopped speaking MCP. "
+            f"Run the command by hand to see why, and check that it serves MCP on stdout."
+        )
+    if isinstance(exc, MCPError) and exc.code == METHOD_NOT_FOUND:
+        return f"{who} answered {what} with -32601 (Method not found): it does not serve that request. " + (
+            "A portal documents tools, so the server must answer tools/list; check that this is the right "
+            "server and that it is recent enough."
+            if what.startswith("tools/list")
+            else "It served the list's first page, so this is a server bug; report it to the server's authors."
+        )
+    if isinstance(exc, MCPError) and exc.code == INVALID_PARAMS:
+        return (
+            f"{who} answered {what} with -32602 (Invalid params: {exc.message[:300]}), refusing a request "
+            f"the MCP specification defines (a list request with at most a cursor it sent itself). "
+            f"This is a server bug; report it to the server's authors."
+        )
+    if isinstance(exc, MCPError):
+        return (
+            f"{who} answered {what} with an error (code {exc.code}: {exc.message[:300]}). "
+            f"Check the server's logs; if it needs credentials, pass them with --env or --header."
+        )
+    if isinstance(exc, ValidationError):
+        errors = exc.errors()
+        loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
+        msg = errors[0]["msg"] if errors else str(exc)
+        return (
+            f"{who} sent a reply to {what} that is not valid MCP ({loc}: {msg}). "
+            f"Fix the server; --lenient cannot help, because the reply itself (not one tool) is broken."
+        )
+    return (
+        f"{who} stopped responding or broke the protocol during {what} "
+        f"({type(exc).__name__}: {str(exc)[:300] or 'connection closed'}). Check that the command starts "
+        f"an MCP server speaking on stdout, and look at its logs."
+    )

@@ -1,0 +1,96 @@
+"""One snapshot from several endpoints of one product.
+
+Each endpoint (a profile, a transport) is introspected on its own; this module folds
+the results into one :class:`~generator.snapshot.snapshot.Snapshot`.  The first endpoint is the
+primary one: its server identity and protocol version head the snapshot, and its
+listing of a tool is the one the tool's page documents.  A tool that another endpoint
+lists differently (another schema, other annotations) is kept whole in that endpoint's
+``variants``, so the page can show the difference instead of hiding it; a prompt, resource
+or resource template it lists differently is kept the same way in ``item_variants``.  An
+endpoint that reports another server name or version than the primary keeps it as ``server``, so the
+build can warn that the endpoints run different releases.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from generator.snapshot.snapshot import ITEM_KEYS, Snapshot, canonical_json, fingerprint, resolve_capability_version
+
+
+def _union(lists: Sequence[Sequence[dict[str, Any]]], key: str) -> list[dict[str, Any]]:
+    """Items of every list, each *key* once, in order of first appearance."""
+    seen: set[str] = set()
+    merged = []
+    for items in lists:
+        for item in items:
+            ident = str(item.get(key))
+            if ident not in seen:
+                seen.add(ident)
+                merged.append(item)
+    return merged
+
+
+def _item_variants(snap: Snapshot, unions: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
+    """The prompts, resources and templates *snap*'s endpoint lists differently from the merged listing."""
+    found: dict[str, dict[str, Any]] = {}
+    for section, key in ITEM_KEYS.items():
+        main = {str(item.get(key)): canonical_json(item) for item in unions[section]}
+        differing = {
+            str(item.get(key)): item
+            for item in getattr(snap, section)
+            if canonical_json(item) != main[str(item.get(key))]
+        }
+        if differing:
+            found[section] = differing
+    return found
+
+
+def _identity(server: dict[str, Any]) -> dict[str, Any]:
+    """The name and version a server reports in ``serverInfo`` (what the portal is stamped with)."""
+    return {key: server[key] for key in ("name", "version") if isinstance(server.get(key), str)}
+
+
+def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
+    """Fold per-endpoint snapshots (in configuration order) into one.
+
+    Each part carries its own endpoint record (written by introspection); the fold adds
+    only what needs every part to know: the tools an endpoint lists differently.
+    """
+    primary = parts[0]
+    tools = _union([snap.tools for snap in parts], "name")
+    main = {t["name"]: canonical_json(t) for t in tools}
+    unions = {section: _union([getattr(snap, section) for snap in parts], key) for section, key in ITEM_KEYS.items()}
+    records = []
+    for snap in parts:
+        variants = {t["name"]: t for t in snap.tools if canonical_json(t) != main[t["name"]]}
+        record = {**snap.endpoints[0], **({"variants": variants} if variants else {})}
+        items = _item_variants(snap, unions)
+        if items:
+            record["item_variants"] = items
+        if _identity(snap.server) != _identity(primary.server):
+            # The portal is stamped with the primary's identity; one that differs is kept to be flagged.
+            record["server"] = _identity(snap.server)
+        records.append(record)
+    skipped = []
+    for snap in parts:
+        for item in snap.skipped_tools:
+            entry = dict(item) if len(parts) == 1 else {**item, "endpoint": snap.endpoints[0]["name"]}
+            if entry not in skipped:
+                skipped.append(entry)
+    tools_fp = fingerprint(tools, records)
+    return Snapshot(
+        protocol_version=primary.protocol_version,
+        server=primary.server,
+        tools=tuple(tools),
+        capability_version=resolve_capability_version(capability_rule, primary.server, tools_fp),
+        transport=primary.transport,
+        endpoint=primary.endpoint,
+        prompts=tuple(unions["prompts"]),
+        resources=tuple(unions["resources"]),
+        resource_templates=tuple(unions["resource_templates"]),
+        skipped_tools=tuple(skipped),
+        endpoints=tuple(records),
+        fingerprint=tools_fp,
+    )

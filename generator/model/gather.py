@@ -1,0 +1,70 @@
+"""Gather: everything a portal shows, decided once, before anything is rendered.
+
+:func:`gather` reads the author's files (translations, overlays, the OpenAPI document,
+a previous snapshot), maps tools to API operations and builds the :class:`SiteModel`.
+``build``, ``check``, the golden model dump and the benchmarks all start here, so the
+model they see is the one the pages show.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.authoring.openapi import ApiDocument, load_openapi, map_tools
+from generator.authoring.overlays import check_overlays, load_overlays, unused_locales
+from generator.authoring.translations import load_translations
+from generator.compare.diff import load_side
+from generator.config.portal import PortalConfig
+from generator.model.site import SiteModel, build_model
+from generator.snapshot.snapshot import Snapshot
+
+
+@dataclass(frozen=True)
+class Gathered:
+    """The model, the API document published with it (if any), and what the author should know."""
+
+    model: SiteModel
+    api: ApiDocument | None
+    warnings: tuple[str, ...]
+
+
+def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
+    """The whole documentation model of *snapshot* under *config*, with its warnings."""
+    translations = load_translations(Path(config.translations_dir) if config.translations_dir else None, config.locales)
+    warnings = [f"stale translation (the server's text changed): {entry}" for entry in translations.stale(snapshot)]
+    warnings += release_mismatches(snapshot)
+    overlays = load_overlays(Path(config.overlays_dir) if config.overlays_dir else None)
+    warnings += check_overlays(overlays, snapshot.tools)
+    warnings += unused_locales(overlays, config.locales)
+    previous = load_side(Path(config.previous)) if config.previous else None
+    api, operations = None, {}
+    if config.operation_meta_key and not config.openapi:
+        warnings.append(
+            f"operation_meta_key {config.operation_meta_key!r} is set, but no OpenAPI document is "
+            f"(`openapi` or --openapi), so tools are mapped to no API operation"
+        )
+    if config.openapi:
+        api = load_openapi(Path(config.openapi))
+        refs = {name: o.operation for name, o in overlays.items() if o.operation}
+        mapped = map_tools(api, snapshot.tools, meta_key=config.operation_meta_key, overlay_refs=refs)
+        operations = mapped.operations
+        warnings += mapped.warnings
+    model = build_model(
+        snapshot, config, translations, overlays=overlays, previous=previous, api=api, operations=operations
+    )
+    warnings += [f"tool {tool.name}: {note}" for tool in model.tools for note in tool.params.warnings]
+    return Gathered(model, api, tuple(warnings))
+
+
+def release_mismatches(snapshot: Snapshot) -> list[str]:
+    """A warning per endpoint that runs another server release than the one the portal is stamped with."""
+    primary = snapshot.endpoints[0]["name"] if snapshot.endpoints else "the first endpoint"
+    stamped = " ".join(str(snapshot.server.get(k, "?")) for k in ("name", "version"))
+    return [
+        f"endpoint {record['name']} reports server {record['server'].get('name', '?')} "
+        f"{record['server'].get('version', '?')}, but the portal is stamped with {stamped} from endpoint "
+        f"{primary}; pages document {primary}'s listing, so deploy one release everywhere and build again"
+        for record in snapshot.endpoints
+        if record.get("server")
+    ]

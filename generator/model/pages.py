@@ -1,0 +1,166 @@
+"""The site's structure: which pages exist, where each lives, and how they link.
+
+Links are relative and name ``index.html`` explicitly, so a site works at the
+root of a host, under a base path such as ``/developers/``, and opened from disk.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from dataclasses import dataclass
+from typing import Any
+
+from generator.errors import PortalError
+from generator.model.site import SiteModel, ToolDoc
+from generator.slugs import duplicates, fold
+
+KINDS = ("index", "tool", "connecting", "changes", "instructions", "api", "prompt", "resource", "resource_template")
+_ITEM_DIRS = {"prompt": "prompts", "resource": "resources", "resource_template": "resource-templates"}
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page of the portal in one locale (it has an HTML form and a Markdown twin)."""
+
+    kind: str
+    locale: str
+    tool: ToolDoc | None = None
+    item: Any = None
+    """The prompt, resource or resource template of those pages (a :mod:`generator.model.product` doc)."""
+
+    @property
+    def directory(self) -> str:
+        """The page's pretty URL path, relative to the site root (``en/tools/x/``)."""
+        if self.kind == "tool":
+            if self.tool is None:
+                raise TypeError("a tool page needs its tool")
+            return f"{self.locale}/tools/{self.tool.slug}/"
+        if self.kind in _ITEM_DIRS:
+            return f"{self.locale}/{_ITEM_DIRS[self.kind]}/{self.item.slug}/"
+        if self.kind in ("connecting", "changes", "instructions", "api"):
+            return f"{self.locale}/{self.kind}/"
+        return f"{self.locale}/"
+
+    @property
+    def html_path(self) -> str:
+        return self.directory + "index.html"
+
+    @property
+    def md_path(self) -> str:
+        """The twin: the route with ``.md`` (``en/tools/x.md``, ``en/index.md``)."""
+        if self.kind == "index":
+            return f"{self.locale}/index.md"
+        return self.directory.rstrip("/") + ".md"
+
+    def in_locale(self, locale: str) -> Page:
+        return Page(self.kind, locale, self.tool, self.item)
+
+    @property
+    def template(self) -> str:
+        return "resource" if self.kind == "resource_template" else self.kind
+
+
+def pages_for(model: SiteModel) -> list[Page]:
+    """Every page of the site, in a stable order: per locale, index, connecting, changes,
+    instructions and API operations, then tools, prompts, resources and resource templates."""
+    pages = []
+    for locale in model.locales:
+        pages.append(Page("index", locale))
+        pages.append(Page("connecting", locale))
+        if model.previous_version is not None:
+            pages.append(Page("changes", locale))
+        if model.has_instructions:
+            pages.append(Page("instructions", locale))
+        if model.api is not None:
+            pages.append(Page("api", locale))
+        pages.extend(Page("tool", locale, tool) for tool in model.tools)
+        pages.extend(Page("prompt", locale, item=p) for p in model.prompts)
+        pages.extend(Page("resource", locale, item=r) for r in model.resources)
+        pages.extend(Page("resource_template", locale, item=r) for r in model.resource_templates)
+    return pages
+
+
+_LABELS = {"tool": "tool", "prompt": "prompt", "resource": "resource", "resource_template": "resource template"}
+_SHOWN = 80
+"""Characters of a name quoted in a message (a name can be megabytes long)."""
+
+
+def _quoted(text: str) -> str:
+    """A name as a message shows it: cut, and as a Python literal, so control and bidi characters are escapes."""
+    return repr(text if len(text) <= _SHOWN else text[: _SHOWN - 1] + "…")
+
+
+def describe(page: Page) -> str:
+    """The item a page documents, as a message names it (``the resource 'x' (file:///x)``)."""
+    if page.tool is not None:
+        return f"the tool {_quoted(page.tool.name)}"
+    if page.item is None:
+        return f"the {page.kind} page"
+    label = f"the {_LABELS.get(page.kind, page.kind)} {_quoted(page.item.name)}"
+    return label if page.kind == "prompt" else f"{label} ({_quoted(page.item.uri)})"
+
+
+def _refuse_repeats(model: SiteModel) -> None:
+    """A snapshot that lists one tool, prompt, resource or template twice is an error, never folded silently."""
+    for kind, keys in (
+        ("tool name", [t.name for t in model.tools]),
+        ("prompt name", [p.name for p in model.prompts]),
+        ("resource URI", [r.uri for r in model.resources]),
+        ("resource template URI template", [r.uri for r in model.resource_templates]),
+    ):
+        repeated = duplicates(keys)
+        if repeated:
+            listed = ", ".join(_quoted(k) for k in repeated[:10]) + (
+                f" (and {len(repeated) - 10} more)" if len(repeated) > 10 else ""
+            )
+            raise PortalError(
+                f"The snapshot lists the {kind}(s) {listed} more than once. Each one has a single page, "
+                f"so they must be unique. Introspect the server again: `mcp-portal introspect` reports "
+                f"repeated entries, and with --lenient keeps the first of each."
+            )
+
+
+def check_one_page_per_item(model: SiteModel) -> None:
+    """Defence in depth: no two pages (nor a page and its twin) may ever share an output file.
+
+    Paths are compared as a case-insensitive, Unicode-normalizing file system would see
+    them, and a file may not sit where another page needs a directory (``x.md`` against
+    ``x.md/index.html``).  Slugs make this impossible; this guard makes a bug in them loud
+    instead of a page silently lost.
+    """
+    _refuse_repeats(model)
+    files: dict[str, tuple[Page, str]] = {}
+    folders: dict[str, tuple[Page, str]] = {}
+    for page in pages_for(model):
+        for path in (page.html_path, page.md_path):
+            key = fold(path)
+            parents = [fold(posixpath.dirname(path))]
+            while parents[-1]:
+                parents.append(posixpath.dirname(parents[-1]))
+            clash = files.get(key) or folders.get(key) or next((files[p] for p in parents if p in files), None)
+            if clash is not None:
+                other, at = clash
+                raise PortalError(
+                    f"Two pages would be written to the same place, {at} and {path}: {describe(other)} and "
+                    f"{describe(page)}. This is a bug in mcp-portal's slugs, and nothing was written; please "
+                    f"report it with the snapshot."
+                )
+            files[key] = (page, path)
+            for parent in parents:
+                folders.setdefault(parent, (page, path))
+
+
+def relative(from_path: str, to_path: str) -> str:
+    """A relative link from the file *from_path* to the file (or directory) *to_path*."""
+    start = posixpath.dirname(from_path) or "."
+    rel = posixpath.relpath(to_path, start)
+    if to_path.endswith("/") and not rel.endswith("/"):
+        rel += "/"
+    return rel
+
+
+def absolute(base_url: str | None, path: str) -> str | None:
+    """The public URL of a site path, when the base URL is known."""
+    if not base_url:
+        return None
+    return base_url.rstrip("/") + "/" + path.removesuffix("index.html")

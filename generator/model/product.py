@@ -1,0 +1,339 @@
+"""The parts of a product besides its tools: endpoints, prompts, resources and templates.
+
+Each is built from the snapshot only (what the servers said, and the endpoint records
+written at introspection), never from raw SDK objects.  All server text stays
+untrusted: it is kept as data here and escaped by the templates.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from decimal import Decimal
+from functools import cached_property
+from typing import Any, ClassVar
+from urllib.parse import urlsplit
+
+from generator.jsonutil import is_number
+from generator.model.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
+from generator.schema.uritemplate import ParsedTemplate, parse
+from generator.slugs import item_slugs
+from generator.text import json_block
+
+# Only raster images embedded in the page: an https icon would be a request to another host,
+# and SVG can carry script. Anything else stays visible as JSON text only.
+_ICON = re.compile(r"data:image/(png|jpeg|gif|webp);base64,[A-Za-z0-9+/]+={0,2}")
+ICON_LIMIT = 65536
+
+
+def safe_icon(raw: dict[str, Any]) -> str | None:
+    """The first icon of an MCP object that is safe to show inline (a small base64 raster image)."""
+    icons = raw.get("icons")
+    for icon in icons if isinstance(icons, list) else []:
+        src = icon.get("src") if isinstance(icon, dict) else None
+        if isinstance(src, str) and len(src) <= ICON_LIMIT and _ICON.fullmatch(src):
+            return src
+    return None
+
+
+def text_of(raw: dict[str, Any], key: str) -> str | None:
+    """A non-blank string field, or None."""
+    value = raw.get(key)
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def _strings(value: Any) -> tuple[str, ...]:
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
+
+
+@dataclass(frozen=True)
+class EndpointDoc:
+    """One endpoint (a profile over a transport) and what it offers."""
+
+    name: str
+    profile: str
+    transport: str
+    address: str
+    protocol_version: str
+    tools: tuple[str, ...]
+    auth: tuple[tuple[str, str | None], ...] = ()
+    env: tuple[str, ...] = ()
+    variants: tuple[tuple[str, dict[str, Any]], ...] = ()
+    supported_versions: tuple[str, ...] = ()
+    """Every protocol revision the endpoint says it speaks (``server/discover``); empty when unknown."""
+    item_variants: tuple[tuple[str, str, dict[str, Any]], ...] = ()
+    """(section, name or URI, listing) of each prompt or resource this endpoint lists differently."""
+    path_only: bool = True
+    """Name an HTTP endpoint by its URL path alone (true when every HTTP endpoint shares one host)."""
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any], *, path_only: bool = True) -> EndpointDoc:
+        variants = record.get("variants") or {}
+        return cls(
+            path_only=path_only,
+            name=record["name"],
+            profile=record.get("profile") or record["name"],
+            transport=record["transport"],
+            address=record["address"],
+            protocol_version=record["protocol_version"],
+            tools=tuple(record.get("tools", ())),
+            auth=tuple((a[0], a[1]) for a in record.get("auth", ())),
+            env=tuple(record.get("env", ())),
+            supported_versions=tuple(record.get("supported_versions", ())),
+            variants=tuple(sorted(variants.items())),
+            item_variants=tuple(
+                (section, key, raw)
+                for section, found in sorted((record.get("item_variants") or {}).items())
+                for key, raw in sorted(found.items())
+            ),
+        )
+
+    @property
+    def is_http(self) -> bool:
+        return self.transport == "streamable-http"
+
+    @property
+    def short(self) -> str:
+        """How the tool pages name it: the URL path of an HTTP endpoint (``/mcp/``), else the command.
+
+        When HTTP endpoints live on several hosts, a path alone would be ambiguous: the whole URL is used.
+        """
+        if self.is_http and self.path_only:
+            return urlsplit(self.address).path or "/"
+        return self.address
+
+    def variant(self, tool: str) -> dict[str, Any] | None:
+        return dict(self.variants).get(tool)
+
+    def item_variant(self, section: str, key: str) -> dict[str, Any] | None:
+        """This endpoint's own listing of a prompt or resource, when it differs from the page's."""
+        return next((raw for s, k, raw in self.item_variants if (s, k) == (section, key)), None)
+
+    def facts(self) -> EndpointFacts:
+        """The endpoint as the client-configuration snippets need it (no secret ever)."""
+        if self.is_http:
+            headers = tuple((name, value or "") for name, value in self.auth)
+            return EndpointFacts(self.name, self.transport, url=self.address, headers=headers)
+        try:
+            command = tuple(shlex.split(self.address))
+        except ValueError:
+            command = (self.address,)
+        return EndpointFacts(self.name, self.transport, command=command, env=self.env)
+
+    def key(self, server_name: str, several: bool) -> str:
+        """The server's key in client configurations: the server's name, plus the endpoint's when several."""
+        return server_key(f"{server_name}-{self.name}" if several else server_name)
+
+    def snippets(self, server_name: str, several: bool) -> tuple[Snippet, ...]:
+        return snippets(self.facts(), self.key(server_name, several))
+
+    @cached_property
+    def auth_headers(self) -> tuple[tuple[str, str], ...]:
+        headers = tuple((name, value or "") for name, value in self.auth)
+        return auth_pattern(EndpointFacts(self.name, self.transport, url=self.address, headers=headers))
+
+
+@dataclass(frozen=True)
+class PromptArgument:
+    name: str
+    title: str | None
+    description: str | None
+    required: bool
+
+
+@dataclass(frozen=True)
+class ItemDoc:
+    """What prompts, resources and resource templates share: a name, a page, and the endpoints offering it."""
+
+    name: str
+    slug: str
+    raw: dict[str, Any]
+    endpoints: tuple[EndpointDoc, ...]
+
+    extra_keys: ClassVar[tuple[str, ...]] = ("icons", "_meta")
+    """Wire fields shown as raw JSON at the end of the page."""
+
+    description_cut: ClassVar[bool] = False
+    """Descriptions of prompts and resources are shown whole (only tool descriptions are capped)."""
+
+    @property
+    def kind(self) -> str:
+        """The page kind (see :mod:`generator.model.pages`)."""
+        raise NotImplementedError
+
+    @property
+    def translation_key(self) -> tuple[str, str]:
+        """Where a translation file keeps this item's text: (section, name or URI)."""
+        raise NotImplementedError
+
+    @property
+    def title(self) -> str | None:
+        return text_of(self.raw, "title")
+
+    @property
+    def description(self) -> str | None:
+        return text_of(self.raw, "description")
+
+    @cached_property
+    def icon(self) -> str | None:
+        return safe_icon(self.raw)
+
+    @cached_property
+    def variants(self) -> tuple[tuple[EndpointDoc, str], ...]:
+        """Each endpoint that lists this item differently, with its listing as JSON."""
+        section, key = self.translation_key
+        found = []
+        for endpoint in self.endpoints:
+            raw = endpoint.item_variant(section, key)
+            if raw is not None:
+                found.append((endpoint, json_block(raw)))
+        return tuple(found)
+
+    @property
+    def extra_fields(self) -> tuple[tuple[str, str], ...]:
+        return tuple((k, json_block(self.raw[k])) for k in self.extra_keys if k in self.raw)
+
+
+@dataclass(frozen=True)
+class PromptDoc(ItemDoc):
+    """A prompt the server offers, with its arguments."""
+
+    @property
+    def kind(self) -> str:
+        return "prompt"
+
+    @property
+    def translation_key(self) -> tuple[str, str]:
+        return ("prompts", self.name)
+
+    @cached_property
+    def arguments(self) -> tuple[PromptArgument, ...]:
+        items = self.raw.get("arguments")
+        return tuple(
+            PromptArgument(
+                name=str(a.get("name", "")),
+                title=text_of(a, "title"),
+                description=text_of(a, "description"),
+                required=a.get("required") is True,
+            )
+            for a in (items if isinstance(items, list) else [])
+            if isinstance(a, dict)
+        )
+
+    @property
+    def request(self) -> str:
+        """A ``prompts/get`` request with a placeholder for every required argument."""
+        arguments = {a.name: f"<{a.name}>" for a in self.arguments if a.required}
+        params: dict[str, Any] = {"name": self.name}
+        if arguments:
+            params["arguments"] = arguments
+        return json_block({"jsonrpc": "2.0", "id": 1, "method": "prompts/get", "params": params})
+
+
+@dataclass(frozen=True)
+class ResourceDoc(ItemDoc):
+    """A resource or a resource template (``template`` true), with its annotations."""
+
+    template: bool = False
+    extra_keys: ClassVar[tuple[str, ...]] = ("annotations", "icons", "_meta")
+
+    @property
+    def kind(self) -> str:
+        return "resource_template" if self.template else "resource"
+
+    @property
+    def uri(self) -> str:
+        return str(self.raw.get("uriTemplate" if self.template else "uri", ""))
+
+    @property
+    def translation_key(self) -> tuple[str, str]:
+        return ("resource_templates" if self.template else "resources", self.uri)
+
+    @property
+    def mime_type(self) -> str | None:
+        return text_of(self.raw, "mimeType")
+
+    @property
+    def size(self) -> int | float | None:
+        """The declared size in bytes (the spec says a number); None when absent or negative.
+
+        A whole number written with an exponent (``1e27``) is read as a float; it is shown as the
+        integer the file wrote, not as the float's nearest binary value (or a fractional plural).
+        """
+        size = self.raw.get("size")
+        if not is_number(size) or size < 0:
+            return None
+        return int(Decimal(repr(size))) if isinstance(size, float) and size.is_integer() else size
+
+    @cached_property
+    def parsed(self) -> ParsedTemplate | None:
+        return parse(self.uri) if self.template else None
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        value = self.raw.get("annotations")
+        return value if isinstance(value, dict) else {}
+
+    @property
+    def audience(self) -> tuple[str, ...]:
+        return _strings(self.annotations.get("audience"))
+
+    @property
+    def priority(self) -> float | None:
+        value = self.annotations.get("priority")
+        return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+    @property
+    def last_modified(self) -> str | None:
+        return text_of(self.annotations, "lastModified")
+
+    @property
+    def request(self) -> str:
+        """The ``resources/read`` request (for a template, with its variables still to fill in)."""
+        return json_block({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": self.uri}})
+
+
+def endpoints_of(records: list[dict[str, Any]]) -> tuple[EndpointDoc, ...]:
+    """The endpoint records of a snapshot, named by URL path when their HTTP hosts agree."""
+    hosts = {urlsplit(r["address"])[:2] for r in records if r.get("transport") == "streamable-http"}
+    return tuple(EndpointDoc.from_record(r, path_only=len(hosts) <= 1) for r in records)
+
+
+def _offering(
+    endpoints: tuple[EndpointDoc, ...], records: list[dict[str, Any]], key: str, value: str
+) -> tuple[EndpointDoc, ...]:
+    return tuple(e for e, r in zip(endpoints, records, strict=True) if value in r.get(key, ()))
+
+
+def _slugs(names: list[str], keys: list[str]) -> list[str]:
+    """One slug per item, from its name; a name shared by several items is told apart by its key (the URI)."""
+    return item_slugs(list(zip(names, keys, strict=True)))
+
+
+def prompts_of(
+    raw: tuple[dict[str, Any], ...], endpoints: tuple[EndpointDoc, ...], records: list[dict[str, Any]]
+) -> tuple[PromptDoc, ...]:
+    names = [str(p.get("name", "")) for p in raw]
+    slugs = _slugs(names, names)
+    return tuple(
+        PromptDoc(name, slug, p, _offering(endpoints, records, "prompts", name))
+        for name, slug, p in zip(names, slugs, raw, strict=True)
+    )
+
+
+def resources_of(
+    raw: tuple[dict[str, Any], ...],
+    endpoints: tuple[EndpointDoc, ...],
+    records: list[dict[str, Any]],
+    *,
+    template: bool,
+) -> tuple[ResourceDoc, ...]:
+    key, record_key = ("uriTemplate", "resource_templates") if template else ("uri", "resources")
+    names = [str(r.get("name", "")) for r in raw]
+    uris = [str(r.get(key, "")) for r in raw]
+    slugs = _slugs(names, uris)
+    return tuple(
+        ResourceDoc(name, slug, r, _offering(endpoints, records, record_key, uri), template=template)
+        for name, slug, r, uri in zip(names, slugs, raw, uris, strict=True)
+    )

@@ -1,0 +1,317 @@
+"""Rendering: pure functions from (model, page, locale) to text.
+
+One Jinja2 environment with autoescape renders HTML; a second, without it,
+renders Markdown and llms.txt, whose templates escape through filters.  A
+user's template directory is searched before the shipped one, so any template
+or macro can be overridden (:mod:`generator.render.themes`).  Nothing here touches the
+file system's output.
+
+The work is bounded by a :class:`Deadline` (``--max-render-seconds``): it is
+checked before each tool's examples are found (:func:`find_examples`, which
+also names the patterns that could not be decided) and before each page is
+rendered.  The clock only decides whether the build fails; it never changes
+what a finished build writes.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from jinja2 import (
+    Environment,
+    StrictUndefined,
+)
+from markupsafe import Markup
+
+from generator import __version__
+from generator.errors import PortalError
+from generator.model.pages import Page, absolute, pages_for, relative
+from generator.model.site import SiteModel
+from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
+from generator.render.filters import FILTERS, MarkdownCatalog, markdown_environment, md_finalize
+from generator.render.i18n import Catalog
+from generator.render.themes import ThemeEnvironment, template_loader
+from generator.schema.patterns import describe, watch
+from generator.text import visible
+
+
+class Deadline:
+    """The build's time budget for modelling and rendering, checked between units of work.
+
+    Checked cooperatively (before a tool's examples, before a page), so one unit can run
+    past it by its own bounded cost; running out raises :class:`PortalError`, before
+    anything is written.
+    """
+
+    def __init__(self, seconds: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.seconds = seconds
+        self.clock = clock
+        self.ends = clock() + seconds
+
+    def check(self, doing: str) -> None:
+        """Fail with one paragraph when the budget is spent; ``doing`` says what was next."""
+        if self.clock() <= self.ends:
+            return
+        raise PortalError(
+            f"The build ran out of its time budget of {self.seconds:g} seconds while {doing}, so it stopped "
+            f"and wrote nothing; the previous site is untouched. Finding examples for large or "
+            f"pathological schemas and rendering many pages take time: raise the budget with "
+            f"--max-render-seconds (or `limits: max_render_seconds` in portal.yaml), or document fewer "
+            f"tools with --max-tools."
+        )
+
+
+def _name(text: str) -> str:
+    """A server-given name for a message: cut, hidden characters made visible."""
+    return visible(text if len(text) <= 80 else text[:79] + "…")
+
+
+def find_examples(site: SiteModel, deadline: Deadline | None = None) -> list[str]:
+    """Find every tool's examples now, under the deadline; a warning per undecided pattern.
+
+    The model finds examples lazily; doing it here, tool by tool, lets the budget name the
+    tool it stopped at, and lets a pattern that could not be decided in bounded time be
+    reported with the tool it belongs to (that tool shows no example).
+    """
+    warnings: list[str] = []
+    for tool in site.tools:
+        if deadline is not None:
+            deadline.check(f"finding examples for tool {_name(tool.name)}")
+        with watch() as undecided:
+            _ = tool.example_args, tool.example_result
+        warnings += [
+            f"tool {_name(tool.name)}: pattern {describe(source)} could not be decided in bounded time "
+            f"(catastrophic backtracking or too large), so the tool shows no example; simplify the pattern"
+            for source in undecided
+        ]
+    return warnings
+
+
+def _finalize(value: Any) -> Any:
+    # Every {{ expression }} passes here: hidden bidi/control characters become visible markers.
+    if isinstance(value, Markup):
+        return Markup(visible(str(value)))
+    if isinstance(value, str):
+        return visible(value)
+    return value
+
+
+def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
+    env = ThemeEnvironment(
+        loader=template_loader(template_dir),
+        autoescape=autoescape,
+        undefined=StrictUndefined,
+        keep_trailing_newline=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        # Markdown has no autoescape: md_finalize escapes every string no md_* filter made safe.
+        finalize=_finalize if autoescape else md_finalize,
+    )
+    env.theme = template_dir
+    env.filters.update(FILTERS)
+    if not autoescape:
+        markdown_environment(env)
+    return env
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every template receives, besides the page itself."""
+
+    site: SiteModel
+    page: Page
+    L: Catalog
+    catalogs: Mapping[str, Catalog]
+    in_twin: bool = False
+    """True while rendering the Markdown twin: links start from the twin's location."""
+    from_path: str | None = None
+    """Where the text will live when that is not the page itself (a twin inside llms-full.txt)."""
+
+    def url(self, target: Page | str, *, twin: bool = False) -> str:
+        """Relative link from this page to another page (or to a site path)."""
+        if isinstance(target, Page):
+            path = target.md_path if twin else target.html_path
+        else:
+            path = target
+        return relative(self.here(), path)
+
+    def absolute_or_relative(self, target: Page) -> str:
+        """hreflang alternates: absolute when the base URL is known (as search engines want)."""
+        return absolute(self.site.config.base_url, target.html_path) or self.url(target)
+
+    def llms_link(self, path: str, *, root: bool) -> str:
+        """A link in an llms.txt: absolute with a base URL, else relative to that llms.txt."""
+        public = absolute(self.site.config.base_url, path)
+        if public:
+            return public
+        return path if root else relative(f"{self.page.locale}/llms.txt", path)
+
+    def here(self) -> str:
+        if self.from_path:
+            return self.from_path
+        return self.page.md_path if self.in_twin else self.page.html_path
+
+    @property
+    def canonical(self) -> str | None:
+        return absolute(self.site.config.base_url, self.page.html_path)
+
+    @property
+    def canonical_or_path(self) -> str:
+        return self.canonical or "/" + self.page.directory
+
+    def alternates(self) -> list[tuple[Catalog, Page]]:
+        return [(self.catalogs[code], self.page.in_locale(code)) for code in self.site.locales]
+
+    def tool_page(self, tool: Any) -> Page:
+        return Page("tool", self.page.locale, tool)
+
+    def page_of(self, kind: str) -> Page:
+        return Page(kind, self.page.locale)
+
+    def item_page(self, item: Any) -> Page:
+        """The page of a prompt, resource or resource template."""
+        return Page(item.kind, self.page.locale, item=item)
+
+
+class Renderer:
+    """Renders every page, twin and llms.txt of a site."""
+
+    def __init__(self, template_dir: Path | None = None) -> None:
+        self.html = _environment(template_dir, autoescape=True)
+        self.text = _environment(template_dir, autoescape=False)
+
+    def _globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
+        return {
+            "site": site,
+            "L": catalog,
+            "t": catalog.t,
+            "tn": catalog.plural,
+            "generator_version": __version__,
+            "csp_meta": CSP_META,
+        }
+
+    def _md_globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
+        """As :meth:`_globals`, with ``t``/``tn`` escaping their placeholders for Markdown."""
+        md = MarkdownCatalog(catalog)
+        return self._globals(site, catalog) | {"t": md.t, "tn": md.plural}
+
+    def page_html(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
+        ctx = Context(site, page, catalogs[page.locale], catalogs)
+        template = self.html.get_template(f"html/{page.template}.html.j2")
+        return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
+
+    def page_md(
+        self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog], from_path: str | None = None
+    ) -> str:
+        ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True, from_path=from_path)
+        template = self.text.get_template(f"md/{page.template}.md.j2")
+        return template.render(self._md_globals(site, ctx.L), page=page, ctx=ctx)
+
+    def llms(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str | None) -> str:
+        """The root llms.txt (``locale=None``) or one locale's."""
+        code = locale or site.locales[0]
+        page = Page("index", code)
+        ctx = Context(site, page, catalogs[code], catalogs)
+        name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
+        return self.text.get_template(name).render(
+            self._md_globals(site, ctx.L), ctx=ctx, pages=pages_for(site), root=locale is None
+        )
+
+    def not_found(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str) -> str:
+        """A 404 page: served at any URL, so its links are absolute paths from the site root."""
+        ctx = Context(site, Page("index", locale), catalogs[locale], catalogs)
+        return self.html.get_template("html/404.html.j2").render(
+            self._globals(site, ctx.L), ctx=ctx, root=site_root_path(site), csp=CONTENT_SECURITY_POLICY
+        )
+
+    def root_index(self, site: SiteModel, catalogs: Mapping[str, Catalog]) -> str:
+        code = site.locales[0]
+        ctx = Context(site, Page("index", code), catalogs[code], catalogs, from_path="index.html")
+        return self.html.get_template("html/root.html.j2").render(self._globals(site, ctx.L), ctx=ctx)
+
+
+def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
+    """The sidebar's lists after the tools: prompts, resources and resource templates, when there are any."""
+    groups = []
+    for key, items in (
+        ("index.prompts", site.prompts),
+        ("index.resources", site.resources),
+        ("index.resource_templates", site.resource_templates),
+    ):
+        if items:
+            entries = []
+            for item in items:
+                page = Page(item.kind, catalog.code, item=item)
+                href = page.html_path[len(catalog.code) + 1 :]
+                entries.append({"n": visible(item.name), "t": visible(item.title or ""), "h": href})
+            groups.append({"g": visible(catalog.t(key)), "i": entries})
+    return groups
+
+
+def nav_script(site: SiteModel, catalog: Catalog) -> str:
+    """``L/nav.js``: the sidebar's lists, one cached file per locale, so a page's size does not
+    grow with the number of tools, prompts and resources. JSON is ASCII-escaped: safe inside
+    JavaScript."""
+    tools = [
+        {
+            # The sidebar shows these through textContent: hidden and bidi characters become
+            # visible [U+XXXX] markers here, exactly as every {{ expression }} on the pages does.
+            "n": visible(tool.name),
+            "t": visible(tool.title or ""),
+            "h": f"tools/{tool.slug}/index.html",
+            "a": tool.access.level,
+            "l": visible(catalog.t("access." + tool.access.level)),
+        }
+        for tool in site.tools
+    ]
+    body = {"tools": tools, "groups": _nav_groups(site, catalog)}
+    return "window.PORTAL_NAV = " + json.dumps(body, ensure_ascii=True, sort_keys=True) + ";\n"
+
+
+def render_site(
+    site: SiteModel,
+    catalogs: Mapping[str, Catalog],
+    renderer: Renderer,
+    on_page: Callable[[str], None] | None = None,
+    deadline: Deadline | None = None,
+) -> dict[str, str]:
+    """Every text file of the site, keyed by its path relative to the site root."""
+
+    def check(doing: str) -> None:
+        if deadline is not None:
+            deadline.check(doing)
+
+    check("rendering the entry page")
+    files: dict[str, str] = {"index.html": renderer.root_index(site, catalogs)}
+    files["llms.txt"] = renderer.llms(site, catalogs, None)
+    for page in pages_for(site):
+        check(f"rendering {_name(page.html_path)}")
+        files[page.html_path] = renderer.page_html(site, page, catalogs)
+        files[page.md_path] = renderer.page_md(site, page, catalogs)
+        if on_page:
+            on_page(page.html_path)
+    for code in site.locales:
+        check(f"rendering {code}/llms.txt")
+        files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
+        # Every twin of the locale in the site's page order, for readers that want one file.
+        # Rendered again with links relative to llms-full.txt, where these twins now live.
+        full = f"{code}/llms-full.txt"
+        twins = []
+        for p in pages_for(site):
+            if p.locale == code:
+                check(f"rendering {full}")
+                twins.append(renderer.page_md(site, p, catalogs, from_path=full))
+        files[full] = "\n".join(twins)
+        files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
+        files[f"{code}/nav.js"] = nav_script(site, catalogs[code])
+    files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])
+    files["robots.txt"] = robots(site)
+    files["_headers"] = headers(site)
+    if (xml := sitemap(site)) is not None:
+        files["sitemap.xml"] = xml
+    return files
