@@ -21,8 +21,9 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from generator.schema.examples import clear_cache, example_for, validate
+from generator.schema.examples import example_for
 from generator.schema.flatten import flatten
+from generator.schema.validation import clear_cache, validate
 
 _LEAVES: list[dict[str, Any]] = [
     {"type": "string", "minLength": 1, "maxLength": 64},

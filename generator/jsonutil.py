@@ -15,7 +15,7 @@ import json
 import math
 from typing import Any, TypeGuard
 
-_MAX_LIST = 500  # items kept per list/object in a jsonable copy (so in a constraint value)
+MAX_LIST = 500  # items kept per list/object in a jsonable copy (so in a constraint value)
 _SUMMARY_CHARS = 200
 
 
@@ -72,10 +72,10 @@ def jsonable(value: object, _depth: int = 0) -> Any:
     if _depth >= 20:
         return "…"
     if isinstance(value, list | tuple):
-        return [jsonable(v, _depth + 1) for v in value[:_MAX_LIST]]
+        return [jsonable(v, _depth + 1) for v in value[:MAX_LIST]]
     if isinstance(value, dict):
-        return {str(k): jsonable(v, _depth + 1) for k, v in list(value.items())[:_MAX_LIST]}
-    return _clip(repr(value), 100)
+        return {str(k): jsonable(v, _depth + 1) for k, v in list(value.items())[:MAX_LIST]}
+    return clip(repr(value), 100)
 
 
 def summary(schema: object) -> str:
@@ -84,8 +84,9 @@ def summary(schema: object) -> str:
         text = json.dumps(jsonable(schema), ensure_ascii=False, separators=(",", ":"))
     except (TypeError, ValueError):  # pragma: no cover - jsonable already made it JSON
         text = repr(schema)
-    return _clip(text, _SUMMARY_CHARS)
+    return clip(text, _SUMMARY_CHARS)
 
 
-def _clip(text: str, limit: int) -> str:
+def clip(text: str, limit: int) -> str:
+    """*text* cut to *limit* characters, with an ellipsis when it was longer."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

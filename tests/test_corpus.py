@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from generator.schema.examples import example_for, validate
+from generator.schema.examples import example_for
 from generator.schema.flatten import flatten
+from generator.schema.validation import validate
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 

@@ -18,9 +18,10 @@ from generator.commands.cli import main
 from generator.config.portal import load_config
 from generator.render.renderer import Deadline
 from generator.schema import patterns
-from generator.schema.examples import example_for, validate
+from generator.schema.examples import example_for
 from generator.schema.patterns import PatternError, PatternUndecided, compile_pattern, search, watch
 from generator.schema.regexgen import generate
+from generator.schema.validation import validate
 from generator.snapshot.snapshot import Snapshot
 
 TESTS = Path(__file__).resolve().parent

@@ -8,8 +8,10 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from generator.schema.examples import example_for, placeholder_for, validate
+from generator.schema.examples import example_for
 from generator.schema.flatten import KINDS, flatten
+from generator.schema.validation import validate
+from generator.schema.values import placeholder_for
 
 # Deterministic in CI: the same examples on every run, no example database.
 settings.register_profile(

@@ -32,7 +32,7 @@ import yaml
 from jsonschema import Draft202012Validator, ValidationError
 
 from generator.errors import PortalError
-from generator.schema.examples import validate
+from generator.schema.validation import validate
 
 MAX_BYTES = 1024 * 1024
 _MAX_DEPTH = 64  # nesting; also stops a recursive YAML alias

@@ -33,8 +33,19 @@ class BuildResult:
     warnings: tuple[str, ...]
 
 
-def obtain_snapshot(config: PortalConfig, from_file: Path | None) -> tuple[Snapshot, PortalConfig]:
-    """The snapshot to build from: a file, the configured server, or the bundled demo."""
+def obtain_snapshot(
+    config: PortalConfig,
+    from_file: Path | None,
+    *,
+    lenient: bool = False,
+    introspect_warnings: list[str] | None = None,
+) -> tuple[Snapshot, PortalConfig]:
+    """The snapshot to build from: a file, the configured server, or the bundled demo.
+
+    *lenient* (``--lenient``) skips invalid tools and repeated names with a warning instead of
+    failing; introspection's warnings are appended to *introspect_warnings* when given.  A
+    snapshot file needs neither, and never imports the MCP SDK.
+    """
     if from_file is not None:
         snapshot = load_snapshot(from_file)
         if not config.connections and snapshot.server.get("name") == DEMO_SERVER_NAME:
@@ -51,8 +62,14 @@ def obtain_snapshot(config: PortalConfig, from_file: Path | None) -> tuple[Snaps
         demo = demo_config(config)
         with running_http_demo() as base:
             specs = demo_endpoints(base)
-            return frozen(introspect_all(specs, demo.limits, demo.capability_version)), demo
-    return frozen(introspect_all(config.connections, config.limits, config.capability_version)), config
+            found = introspect_all(
+                specs, demo.limits, demo.capability_version, lenient=lenient, warnings=introspect_warnings
+            )
+            return frozen(found), demo
+    found = introspect_all(
+        config.connections, config.limits, config.capability_version, lenient=lenient, warnings=introspect_warnings
+    )
+    return frozen(found), config
 
 
 def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
@@ -105,12 +122,22 @@ def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, byte
     return files, warnings
 
 
-def build(config: PortalConfig, *, from_file: Path | None = None, strict: bool = False) -> BuildResult:
-    """Run the whole pipeline; the previous site stays untouched unless everything succeeds."""
+def build(
+    config: PortalConfig,
+    *,
+    from_file: Path | None = None,
+    strict: bool = False,
+    lenient: bool = False,
+    introspect_warnings: list[str] | None = None,
+) -> BuildResult:
+    """Run the whole pipeline; the previous site stays untouched unless everything succeeds.
+
+    *lenient* and *introspect_warnings* are passed to :func:`obtain_snapshot`.
+    """
     started = time.perf_counter()
     out = Path(config.out)
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
-    snapshot, config = obtain_snapshot(config, from_file)
+    snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
     files, warnings = site_files(snapshot, config)
     if strict and warnings:
         raise PortalError("The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + ".")

@@ -170,8 +170,17 @@ def _by_hand(files: Changes, on_disk: dict[str, bytes], hashes: dict[str, str]) 
     return tuple(sorted(hand))
 
 
-def check(config: PortalConfig, *, from_file: Path | None = None) -> DriftReport:
-    """Build the site in memory and compare it with ``config.out`` on disk; nothing is written."""
+def check(
+    config: PortalConfig,
+    *,
+    from_file: Path | None = None,
+    lenient: bool = False,
+    introspect_warnings: list[str] | None = None,
+) -> DriftReport:
+    """Build the site in memory and compare it with ``config.out`` on disk; nothing is written.
+
+    *lenient* and *introspect_warnings* are passed to :func:`~generator.commands.build.obtain_snapshot`.
+    """
     site = Path(config.out)
     if not site.is_dir():
         what = "is not a directory" if site.exists() else "does not exist"
@@ -179,7 +188,7 @@ def check(config: PortalConfig, *, from_file: Path | None = None) -> DriftReport
             f"The site directory {site} {what}, so there is nothing to check. Build it first with "
             f"`mcp-portal build --out {site}`, or point --out (or `out` in the config) at the built site."
         )
-    snapshot, config = obtain_snapshot(config, from_file)
+    snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
     fresh, warnings = site_files(snapshot, config)
     return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings))
 

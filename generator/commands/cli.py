@@ -18,10 +18,10 @@ from pathlib import Path
 from generator import __version__
 from generator.config.portal import (
     URL_EXAMPLE,
+    Collector,
     Limits,
     PortalConfig,
     ServerSpec,
-    _Collector,
     check_capability_version,
     load_config,
     parse_locales,
@@ -191,21 +191,21 @@ def _lenient_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _with_leniency(args: argparse.Namespace, command: Callable[[argparse.Namespace], int]) -> int:
-    """Run *command*; introspection warnings go to stderr.
+    """Run *command*; introspection warnings go to stderr when it ends, even if it fails.
 
+    The commands that can connect to a server pass ``args.lenient`` and the list
+    ``args.introspect_warnings`` (set here) to :func:`~generator.commands.build.obtain_snapshot`.
     With --lenient, invalid tools are skipped and each skip is a warning; without it, warnings
     are still printed for what is never an error (an optional list the server does not serve).
     """
     if not hasattr(args, "stdio"):  # diff and serve never connect to a server
         return command(args)
-    from generator.connect.introspect import leniency
-
-    with leniency(bool(getattr(args, "lenient", False))) as seen:
-        try:
-            return command(args)
-        finally:
-            for warning in seen.warnings:
-                say(f"warning: {one_line(warning)}", err=True)
+    args.introspect_warnings = []
+    try:
+        return command(args)
+    finally:
+        for warning in args.introspect_warnings:
+            say(f"warning: {one_line(warning)}", err=True)
 
 
 def _site_options(parser: argparse.ArgumentParser) -> None:
@@ -320,7 +320,7 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
     if getattr(args, "from_file", None) and (args.stdio or args.url):
         raise UsageError("--from renders from a snapshot; do not also give --stdio or --url.")
     server = _server_from_args(args)
-    collect = _Collector()
+    collect = Collector()
     changes: dict[str, object] = {"server": server}
     if server is not None:
         changes["endpoints"] = ()  # a server on the command line replaces the configured endpoints
@@ -417,7 +417,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from generator.commands.check import DRIFT_EXIT, check
     from generator.commands.check import render as render_report
 
-    report = check(config_from_args(args), from_file=Path(args.from_file) if args.from_file else None)
+    report = check(
+        config_from_args(args),
+        from_file=Path(args.from_file) if args.from_file else None,
+        lenient=args.lenient,
+        introspect_warnings=args.introspect_warnings,
+    )
     if args.strict and report.warnings:
         raise PortalError(
             "The check has warnings and --strict turns them into failures: " + "; ".join(report.warnings) + "."
@@ -431,7 +436,9 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_introspect(args: argparse.Namespace) -> int:
     from generator.commands.build import obtain_snapshot
 
-    snapshot, _ = obtain_snapshot(config_from_args(args), None)
+    snapshot, _ = obtain_snapshot(
+        config_from_args(args), None, lenient=args.lenient, introspect_warnings=args.introspect_warnings
+    )
     output = Path(args.output)
     try:
         output.write_text(snapshot.to_json(), encoding="utf-8")
@@ -449,7 +456,13 @@ def _cmd_build(args: argparse.Namespace) -> int:
     from generator.commands.build import build
 
     config = config_from_args(args)
-    result = build(config, from_file=Path(args.from_file) if args.from_file else None, strict=args.strict)
+    result = build(
+        config,
+        from_file=Path(args.from_file) if args.from_file else None,
+        strict=args.strict,
+        lenient=args.lenient,
+        introspect_warnings=args.introspect_warnings,
+    )
     for warning in result.warnings:
         say(f"warning: {one_line(warning)}", err=True)
     say(
@@ -464,7 +477,12 @@ def _cmd_translations(args: argparse.Namespace) -> int:
     from generator.commands.build import obtain_snapshot
 
     config = config_from_args(args)
-    snapshot, config = obtain_snapshot(config, Path(args.from_file) if args.from_file else None)
+    snapshot, config = obtain_snapshot(
+        config,
+        Path(args.from_file) if args.from_file else None,
+        lenient=getattr(args, "lenient", False),
+        introspect_warnings=args.introspect_warnings,
+    )
     directory = Path(config.translations_dir or "translations")
     existing = load_translations(directory if directory.is_dir() else None, [args.locale])
     text, count = todo(snapshot, existing, args.locale, str(directory))

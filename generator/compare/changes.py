@@ -10,16 +10,27 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from generator.schema.flatten import jsonable
 from generator.snapshot.snapshot import Snapshot
 from generator.text import code_span
 
-BREAKING = "breaking"
-NON_BREAKING = "non-breaking"
-COSMETIC = "cosmetic"
-CLASSES: tuple[str, ...] = (BREAKING, NON_BREAKING, COSMETIC)
+
+class ChangeClass(StrEnum):
+    """How a change affects a client; the values are what JSON reports and templates show."""
+
+    BREAKING = "breaking"
+    NON_BREAKING = "non-breaking"
+    COSMETIC = "cosmetic"
+
+
+BREAKING = ChangeClass.BREAKING
+NON_BREAKING = ChangeClass.NON_BREAKING
+COSMETIC = ChangeClass.COSMETIC
+CLASSES: tuple[ChangeClass, ...] = tuple(ChangeClass)
+"""Every class, in report order (breaking first)."""
 DIFF_EXIT = 4
 """Exit code of ``mcp-portal diff --fail-on ...`` when the threshold is met."""
 
@@ -40,7 +51,7 @@ class Change:
 
     name: str
     """The tool's or prompt's name, the resource's URI or the template's URI template."""
-    cls: str
+    cls: ChangeClass
     kind: str
     path: str
     old: Any
@@ -71,7 +82,7 @@ class Change:
             "subject": self.subject,
             "name": self.name,
             "tool": self.tool,
-            "class": self.cls,
+            "class": str(self.cls),
             "kind": self.kind,
             "path": self.path,
             "old": jsonable(self.old),

@@ -33,6 +33,7 @@ from generator.compare.changes import (
     NON_BREAKING,
     SUBJECTS,
     Change,
+    ChangeClass,
     confined_changes,
     endpoint_pairs,
     keyed,
@@ -60,7 +61,7 @@ class DiffResult:
     new_label: str
     changes: tuple[Change, ...]
 
-    def counts(self) -> dict[str, int]:
+    def counts(self) -> dict[ChangeClass, int]:
         return {cls: sum(1 for c in self.changes if c.cls == cls) for cls in CLASSES}
 
     def fails(self, fail_on: str | None) -> bool:
@@ -187,8 +188,8 @@ def diff_tool(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     return out
 
 
-def _adder(out: list[Change], tool: str) -> Callable[[str, str, str, Any, Any, str], None]:
-    def add(cls: str, kind: str, path: str, old: Any, new: Any, message: str) -> None:
+def _adder(out: list[Change], tool: str) -> Callable[[ChangeClass, str, str, Any, Any, str], None]:
+    def add(cls: ChangeClass, kind: str, path: str, old: Any, new: Any, message: str) -> None:
         out.append(Change(tool, cls, kind, path, old, new, message))
 
     return add
@@ -279,7 +280,7 @@ def _schema_changes(tool: str, side: str, old_schema: object, new_schema: object
     add = _adder(out, tool)
     inp = side == _INPUT
 
-    def judge(tighter: bool) -> str:
+    def judge(tighter: bool) -> ChangeClass:
         """Tighter input rules break callers; looser output rules break readers."""
         return BREAKING if tighter == inp else NON_BREAKING
 
@@ -321,12 +322,12 @@ def _schema_changes(tool: str, side: str, old_schema: object, new_schema: object
 
 
 def _row_changes(
-    add: Callable[[str, str, str, Any, Any, str], None],
+    add: Callable[[ChangeClass, str, str, Any, Any, str], None],
     side: str,
     path: str,
     o: Row,
     n: Row,
-    judge: Callable[[bool], str],
+    judge: Callable[[bool], ChangeClass],
 ) -> None:
     inp = side == _INPUT
     where, noun = _where(side, path), _noun(side, path)
@@ -375,12 +376,12 @@ def _is_num(value: object) -> bool:
 
 
 def _constraint_changes(
-    add: Callable[[str, str, str, Any, Any, str], None],
+    add: Callable[[ChangeClass, str, str, Any, Any, str], None],
     where: str,
     noun: str,
     o: Row,
     n: Row,
-    judge: Callable[[bool], str],
+    judge: Callable[[bool], ChangeClass],
 ) -> None:
     old, new = _constraint_map(o), _constraint_map(n)
     for kind in [*old, *(k for k in new if k not in old)]:

@@ -26,6 +26,7 @@ from generator.compare.changes import (
     ITEM_SUBJECTS,
     NON_BREAKING,
     Change,
+    ChangeClass,
     confined_changes,
     keyed,
     noun,
@@ -90,7 +91,7 @@ def _item_changes(subject: str, name: str, old: dict[str, Any], new: dict[str, A
     what = noun(subject)
     out: list[Change] = []
 
-    def add(cls: str, kind: str, path: str, before: Any, after: Any, message: str) -> None:
+    def add(cls: ChangeClass, kind: str, path: str, before: Any, after: Any, message: str) -> None:
         out.append(Change(name, cls, kind, path, before, after, message, subject=subject))
 
     for field in sorted(_COSMETIC_KEYS):
@@ -111,7 +112,7 @@ def _item_changes(subject: str, name: str, old: dict[str, Any], new: dict[str, A
 def _argument_changes(prompt: str, old: dict[str, dict[str, Any]], new: dict[str, dict[str, Any]]) -> list[Change]:
     out: list[Change] = []
 
-    def add(cls: str, kind: str, arg: str, before: Any, after: Any, message: str) -> None:
+    def add(cls: ChangeClass, kind: str, arg: str, before: Any, after: Any, message: str) -> None:
         out.append(Change(prompt, cls, kind, f"arguments.{arg}", before, after, message, subject="prompt"))
 
     for arg, spec in new.items():

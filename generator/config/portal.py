@@ -211,20 +211,23 @@ _ENDPOINT_KEYS = _SERVER_KEYS | {"name", "profile"}
 _TRANSPORTS = {"stdio", "streamable-http"}
 
 
-class _Collector:
-    """Gathers problems with their keys so all of them are reported at once."""
+class Collector:
+    """Gathers problems with their keys so all of them are reported at once (config file and command line)."""
 
     def __init__(self) -> None:
         self.problems: list[str] = []
 
     def add(self, key: str, problem: str) -> None:
+        """Record that ``key`` has ``problem`` (a phrase such as "must be a non-empty string")."""
         self.problems.append(f"`{key}` {problem}")
 
     def unknown(self, prefix: str, data: dict[str, Any], allowed: set[str]) -> None:
+        """Record every key of ``data`` that is not in ``allowed``, naming the known ones."""
         for key in sorted(set(data) - allowed, key=str):
             self.add(f"{prefix}{key}", f"is not a known key (known: {', '.join(sorted(allowed))})")
 
     def text(self, key: str, value: Any) -> str | None:
+        """``value`` if it is a non-empty string; None (and a problem unless it was absent) otherwise."""
         if value is None:
             return None
         if not isinstance(value, str) or not value.strip():
@@ -233,6 +236,7 @@ class _Collector:
         return value
 
     def number(self, key: str, value: Any, *, integer: bool) -> float | None:
+        """``value`` if it is a positive number (whole when ``integer``); None and a problem otherwise."""
         kinds = (int,) if integer else (int, float)
         if isinstance(value, bool) or not isinstance(value, kinds) or value <= 0:
             self.add(key, f"must be a positive {'whole number' if integer else 'number'}")
@@ -240,7 +244,7 @@ class _Collector:
         return value
 
 
-def parse_locales(value: Any, collect: _Collector, key: str = "locales") -> tuple[str, ...] | None:
+def parse_locales(value: Any, collect: Collector, key: str = "locales") -> tuple[str, ...] | None:
     """Accept ``en,ru`` or a YAML list; check each code looks like a locale tag."""
     items = value.split(",") if isinstance(value, str) else value
     if not isinstance(items, list) or not items:
@@ -257,7 +261,7 @@ def parse_locales(value: Any, collect: _Collector, key: str = "locales") -> tupl
     return tuple(codes) or None
 
 
-def _server(data: Any, collect: _Collector, key: str = "server", allowed: set[str] = _SERVER_KEYS) -> ServerSpec | None:
+def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str] = _SERVER_KEYS) -> ServerSpec | None:
     """One server or endpoint entry; problems are collected under *key*."""
     if not isinstance(data, dict):
         collect.add(key, "must be a mapping with `stdio` or `url`")
@@ -316,7 +320,7 @@ def _server(data: Any, collect: _Collector, key: str = "server", allowed: set[st
     return ServerSpec(url=url, headers=tuple(headers), public=public)
 
 
-def _endpoints(data: Any, collect: _Collector) -> tuple[ServerSpec, ...]:
+def _endpoints(data: Any, collect: Collector) -> tuple[ServerSpec, ...]:
     if not isinstance(data, list) or not data:
         collect.add("endpoints", "must be a non-empty list of endpoints, each with `name` and `stdio` or `url`")
         return ()
@@ -348,7 +352,7 @@ def _rooted(spec: ServerSpec, base_dir: Path) -> ServerSpec:
     return replace(spec, cwd=str(base_dir / spec.cwd)) if spec.cwd else spec
 
 
-def _limits(data: Any, collect: _Collector) -> Limits:
+def _limits(data: Any, collect: Collector) -> Limits:
     if not isinstance(data, dict):
         collect.add("limits", "must be a mapping")
         return Limits()
@@ -363,7 +367,7 @@ def _limits(data: Any, collect: _Collector) -> Limits:
     return Limits(**values)
 
 
-def check_capability_version(value: Any, collect: _Collector) -> str | None:
+def check_capability_version(value: Any, collect: Collector) -> str | None:
     if value in ("server", "fingerprint"):
         return str(value)
     if isinstance(value, str) and value.startswith("meta:") and len(value) > 5:
@@ -374,6 +378,18 @@ def check_capability_version(value: Any, collect: _Collector) -> str | None:
 
 def load_config(path: Path) -> PortalConfig:
     """Read and validate ``portal.yaml``; raise :class:`ConfigError` listing every problem."""
+    data = _read_yaml(path)
+    collect = Collector()
+    collect.unknown("", data, _TOP_KEYS)
+    changes = _changes(data, collect)
+    if collect.problems:
+        raise ConfigError(str(path), collect.problems)
+    config = PortalConfig(source=str(path)).with_overrides(**changes)
+    return _relative_to_file(config, path.parent, has_out="out" in data)
+
+
+def _read_yaml(path: Path) -> dict[str, Any]:
+    """The file's top-level mapping (empty for an empty file); unreadable files and bad YAML are errors."""
     try:
         raw = path.read_text(encoding="utf-8")
     except OSError as exc:
@@ -388,9 +404,11 @@ def load_config(path: Path) -> PortalConfig:
         data = {}
     if not isinstance(data, dict):
         raise ConfigError(str(path), ["the top level must be a mapping of keys such as `title` and `server`"])
-    collect = _Collector()
-    collect.unknown("", data, _TOP_KEYS)
-    config = PortalConfig(source=str(path))
+    return data
+
+
+def _changes(data: dict[str, Any], collect: Collector) -> dict[str, Any]:
+    """The settings the file gives, as :meth:`PortalConfig.with_overrides` keywords; problems go to ``collect``."""
     changes: dict[str, Any] = {
         "title": collect.text("title", data.get("title")),
         "out": collect.text("out", data.get("out")),
@@ -424,11 +442,11 @@ def load_config(path: Path) -> PortalConfig:
         changes["capability_version"] = check_capability_version(data["capability_version"], collect)
     if "limits" in data:
         changes["limits"] = _limits(data["limits"], collect)
-    if collect.problems:
-        raise ConfigError(str(path), collect.problems)
-    config = config.with_overrides(**changes)
-    # Paths in the file are relative to the file, not to wherever mcp-portal runs.
-    base_dir = path.parent
+    return changes
+
+
+def _relative_to_file(config: PortalConfig, base_dir: Path, *, has_out: bool) -> PortalConfig:
+    """Paths in the file are relative to the file, not to wherever mcp-portal runs."""
     if config.template_dir:
         config = replace(config, template_dir=str(base_dir / config.template_dir))
     if config.translations_dir:
@@ -443,6 +461,6 @@ def load_config(path: Path) -> PortalConfig:
         server=_rooted(config.server, base_dir) if config.server else None,
         endpoints=tuple(_rooted(e, base_dir) for e in config.endpoints),
     )
-    if "out" in data and config.out:
+    if has_out and config.out:
         config = replace(config, out=str(base_dir / config.out))
     return config

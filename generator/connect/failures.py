@@ -1,6 +1,6 @@
 """Why an introspection failed, in one paragraph naming the server, the request and what to do.
 
-What this module knows: :class:`_Progress` (the request under way, the last HTTP
+What this module knows: :class:`Progress` (the request under way, the last HTTP
 status, the first non-JSON-RPC output), how the SDK and its transports report
 failures (timeouts, missing programs, HTTP status stand-ins, closed
 connections, invalid replies), and the server's last stderr lines.
@@ -25,7 +25,7 @@ from generator.connect.secrets import Redactor
 
 
 @dataclass
-class _Progress:
+class Progress:
     """What we were doing when something failed, for the error paragraph."""
 
     request: str = "the connection handshake (server/discover or initialize)"
@@ -54,14 +54,14 @@ class _Progress:
 _HTTP_STAND_INS = ("Server returned an error response", "Not Found")
 
 
-def _leaf(exc: BaseException) -> BaseException:
+def leaf(exc: BaseException) -> BaseException:
     """The first real error inside (possibly nested) exception groups."""
     while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
         exc = exc.exceptions[0]
     return exc
 
 
-def _stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
+def stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
     """The last lines the server wrote to stderr: often the real reason it died."""
     if log is None:
         return ""
@@ -77,7 +77,22 @@ def _stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
     return f" The server's last words on stderr: {redactor.redact(tail)!s}"
 
 
-def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: Limits) -> str:
+def explain(exc: BaseException, spec: ServerSpec, progress: Progress, limits: Limits) -> str:
+    """One paragraph saying why introspecting *spec* failed with *exc*, and what to do about it.
+
+    Tried in order: a timeout or a server that could not be started, an HTTP or network
+    failure, then a protocol failure (an MCP error, an invalid reply, a broken connection).
+    """
+    who = spec.describe()
+    return (
+        _not_started(exc, spec, progress, limits)
+        or _unreachable(exc, spec, progress)
+        or _protocol_failure(exc, who, progress.request)
+    )
+
+
+def _not_started(exc: BaseException, spec: ServerSpec, progress: Progress, limits: Limits) -> str | None:
+    """The paragraph for a timeout, or for a stdio server that could not be started; else None."""
     who = spec.describe()
     what = progress.request
     timed_out = (
@@ -102,6 +117,13 @@ def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: 
         )
     if isinstance(exc, OSError) and spec.url is None:
         return f"{who} could not be started ({exc.strerror or exc}). Check the command and its permissions."
+    return None
+
+
+def _unreachable(exc: BaseException, spec: ServerSpec, progress: Progress) -> str | None:
+    """The paragraph for an HTTP error status or a network failure; else None."""
+    who = spec.describe()
+    what = progress.request
     status = None
     if isinstance(exc, httpx2.HTTPStatusError):
         status = exc.response.status_code
@@ -119,29 +141,18 @@ def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: 
             f"{who} could not be reached during {what} ({type(exc).__name__}: {exc}). "
             f"Check that the server is running and the URL is right."
         )
+    return None
+
+
+def _protocol_failure(exc: BaseException, who: str, what: str) -> str:
+    """The paragraph for a failure inside the conversation: a closed connection, an MCP error, an invalid reply."""
     if isinstance(exc, MCPError) and exc.message == "Connection closed":
         return (
             f"{who} closed the connection during {what}: the process exited or stopped speaking MCP. "
             f"Run the command by hand to see why, and check that it serves MCP on stdout."
         )
-    if isinstance(exc, MCPError) and exc.code == METHOD_NOT_FOUND:
-        return f"{who} answered {what} with -32601 (Method not found): it does not serve that request. " + (
-            "A portal documents tools, so the server must answer tools/list; check that this is the right "
-            "server and that it is recent enough."
-            if what.startswith("tools/list")
-            else "It served the list's first page, so this is a server bug; report it to the server's authors."
-        )
-    if isinstance(exc, MCPError) and exc.code == INVALID_PARAMS:
-        return (
-            f"{who} answered {what} with -32602 (Invalid params: {exc.message[:300]}), refusing a request "
-            f"the MCP specification defines (a list request with at most a cursor it sent itself). "
-            f"This is a server bug; report it to the server's authors."
-        )
     if isinstance(exc, MCPError):
-        return (
-            f"{who} answered {what} with an error (code {exc.code}: {exc.message[:300]}). "
-            f"Check the server's logs; if it needs credentials, pass them with --env or --header."
-        )
+        return _mcp_error(exc, who, what)
     if isinstance(exc, ValidationError):
         errors = exc.errors()
         loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
@@ -154,4 +165,25 @@ def _explain(exc: BaseException, spec: ServerSpec, progress: _Progress, limits: 
         f"{who} stopped responding or broke the protocol during {what} "
         f"({type(exc).__name__}: {str(exc)[:300] or 'connection closed'}). Check that the command starts "
         f"an MCP server speaking on stdout, and look at its logs."
+    )
+
+
+def _mcp_error(exc: MCPError, who: str, what: str) -> str:
+    """The paragraph for a JSON-RPC error the server answered with."""
+    if exc.code == METHOD_NOT_FOUND:
+        return f"{who} answered {what} with -32601 (Method not found): it does not serve that request. " + (
+            "A portal documents tools, so the server must answer tools/list; check that this is the right "
+            "server and that it is recent enough."
+            if what.startswith("tools/list")
+            else "It served the list's first page, so this is a server bug; report it to the server's authors."
+        )
+    if exc.code == INVALID_PARAMS:
+        return (
+            f"{who} answered {what} with -32602 (Invalid params: {exc.message[:300]}), refusing a request "
+            f"the MCP specification defines (a list request with at most a cursor it sent itself). "
+            f"This is a server bug; report it to the server's authors."
+        )
+    return (
+        f"{who} answered {what} with an error (code {exc.code}: {exc.message[:300]}). "
+        f"Check the server's logs; if it needs credentials, pass them with --env or --header."
     )

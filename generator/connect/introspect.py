@@ -14,10 +14,9 @@ import os
 import re
 import tempfile
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Sequence
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, contextmanager
-from contextvars import ContextVar
-from dataclasses import dataclass, field
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from dataclasses import dataclass
 from typing import Any, TextIO, cast
 
 import anyio
@@ -36,7 +35,7 @@ from pydantic import BaseModel, ValidationError
 
 from generator.config.portal import URL_EXAMPLE, Limits, ServerSpec, url_problem
 from generator.config.variables import expand, variables_in
-from generator.connect.failures import _explain, _leaf, _Progress, _stderr_tail
+from generator.connect.failures import Progress, explain, leaf, stderr_tail
 from generator.connect.merge import merge
 from generator.connect.secrets import Redactor
 from generator.errors import PortalError
@@ -47,32 +46,6 @@ _NAME_SHOWN = 80
 """Characters of an invalid tool's name quoted in a message (a name can be megabytes long)."""
 _NAME_KEPT = 200
 """Characters of a skipped tool's name recorded in the snapshot."""
-
-
-@dataclass
-class Leniency:
-    """``--lenient``: skip invalid tools instead of failing, and collect a warning for each."""
-
-    lenient: bool = False
-    warnings: list[str] = field(default_factory=list)
-
-
-_LENIENCY: ContextVar[Leniency | None] = ContextVar("mcp_portal_leniency", default=None)
-
-
-@contextmanager
-def leniency(lenient: bool) -> Iterator[Leniency]:
-    """Make every :func:`introspect` in this block lenient (or not); yields the warnings it collects.
-
-    The CLI uses this so ``build``, ``introspect`` and ``check`` share one switch without
-    threading it through every stage; callers of :func:`introspect` may pass ``lenient=`` instead.
-    """
-    state = Leniency(lenient)
-    token = _LENIENCY.set(state)
-    try:
-        yield state
-    finally:
-        _LENIENCY.reset(token)
 
 
 def _wire(model: BaseModel) -> dict[str, Any]:
@@ -86,7 +59,7 @@ async def _walk(
     fetch: Callable[[str | None], Awaitable[Any]],
     items_attr: str,
     limits: Limits,
-    progress: _Progress,
+    progress: Progress,
     who: str,
 ) -> list[Any]:
     """Every item of a paginated list, in the server's order, with loop and size guards."""
@@ -262,7 +235,7 @@ def _client(
     limits: Limits,
     redactor: Redactor,
     errlog: TextIO | None,
-    progress: _Progress,
+    progress: Progress,
     tap: _RawTools,
 ) -> Client:
     if spec.url:
@@ -358,7 +331,7 @@ def _reason(exc: ValidationError) -> str:
 class _ToolLister:
     """``tools/list`` through the SDK, naming (or, with --lenient, skipping) each invalid tool."""
 
-    def __init__(self, client: Client, tap: _RawTools, who: str, progress: _Progress, lenient: bool) -> None:
+    def __init__(self, client: Client, tap: _RawTools, who: str, progress: Progress, lenient: bool) -> None:
         self.client = client
         self.tap = tap
         self.who = who
@@ -374,7 +347,7 @@ class _ToolLister:
         except ValidationError as exc:
             raw = self.tap.last
             if raw is None or not all(e["loc"][:1] == ("tools",) and len(e["loc"]) > 1 for e in exc.errors()):
-                raise  # the page itself is broken, not one tool: reported as such by _explain
+                raise  # the page itself is broken, not one tool: reported as such by explain()
             return self._salvage(raw, exc)
         tools = [_wire(t) for t in result.tools]
         # At 2026-07-28 the SDK drops, with only a log line, tools whose x-mcp-header is invalid.
@@ -489,7 +462,7 @@ class _OptionalLists:
     a later page, is still an error; ``tools/list`` is never optional (see :class:`_ToolLister`).
     """
 
-    def __init__(self, limits: Limits, progress: _Progress, who: str) -> None:
+    def __init__(self, limits: Limits, progress: Progress, who: str) -> None:
         self.limits = limits
         self.progress = progress
         self.who = who
@@ -547,104 +520,164 @@ def _first_of_each(
     return [item for i, item in enumerate(items) if first[keys[i]] == i]
 
 
-async def _introspect(
+@dataclass
+class _Listing:
+    """What one session with a server said, before its optional lists are checked for repeats."""
+
+    server: dict[str, Any]
+    version: str
+    supported: list[str]
+    tools: list[dict[str, Any]]
+    skipped: list[dict[str, Any]]
+    prompts: list[Any]
+    resources: list[Any]
+    templates: list[Any]
+
+
+async def _optional_lists(
+    client: Client, limits: Limits, progress: Progress, who: str
+) -> tuple[list[Any], list[Any], list[Any], list[str]]:
+    """The prompts, resources and resource templates, for the capabilities the server declares.
+
+    Returns ``(prompts, resources, templates, warnings)``; the warnings name each optional list
+    the server declared but does not serve (see :class:`_OptionalLists`).
+    """
+    caps = client.server_capabilities
+    prompts: list[Any] = []
+    resources: list[Any] = []
+    templates: list[Any] = []
+    optional = _OptionalLists(limits, progress, who)
+    if caps.prompts is not None:
+        prompts = await optional.walk("prompts/list", client.list_prompts, "prompts", "prompts")
+    if caps.resources is not None:
+        resources = await optional.walk("resources/list", client.list_resources, "resources", "resources")
+        templates = await optional.walk(
+            "resources/templates/list",
+            client.list_resource_templates,
+            "resource_templates",
+            "resources",
+        )
+    return prompts, resources, templates, optional.warnings
+
+
+async def _list_everything(
     spec: ServerSpec,
     limits: Limits,
-    capability_rule: str,
-    progress: _Progress,
+    progress: Progress,
     redactor: Redactor,
     errlog: TextIO | None,
-    lenient: Leniency,
-) -> Snapshot:
+    lenient: bool,
+    warnings: list[str],
+) -> _Listing:
+    """One session: the handshake, every tool, then the optional lists; warnings go to *warnings*, redacted."""
     who = spec.describe()
     tap = _RawTools()
     async with _client(spec, limits, redactor, errlog, progress, tap) as client:
         server = _server_identity(client)
-        caps = client.server_capabilities
         progress.request = "tools/list"
-        lister = _ToolLister(client, tap, who, progress, lenient.lenient)
+        lister = _ToolLister(client, tap, who, progress, lenient)
         tools = await _walk("tools/list", lister.page, "tools", limits, progress, who)
         wire_tools = lister.unique(tools)
-        lenient.warnings.extend(redactor.redact(w) for w in lister.warnings)
-        prompts: list[Any] = []
-        resources: list[Any] = []
-        templates: list[Any] = []
-        optional = _OptionalLists(limits, progress, who)
-        if caps.prompts is not None:
-            prompts = await optional.walk("prompts/list", client.list_prompts, "prompts", "prompts")
-        if caps.resources is not None:
-            resources = await optional.walk("resources/list", client.list_resources, "resources", "resources")
-            templates = await optional.walk(
-                "resources/templates/list",
-                client.list_resource_templates,
-                "resource_templates",
-                "resources",
-            )
-        lenient.warnings.extend(redactor.redact(w) for w in optional.warnings)
+        warnings.extend(redactor.redact(w) for w in lister.warnings)
+        prompts, resources, templates, optional_warnings = await _optional_lists(client, limits, progress, who)
+        warnings.extend(redactor.redact(w) for w in optional_warnings)
         progress.request = "closing the connection"
         version = client.protocol_version
         discovered = client.session.discover_result
         # A 2026-era server lists every revision it speaks; an initialize handshake names only one.
         supported = [str(v) for v in (discovered.supported_versions or [])] if discovered is not None else []
-    tools_fp = fingerprint(wire_tools)
+    return _Listing(server, version, supported, wire_tools, lister.skipped, prompts, resources, templates)
+
+
+def _freeze(
+    spec: ServerSpec, capability_rule: str, listing: _Listing, redactor: Redactor, lenient: bool, warnings: list[str]
+) -> Snapshot:
+    """The snapshot of one endpoint: each prompt, resource and template key once, and its endpoint record."""
+    who = spec.describe()
+    wire_tools = listing.tools
     found: list[str] = []
-    wire_prompts = _first_of_each([_wire(p) for p in prompts], "prompts", who, lenient.lenient, found)
-    wire_resources = _first_of_each([_wire(r) for r in resources], "resources", who, lenient.lenient, found)
-    wire_templates = _first_of_each([_wire(t) for t in templates], "resource_templates", who, lenient.lenient, found)
-    lenient.warnings.extend(redactor.redact(w) for w in found)
+    wire_prompts = _first_of_each([_wire(p) for p in listing.prompts], "prompts", who, lenient, found)
+    wire_resources = _first_of_each([_wire(r) for r in listing.resources], "resources", who, lenient, found)
+    wire_templates = _first_of_each([_wire(t) for t in listing.templates], "resource_templates", who, lenient, found)
+    warnings.extend(redactor.redact(w) for w in found)
     record = endpoint_record(
         spec.name,
         spec.profile,
         spec.transport,
         spec.public_endpoint(),
-        version,
+        listing.version,
         wire_tools,
         auth=[list(pair) for pair in spec.auth_template()],
         env=list(spec.env),
-        supported_versions=supported,
+        supported_versions=listing.supported,
         prompts=[str(p.get("name")) for p in wire_prompts],
         resources=[str(r.get("uri")) for r in wire_resources],
         resource_templates=[str(t.get("uriTemplate")) for t in wire_templates],
     )
     return Snapshot(
-        protocol_version=version,
-        server=server,
+        protocol_version=listing.version,
+        server=listing.server,
         tools=tuple(wire_tools),
-        capability_version=resolve_capability_version(capability_rule, server, tools_fp),
+        capability_version=resolve_capability_version(capability_rule, listing.server, fingerprint(wire_tools)),
         transport=spec.transport,
         endpoint=spec.public_endpoint(),
         prompts=tuple(wire_prompts),
         resources=tuple(wire_resources),
         resource_templates=tuple(wire_templates),
-        skipped_tools=tuple(lister.skipped),
+        skipped_tools=tuple(listing.skipped),
         endpoints=(record,),
     )
 
 
+async def _introspect(
+    spec: ServerSpec,
+    limits: Limits,
+    capability_rule: str,
+    progress: Progress,
+    redactor: Redactor,
+    errlog: TextIO | None,
+    lenient: bool,
+    warnings: list[str],
+) -> Snapshot:
+    """List everything one endpoint offers and freeze it; with *lenient*, invalid or repeated entries are
+    skipped with a warning appended to *warnings* instead of failing."""
+    listing = await _list_everything(spec, limits, progress, redactor, errlog, lenient, warnings)
+    return _freeze(spec, capability_rule, listing, redactor, lenient, warnings)
+
+
 def introspect(
-    spec: ServerSpec, limits: Limits, capability_rule: str = "server", *, lenient: bool | None = None
+    spec: ServerSpec,
+    limits: Limits,
+    capability_rule: str = "server",
+    *,
+    lenient: bool = False,
+    warnings: list[str] | None = None,
 ) -> Snapshot:
     """Connect, list everything, disconnect; raise :class:`PortalError` on any failure.
 
     A tool that breaks the MCP spec (or a repeated tool name) is an error naming it; with
-    *lenient* (default: the enclosing :func:`leniency` block, else off) it is skipped, recorded
-    in the snapshot's ``skipped_tools`` and reported as a warning.
+    *lenient* it is skipped, recorded in the snapshot's ``skipped_tools`` and reported as a
+    warning.  Warnings (redacted) are appended to *warnings* when given, else dropped.
     """
-    return introspect_all((spec,), limits, capability_rule, lenient=lenient)
+    return introspect_all((spec,), limits, capability_rule, lenient=lenient, warnings=warnings)
 
 
 def introspect_all(
-    specs: Sequence[ServerSpec], limits: Limits, capability_rule: str = "server", *, lenient: bool | None = None
+    specs: Sequence[ServerSpec],
+    limits: Limits,
+    capability_rule: str = "server",
+    *,
+    lenient: bool = False,
+    warnings: list[str] | None = None,
 ) -> Snapshot:
     """Introspect every endpoint concurrently and fold them into one snapshot (see :mod:`generator.connect.merge`).
 
     Each endpoint gets its own time budget (``total_timeout``), running side by side, so
     several endpoints cost about as long as the slowest. The first failure stops the rest
-    and is reported naming its endpoint.
+    and is reported naming its endpoint.  *lenient* and *warnings* are as for :func:`introspect`;
+    warnings found before a failure stay in *warnings*, so the caller can still show them.
     """
-    state = _LENIENCY.get()
-    if state is None or (lenient is not None and lenient != state.lenient):
-        state = Leniency(bool(lenient))
+    found: list[str] = [] if warnings is None else warnings
     results: list[Snapshot | None] = [None] * len(specs)
 
     async def run_all() -> None:
@@ -653,35 +686,35 @@ def introspect_all(
                 group.start_soon(_one, index, spec)
 
     async def _one(index: int, spec: ServerSpec) -> None:
-        results[index] = await _introspect_one(spec, limits, state)
+        results[index] = await _introspect_one(spec, limits, lenient, found)
 
     try:
         anyio.run(run_all)
     except (Exception, BaseExceptionGroup) as exc:
-        leaf = _leaf(exc)
-        if isinstance(leaf, PortalError):
-            raise PortalError(leaf.message) from exc
+        first = leaf(exc)
+        if isinstance(first, PortalError):
+            raise PortalError(first.message) from exc
         raise  # pragma: no cover - _introspect_one turns every failure into a PortalError
     parts = [snap for snap in results if snap is not None]
     return merge(parts, capability_rule)
 
 
-async def _introspect_one(spec: ServerSpec, limits: Limits, state: Leniency) -> Snapshot:
+async def _introspect_one(spec: ServerSpec, limits: Limits, lenient: bool, warnings: list[str]) -> Snapshot:
     """One endpoint, bounded in time; every failure becomes one paragraph naming it."""
-    progress = _Progress()
+    progress = Progress()
     redactor = Redactor()
     # Closed in the finally below; a with-block would not fit the optional stderr capture.
     errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if spec.url is None else None  # noqa: SIM115
     try:
         with anyio.fail_after(limits.total_timeout):
-            return await _introspect(spec, limits, "fingerprint", progress, redactor, errlog, state)
+            return await _introspect(spec, limits, "fingerprint", progress, redactor, errlog, lenient, warnings)
     except PortalError as exc:
         raise PortalError(redactor.redact(exc.message)) from None
     except (Exception, BaseExceptionGroup) as exc:  # boundary: any SDK or transport failure
-        leaf = _leaf(exc)
-        if isinstance(leaf, PortalError):
-            raise PortalError(redactor.redact(leaf.message)) from exc
-        message = _explain(leaf, spec, progress, limits) + _stderr_tail(errlog, redactor)
+        first = leaf(exc)
+        if isinstance(first, PortalError):
+            raise PortalError(redactor.redact(first.message)) from exc
+        message = explain(first, spec, progress, limits) + stderr_tail(errlog, redactor)
         raise PortalError(redactor.redact(message)) from exc
     finally:
         if errlog is not None:

@@ -8,36 +8,60 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
-from typing import Any
 
 from generator.errors import PortalError
+from generator.model.kinds import PageKind
+from generator.model.product import Doc, ItemDoc, ResourceDoc
 from generator.model.site import SiteModel, ToolDoc
 from generator.slugs import duplicates, fold
 
-KINDS = ("index", "tool", "connecting", "changes", "instructions", "api", "prompt", "resource", "resource_template")
-_ITEM_DIRS = {"prompt": "prompts", "resource": "resources", "resource_template": "resource-templates"}
+KINDS: tuple[PageKind, ...] = tuple(PageKind)
+_ITEM_DIRS = {
+    PageKind.PROMPT: "prompts",
+    PageKind.RESOURCE: "resources",
+    PageKind.RESOURCE_TEMPLATE: "resource-templates",
+}
+"""Where the pages of prompts, resources and resource templates live (``en/prompts/x/``)."""
+_SECTIONS = (PageKind.CONNECTING, PageKind.CHANGES, PageKind.INSTRUCTIONS, PageKind.API)
+"""Pages of their own, one per locale, each in a directory named after its kind."""
 
 
 @dataclass(frozen=True)
 class Page:
     """One page of the portal in one locale (it has an HTML form and a Markdown twin)."""
 
-    kind: str
+    kind: PageKind
     locale: str
-    tool: ToolDoc | None = None
-    item: Any = None
-    """The prompt, resource or resource template of those pages (a :mod:`generator.model.product` doc)."""
+    doc: Doc | None = None
+    """The tool, prompt, resource or resource template the page documents (None on the other pages)."""
+
+    @classmethod
+    def of(cls, doc: Doc, locale: str) -> Page:
+        """The page of a tool, prompt, resource or resource template."""
+        return cls(doc.kind, locale, doc)
+
+    @property
+    def tool(self) -> ToolDoc | None:
+        """The tool of a tool page (templates read ``page.tool``)."""
+        return self.doc if isinstance(self.doc, ToolDoc) else None
+
+    @property
+    def item(self) -> ItemDoc | None:
+        """The prompt, resource or resource template of those pages (templates read ``page.item``)."""
+        return self.doc if isinstance(self.doc, ItemDoc) else None
 
     @property
     def directory(self) -> str:
         """The page's pretty URL path, relative to the site root (``en/tools/x/``)."""
-        if self.kind == "tool":
+        if self.kind == PageKind.TOOL:
             if self.tool is None:
                 raise TypeError("a tool page needs its tool")
             return f"{self.locale}/tools/{self.tool.slug}/"
         if self.kind in _ITEM_DIRS:
+            if self.item is None:
+                raise TypeError(f"a {self.kind} page needs its item")
             return f"{self.locale}/{_ITEM_DIRS[self.kind]}/{self.item.slug}/"
-        if self.kind in ("connecting", "changes", "instructions", "api"):
+        if self.kind in _SECTIONS:
             return f"{self.locale}/{self.kind}/"
         return f"{self.locale}/"
 
@@ -48,16 +72,16 @@ class Page:
     @property
     def md_path(self) -> str:
         """The twin: the route with ``.md`` (``en/tools/x.md``, ``en/index.md``)."""
-        if self.kind == "index":
+        if self.kind == PageKind.INDEX:
             return f"{self.locale}/index.md"
         return self.directory.rstrip("/") + ".md"
 
     def in_locale(self, locale: str) -> Page:
-        return Page(self.kind, locale, self.tool, self.item)
+        return Page(self.kind, locale, self.doc)
 
     @property
     def template(self) -> str:
-        return "resource" if self.kind == "resource_template" else self.kind
+        return PageKind.RESOURCE if self.kind == PageKind.RESOURCE_TEMPLATE else self.kind
 
 
 def pages_for(model: SiteModel) -> list[Page]:
@@ -65,22 +89,27 @@ def pages_for(model: SiteModel) -> list[Page]:
     instructions and API operations, then tools, prompts, resources and resource templates."""
     pages = []
     for locale in model.locales:
-        pages.append(Page("index", locale))
-        pages.append(Page("connecting", locale))
+        pages.append(Page(PageKind.INDEX, locale))
+        pages.append(Page(PageKind.CONNECTING, locale))
         if model.previous_version is not None:
-            pages.append(Page("changes", locale))
+            pages.append(Page(PageKind.CHANGES, locale))
         if model.has_instructions:
-            pages.append(Page("instructions", locale))
+            pages.append(Page(PageKind.INSTRUCTIONS, locale))
         if model.api is not None:
-            pages.append(Page("api", locale))
-        pages.extend(Page("tool", locale, tool) for tool in model.tools)
-        pages.extend(Page("prompt", locale, item=p) for p in model.prompts)
-        pages.extend(Page("resource", locale, item=r) for r in model.resources)
-        pages.extend(Page("resource_template", locale, item=r) for r in model.resource_templates)
+            pages.append(Page(PageKind.API, locale))
+        pages.extend(Page.of(tool, locale) for tool in model.tools)
+        pages.extend(Page.of(p, locale) for p in model.prompts)
+        pages.extend(Page.of(r, locale) for r in model.resources)
+        pages.extend(Page.of(r, locale) for r in model.resource_templates)
     return pages
 
 
-_LABELS = {"tool": "tool", "prompt": "prompt", "resource": "resource", "resource_template": "resource template"}
+_LABELS = {
+    PageKind.TOOL: "tool",
+    PageKind.PROMPT: "prompt",
+    PageKind.RESOURCE: "resource",
+    PageKind.RESOURCE_TEMPLATE: "resource template",
+}
 _SHOWN = 80
 """Characters of a name quoted in a message (a name can be megabytes long)."""
 
@@ -94,10 +123,11 @@ def describe(page: Page) -> str:
     """The item a page documents, as a message names it (``the resource 'x' (file:///x)``)."""
     if page.tool is not None:
         return f"the tool {_quoted(page.tool.name)}"
-    if page.item is None:
+    item = page.item
+    if item is None:
         return f"the {page.kind} page"
-    label = f"the {_LABELS.get(page.kind, page.kind)} {_quoted(page.item.name)}"
-    return label if page.kind == "prompt" else f"{label} ({_quoted(page.item.uri)})"
+    label = f"the {_LABELS.get(page.kind, page.kind)} {_quoted(item.name)}"
+    return f"{label} ({_quoted(item.uri)})" if isinstance(item, ResourceDoc) else label
 
 
 def _refuse_repeats(model: SiteModel) -> None:

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 
 from generator.jsonutil import is_number
 from generator.model.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
+from generator.model.kinds import PageKind
 from generator.schema.uritemplate import ParsedTemplate, parse
 from generator.slugs import item_slugs
 from generator.text import json_block
@@ -143,8 +144,9 @@ class PromptArgument:
 
 
 @dataclass(frozen=True)
-class ItemDoc:
-    """What prompts, resources and resource templates share: a name, a page, and the endpoints offering it."""
+class Doc:
+    """What every documented thing shares (a tool, prompt, resource or template): a name, a page, and
+    the endpoints offering it.  :class:`generator.model.site.ToolDoc` and :class:`ItemDoc` extend it."""
 
     name: str
     slug: str
@@ -154,11 +156,8 @@ class ItemDoc:
     extra_keys: ClassVar[tuple[str, ...]] = ("icons", "_meta")
     """Wire fields shown as raw JSON at the end of the page."""
 
-    description_cut: ClassVar[bool] = False
-    """Descriptions of prompts and resources are shown whole (only tool descriptions are capped)."""
-
     @property
-    def kind(self) -> str:
+    def kind(self) -> PageKind:
         """The page kind (see :mod:`generator.model.pages`)."""
         raise NotImplementedError
 
@@ -167,6 +166,24 @@ class ItemDoc:
         """Where a translation file keeps this item's text: (section, name or URI)."""
         raise NotImplementedError
 
+    @cached_property
+    def icon(self) -> str | None:
+        """The first icon that is safe to show inline (a small base64 PNG, JPEG, GIF or WebP)."""
+        return safe_icon(self.raw)
+
+    @property
+    def extra_fields(self) -> tuple[tuple[str, str], ...]:
+        """Wire fields with no section of their own (:attr:`extra_keys`), as JSON."""
+        return tuple((k, json_block(self.raw[k])) for k in self.extra_keys if k in self.raw)
+
+
+@dataclass(frozen=True)
+class ItemDoc(Doc):
+    """What prompts, resources and resource templates share besides :class:`Doc`."""
+
+    description_cut: ClassVar[bool] = False
+    """Descriptions of prompts and resources are shown whole (only tool descriptions are capped)."""
+
     @property
     def title(self) -> str | None:
         return text_of(self.raw, "title")
@@ -174,10 +191,6 @@ class ItemDoc:
     @property
     def description(self) -> str | None:
         return text_of(self.raw, "description")
-
-    @cached_property
-    def icon(self) -> str | None:
-        return safe_icon(self.raw)
 
     @cached_property
     def variants(self) -> tuple[tuple[EndpointDoc, str], ...]:
@@ -190,18 +203,14 @@ class ItemDoc:
                 found.append((endpoint, json_block(raw)))
         return tuple(found)
 
-    @property
-    def extra_fields(self) -> tuple[tuple[str, str], ...]:
-        return tuple((k, json_block(self.raw[k])) for k in self.extra_keys if k in self.raw)
-
 
 @dataclass(frozen=True)
 class PromptDoc(ItemDoc):
     """A prompt the server offers, with its arguments."""
 
     @property
-    def kind(self) -> str:
-        return "prompt"
+    def kind(self) -> PageKind:
+        return PageKind.PROMPT
 
     @property
     def translation_key(self) -> tuple[str, str]:
@@ -239,8 +248,8 @@ class ResourceDoc(ItemDoc):
     extra_keys: ClassVar[tuple[str, ...]] = ("annotations", "icons", "_meta")
 
     @property
-    def kind(self) -> str:
-        return "resource_template" if self.template else "resource"
+    def kind(self) -> PageKind:
+        return PageKind.RESOURCE_TEMPLATE if self.template else PageKind.RESOURCE
 
     @property
     def uri(self) -> str:

@@ -11,8 +11,9 @@ import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
-from typing import Any
+from typing import Any, ClassVar
 
 from generator.authoring.openapi import ApiDocument, Operation
 from generator.authoring.overlays import Overlay
@@ -20,7 +21,9 @@ from generator.authoring.translations import Lookup, Translations
 from generator.compare.changes import ITEM_SUBJECTS, Change
 from generator.compare.diff import diff_snapshots, diff_tool
 from generator.config.portal import Limits, PortalConfig
+from generator.model.kinds import PageKind
 from generator.model.product import (
+    Doc,
     EndpointDoc,
     ItemDoc,
     PromptDoc,
@@ -28,10 +31,11 @@ from generator.model.product import (
     endpoints_of,
     prompts_of,
     resources_of,
-    safe_icon,
 )
-from generator.schema.examples import Example, example_for, placeholder_for, validate
+from generator.schema.examples import Example, example_for
 from generator.schema.flatten import Flattened, flatten
+from generator.schema.validation import validate
+from generator.schema.values import placeholder_for
 from generator.slugs import assign_slugs
 from generator.snapshot.snapshot import Snapshot, canonical_json
 from generator.text import json_block
@@ -53,6 +57,14 @@ class Hint:
     name: str
     value: bool
     declared: bool
+
+
+class AccessLevel(StrEnum):
+    """What calling a tool may do; the values are the badge's CSS class and catalog key (``access.<value>``)."""
+
+    READ_ONLY = "read-only"
+    WRITES = "writes"
+    DESTRUCTIVE = "destructive"
 
 
 @dataclass(frozen=True)
@@ -79,19 +91,19 @@ class Access:
         return any(h.declared for h in self.hints)
 
     @property
-    def level(self) -> str:
+    def level(self) -> AccessLevel:
         """``read-only``, ``writes`` or ``destructive``: the badge and the first words of the summary."""
         if self.hint("readOnlyHint").value:
-            return "read-only"
-        return "destructive" if self.hint("destructiveHint").value else "writes"
+            return AccessLevel.READ_ONLY
+        return AccessLevel.DESTRUCTIVE if self.hint("destructiveHint").value else AccessLevel.WRITES
 
     @property
     def assumed(self) -> bool:
         """True when the level rests on spec defaults rather than on hints the server declared."""
-        if self.level == "read-only":
+        if self.level == AccessLevel.READ_ONLY:
             return False  # only a declared readOnlyHint can make a tool read-only
         return not self.hint("readOnlyHint").declared or (
-            self.level == "destructive" and not self.hint("destructiveHint").declared
+            self.level == AccessLevel.DESTRUCTIVE and not self.hint("destructiveHint").declared
         )
 
     @property
@@ -101,25 +113,27 @@ class Access:
         Idempotence only matters for tools that write, per the spec.
         """
         traits = []
-        if self.level != "read-only":
+        if self.level != AccessLevel.READ_ONLY:
             traits.append("idempotent" if self.hint("idempotentHint").value else "not-idempotent")
         traits.append("open-world" if self.hint("openWorldHint").value else "closed-world")
         return tuple(traits)
 
 
 @dataclass(frozen=True)
-class ToolDoc:
+class ToolDoc(Doc):
     """Everything a tool page shows."""
 
-    name: str
-    slug: str
-    raw: dict[str, Any]
-    endpoints: tuple[EndpointDoc, ...]
     limits: Limits = field(default_factory=Limits)
     overlay: Overlay | None = None
     scope_meta_key: str | None = None
     operations: tuple[Operation, ...] = ()
     """The HTTP API operations this tool maps to (see :mod:`generator.authoring.openapi`)."""
+
+    extra_keys: ClassVar[tuple[str, ...]] = ("execution", "icons", "_meta")
+
+    @property
+    def kind(self) -> PageKind:
+        return PageKind.TOOL
 
     @property
     def translation_key(self) -> tuple[str, str]:
@@ -342,16 +356,6 @@ class ToolDoc:
         value = execution.get("taskSupport") if isinstance(execution, dict) else None
         return value if value in ("optional", "required") else "forbidden"
 
-    @cached_property
-    def icon(self) -> str | None:
-        """The first icon that is safe to show inline (a small base64 PNG, JPEG, GIF or WebP)."""
-        return safe_icon(self.raw)
-
-    @property
-    def extra_fields(self) -> tuple[tuple[str, str], ...]:
-        """Wire fields with no section of their own (``execution``, ``icons``, ``_meta``), as JSON."""
-        return tuple((k, json_block(self.raw[k])) for k in ("execution", "icons", "_meta") if k in self.raw)
-
 
 def _call(name: str, arguments: Any, *, task: bool = False) -> dict[str, Any]:
     params: dict[str, Any] = {"name": name, "arguments": arguments}
@@ -472,7 +476,7 @@ class SiteModel:
 
     @property
     def read_only_count(self) -> int:
-        return sum(1 for t in self.tools if t.access.level == "read-only")
+        return sum(1 for t in self.tools if t.access.level == AccessLevel.READ_ONLY)
 
 
 def build_model(

@@ -30,7 +30,9 @@ from markupsafe import Markup
 
 from generator import __version__
 from generator.errors import PortalError
+from generator.model.kinds import PageKind
 from generator.model.pages import Page, absolute, pages_for, relative
+from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
 from generator.render.filters import FILTERS, MarkdownCatalog, markdown_environment, md_finalize
@@ -167,15 +169,17 @@ class Context:
     def alternates(self) -> list[tuple[Catalog, Page]]:
         return [(self.catalogs[code], self.page.in_locale(code)) for code in self.site.locales]
 
-    def tool_page(self, tool: Any) -> Page:
-        return Page("tool", self.page.locale, tool)
+    def tool_page(self, tool: Doc) -> Page:
+        """The page of a tool, in this page's locale."""
+        return Page.of(tool, self.page.locale)
 
     def page_of(self, kind: str) -> Page:
-        return Page(kind, self.page.locale)
+        """The locale's page of *kind*, named by its string in templates (``ctx.page_of("changes")``)."""
+        return Page(PageKind(kind), self.page.locale)
 
-    def item_page(self, item: Any) -> Page:
-        """The page of a prompt, resource or resource template."""
-        return Page(item.kind, self.page.locale, item=item)
+    def item_page(self, item: Doc) -> Page:
+        """The page of a prompt, resource or resource template, in this page's locale."""
+        return Page.of(item, self.page.locale)
 
 
 class Renderer:
@@ -215,7 +219,7 @@ class Renderer:
     def llms(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str | None) -> str:
         """The root llms.txt (``locale=None``) or one locale's."""
         code = locale or site.locales[0]
-        page = Page("index", code)
+        page = Page(PageKind.INDEX, code)
         ctx = Context(site, page, catalogs[code], catalogs)
         name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
         return self.text.get_template(name).render(
@@ -224,14 +228,14 @@ class Renderer:
 
     def not_found(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str) -> str:
         """A 404 page: served at any URL, so its links are absolute paths from the site root."""
-        ctx = Context(site, Page("index", locale), catalogs[locale], catalogs)
+        ctx = Context(site, Page(PageKind.INDEX, locale), catalogs[locale], catalogs)
         return self.html.get_template("html/404.html.j2").render(
             self._globals(site, ctx.L), ctx=ctx, root=site_root_path(site), csp=CONTENT_SECURITY_POLICY
         )
 
     def root_index(self, site: SiteModel, catalogs: Mapping[str, Catalog]) -> str:
         code = site.locales[0]
-        ctx = Context(site, Page("index", code), catalogs[code], catalogs, from_path="index.html")
+        ctx = Context(site, Page(PageKind.INDEX, code), catalogs[code], catalogs, from_path="index.html")
         return self.html.get_template("html/root.html.j2").render(self._globals(site, ctx.L), ctx=ctx)
 
 
@@ -246,7 +250,7 @@ def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
         if items:
             entries = []
             for item in items:
-                page = Page(item.kind, catalog.code, item=item)
+                page = Page.of(item, catalog.code)
                 href = page.html_path[len(catalog.code) + 1 :]
                 entries.append({"n": visible(item.name), "t": visible(item.title or ""), "h": href})
             groups.append({"g": visible(catalog.t(key)), "i": entries})

@@ -17,7 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from generator.jsonutil import _MAX_LIST, is_number, json_equal, json_type, jsonable, summary
+from generator.jsonutil import MAX_LIST, is_number, json_equal, json_type, jsonable, summary
 
 # Constraint kinds in the order they are listed on a row (documented, stable).
 KINDS: tuple[str, ...] = (
@@ -73,7 +73,7 @@ def own_types(schema: dict[str, Any]) -> tuple[str, ...]:
         if "const" in schema:
             types = [t for t in [json_type(schema["const"])] if t]
         elif isinstance(schema.get("enum"), list) and schema["enum"]:
-            types = [t for t in (json_type(v) for v in schema["enum"][:_MAX_LIST]) if t]
+            types = [t for t in (json_type(v) for v in schema["enum"][:MAX_LIST]) if t]
         elif any(k in schema for k in ("properties", "patternProperties", "required")) or isinstance(
             schema.get("additionalProperties"), dict
         ):
@@ -98,6 +98,9 @@ def _intersect_types(a: object, b: object) -> list[str] | None:
     return list(norm_types(out)) or None
 
 
+_CONFLICT = object()  # what _merge_key returns when two values cannot both hold
+
+
 def merge_schemas(
     a: dict[str, Any], b: dict[str, Any], types_of: Callable[[object], tuple[str, ...]]
 ) -> dict[str, Any] | None:
@@ -114,47 +117,62 @@ def merge_schemas(
         av = out[key]
         if key in ANNOTATIONS or key in ("$defs", "definitions", "$id", "$schema") or json_equal(av, bv):
             continue
-        if key == "type":
-            inter = _intersect_types(av, bv)
-            if inter is None:
-                return None
-            out[key] = inter
-        elif key == "properties" and isinstance(av, dict) and isinstance(bv, dict):
-            props = dict(av)
-            for name, sub in bv.items():
-                if name in props and not json_equal(props[name], sub):
-                    ta, tb = types_of(props[name]), types_of(sub)
-                    if ta and tb and not _intersect_types(list(ta), list(tb)):
-                        return None
-                    props[name] = {"allOf": [props[name], sub]}
-                else:
-                    props[name] = sub
-            out[key] = props
-        elif key == "required" and isinstance(av, list) and isinstance(bv, list):
-            out[key] = av + [r for r in bv if r not in av]
-        elif key == "enum" and isinstance(av, list) and isinstance(bv, list):
-            both = [x for x in av if any(json_equal(x, y) for y in bv)]
-            if not both:
-                return None
-            out[key] = both
-        elif key in _NUMERIC_KINDS and is_number(av) and is_number(bv):
-            if key == "multipleOf":
-                if not (isinstance(av, int) and isinstance(bv, int) and av > 0 and bv > 0):
-                    return None
-                out[key] = math.lcm(av, bv)
-            else:
-                out[key] = max(av, bv) if key in _LOWER else min(av, bv)
-        elif key == "uniqueItems" and isinstance(av, bool) and isinstance(bv, bool):
-            out[key] = av or bv
-        elif key == "additionalProperties" and (av is False or bv is False):
-            out[key] = False
-        elif key in ("items", "contains", "propertyNames", "additionalProperties") and all(
-            isinstance(v, dict | bool) for v in (av, bv)
-        ):
-            out[key] = {"allOf": [av, bv]}
-        else:
+        merged = _merge_key(key, av, bv, types_of)
+        if merged is _CONFLICT:
             return None
-    # additionalProperties: false in one branch forbids the other branch's extra names.
+        out[key] = merged
+    if _extra_names_forbidden(a, b):
+        return None
+    return out
+
+
+def _merge_key(key: str, av: Any, bv: Any, types_of: Callable[[object], tuple[str, ...]]) -> Any:
+    """The value of ``key`` when both ``av`` and ``bv`` must hold; :data:`_CONFLICT` if they cannot."""
+    if key == "type":
+        inter = _intersect_types(av, bv)
+        return _CONFLICT if inter is None else inter
+    if key == "properties" and isinstance(av, dict) and isinstance(bv, dict):
+        return _merge_properties(av, bv, types_of)
+    if key == "required" and isinstance(av, list) and isinstance(bv, list):
+        return av + [r for r in bv if r not in av]
+    if key == "enum" and isinstance(av, list) and isinstance(bv, list):
+        both = [x for x in av if any(json_equal(x, y) for y in bv)]
+        return both or _CONFLICT
+    if key in _NUMERIC_KINDS and is_number(av) and is_number(bv):
+        if key != "multipleOf":
+            return max(av, bv) if key in _LOWER else min(av, bv)
+        if not (isinstance(av, int) and isinstance(bv, int) and av > 0 and bv > 0):
+            return _CONFLICT
+        return math.lcm(av, bv)
+    if key == "uniqueItems" and isinstance(av, bool) and isinstance(bv, bool):
+        return av or bv
+    if key == "additionalProperties" and (av is False or bv is False):
+        return False
+    if key in ("items", "contains", "propertyNames", "additionalProperties") and all(
+        isinstance(v, dict | bool) for v in (av, bv)
+    ):
+        return {"allOf": [av, bv]}
+    return _CONFLICT
+
+
+def _merge_properties(
+    av: dict[str, Any], bv: dict[str, Any], types_of: Callable[[object], tuple[str, ...]]
+) -> dict[str, Any] | object:
+    """Both ``properties`` maps; a name in both becomes ``allOf`` unless their types cannot overlap."""
+    props = dict(av)
+    for name, sub in bv.items():
+        if name in props and not json_equal(props[name], sub):
+            ta, tb = types_of(props[name]), types_of(sub)
+            if ta and tb and not _intersect_types(list(ta), list(tb)):
+                return _CONFLICT
+            props[name] = {"allOf": [props[name], sub]}
+        else:
+            props[name] = sub
+    return props
+
+
+def _extra_names_forbidden(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """True when ``additionalProperties: false`` in one schema forbids names the other one uses."""
     for x, y in ((a, b), (b, a)):
         if x.get("additionalProperties") is False and not x.get("patternProperties"):
             allowed = set(x["properties"]) if isinstance(x.get("properties"), dict) else set()
@@ -165,64 +183,96 @@ def merge_schemas(
                 else set()
             )
             if names - allowed:
-                return None
-    return out
+                return True
+    return False
 
 
-def _where(path: str) -> str:
+def where_label(path: str) -> str:
+    """The path as shown in a warning: quoted, or ``(root)`` for the whole schema."""
     return f"{path!r}" if path else "(root)"
 
 
 def constraints(schema: dict[str, Any], warn: Callable[[str], None], path: str = "") -> list[Constraint]:
     """The constraints a schema states itself (combinators, refs and recursion are added by the caller)."""
     out: list[Constraint] = []
+    _value_constraints(schema, out, warn, path)
+    _numeric_constraints(schema, out, warn, path)
+    _structure_constraints(schema, out)
+    return out
 
-    def add(kind: str, value: Any) -> None:
-        out.append(Constraint(kind, jsonable(value)))
 
+def _add(out: list[Constraint], kind: str, value: Any) -> None:
+    """Append one constraint, its value made JSON-safe."""
+    out.append(Constraint(kind, jsonable(value)))
+
+
+def _value_constraints(schema: dict[str, Any], out: list[Constraint], warn: Callable[[str], None], path: str) -> None:
+    """Flags, const, enum, default, examples and the string keywords (format, pattern, content)."""
     for flag in ("deprecated", "readOnly", "writeOnly", "nullable", "uniqueItems"):
         if schema.get(flag) is True:
-            add(flag, True)
+            _add(out, flag, True)
     if "const" in schema:
-        add("const", schema["const"])
+        _add(out, "const", schema["const"])
     if "enum" in schema:
         if isinstance(schema["enum"], list):
-            add("enum", schema["enum"])
-            if len(schema["enum"]) > _MAX_LIST:
-                warn(f"enum at {_where(path)} has {len(schema['enum'])} values; only {_MAX_LIST} are shown")
+            _add(out, "enum", schema["enum"])
+            if len(schema["enum"]) > MAX_LIST:
+                warn(f"enum at {where_label(path)} has {len(schema['enum'])} values; only {MAX_LIST} are shown")
         else:
-            warn(f"ignored malformed enum at {_where(path)}")
+            warn(f"ignored malformed enum at {where_label(path)}")
     if "default" in schema:
-        add("default", schema["default"])
+        _add(out, "default", schema["default"])
     if "examples" in schema:
         examples = schema["examples"]
-        add("examples", examples if isinstance(examples, list) else [examples])
+        _add(out, "examples", examples if isinstance(examples, list) else [examples])
     elif "example" in schema:  # OpenAPI's singular form
-        add("examples", [schema["example"]])
+        _add(out, "examples", [schema["example"]])
     for key in ("format", "pattern", "contentMediaType", "contentEncoding"):
         if isinstance(schema.get(key), str):
-            add(key, schema[key])
+            _add(out, key, schema[key])
+
+
+def _numeric_constraints(schema: dict[str, Any], out: list[Constraint], warn: Callable[[str], None], path: str) -> None:
+    """Bounds, lengths, counts and multipleOf, including draft-04's boolean exclusive bounds."""
     for key in ("minimum", "maximum", "multipleOf", "minLength", "maxLength", "minItems", "maxItems",
                 "minContains", "maxContains", "minProperties", "maxProperties"):  # fmt: skip
         if key in schema:
             if is_number(schema[key]):
-                add(key, schema[key])
+                _add(out, key, schema[key])
             else:
-                warn(f"ignored non-numeric {key} at {_where(path)}")
+                warn(f"ignored non-numeric {key} at {where_label(path)}")
     for key, bound in (("exclusiveMinimum", "minimum"), ("exclusiveMaximum", "maximum")):
         value = schema.get(key)
         if is_number(value):
-            add(key, value)
+            _add(out, key, value)
         elif value is True and is_number(schema.get(bound)):
             # draft-04: a boolean that turns minimum/maximum into an exclusive bound
             out[:] = [c for c in out if c.kind != bound]
-            add(key, schema[bound])
+            _add(out, key, schema[bound])
+
+
+def _structure_constraints(schema: dict[str, Any], out: list[Constraint]) -> None:
+    """contains, closed objects, propertyNames, dependencies, not and if/then/else."""
     if "contains" in schema:
-        add("contains", summary(schema["contains"]))
+        _add(out, "contains", summary(schema["contains"]))
     if schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False:
-        add("noAdditional", True)
+        _add(out, "noAdditional", True)
     if "propertyNames" in schema:
-        add("propertyNames", summary(schema["propertyNames"]))
+        _add(out, "propertyNames", summary(schema["propertyNames"]))
+    dep_required, dep_schemas = _dependencies(schema)
+    if dep_required:
+        _add(out, "dependentRequired", dep_required)
+    if dep_schemas:
+        _add(out, "dependentSchemas", dep_schemas)
+    if "not" in schema:
+        _add(out, "not", summary(schema["not"]))
+    if "if" in schema:
+        branches = {k: summary(schema[k]) if k in schema else None for k in ("if", "then", "else")}
+        _add(out, "if", branches)
+
+
+def _dependencies(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``dependentRequired`` and ``dependentSchemas``, with draft-07's ``dependencies`` split between them."""
     dep_required: dict[str, Any] = {}
     dep_schemas: dict[str, Any] = {}
     for key in ("dependentRequired", "dependencies", "dependentSchemas"):
@@ -234,13 +284,4 @@ def constraints(schema: dict[str, Any], warn: Callable[[str], None], path: str =
                 dep_required[str(prop)] = [d for d in dep if isinstance(d, str)]
             elif isinstance(dep, dict | bool) and key != "dependentRequired":
                 dep_schemas[str(prop)] = summary(dep)
-    if dep_required:
-        add("dependentRequired", dep_required)
-    if dep_schemas:
-        add("dependentSchemas", dep_schemas)
-    if "not" in schema:
-        add("not", summary(schema["not"]))
-    if "if" in schema:
-        branches = {k: summary(schema[k]) if k in schema else None for k in ("if", "then", "else")}
-        add("if", branches)
-    return out
+    return dep_required, dep_schemas

@@ -50,18 +50,8 @@ from generator.schema.patterns import PatternError, PatternUndecided
 from generator.schema.patterns import search as search_pattern
 from generator.schema.refs import LEGACY_DIALECTS, LocalRefs, detect_dialect, ref_keyword
 from generator.schema.regexgen import generate as regex_strings
-
-# The validator lives in generator.schema.validation; ``clear_cache`` and ``validate`` are re-exported
-# (``X as X``, explicit for mypy --strict) because callers import them from this module.
-from generator.schema.validation import _Checker, _clip, _GiveUp, _too_deep
-from generator.schema.validation import clear_cache as clear_cache
-from generator.schema.validation import validate as validate
-
-# The value tables and placeholders live in generator.schema.values; ``FORMAT_VALUES`` and
-# ``placeholder_for`` are re-exported because callers (model, tests) import them from here.
-from generator.schema.values import _NUMBER_HINTS, _fit, _hint_key, _string_hint
-from generator.schema.values import FORMAT_VALUES as FORMAT_VALUES
-from generator.schema.values import placeholder_for as placeholder_for
+from generator.schema.validation import Checker, GiveUp, clip_message, too_deep
+from generator.schema.values import FORMAT_VALUES, NUMBER_HINTS, fit_length, hint_key, string_hint
 
 _MAX_ATTEMPTS = 4000  # validations per example_for call
 _MAX_DEPTH = 16  # nesting of generated values
@@ -96,7 +86,7 @@ _FAIL = object()
 
 
 class _Generator:
-    def __init__(self, root: object, checker: _Checker, prefer_optional: bool) -> None:
+    def __init__(self, root: object, checker: Checker, prefer_optional: bool) -> None:
         self.root = root
         self.checker = checker
         self.prefer_optional = prefer_optional
@@ -183,7 +173,7 @@ class _Generator:
                 tried = True
                 self.attempts += 1
                 if self.attempts > _MAX_ATTEMPTS:
-                    raise _GiveUp(f"no valid instance found within {_MAX_ATTEMPTS} attempts")
+                    raise GiveUp(f"no valid instance found within {_MAX_ATTEMPTS} attempts")
                 if self.checker.ok(value, node):
                     return value
                 if ctx.depth == 0 and self.first_failure is None:
@@ -272,15 +262,15 @@ class _Generator:
         if isinstance(pattern, str):
             found = regex_strings(pattern, min_len=lo, max_len=top, limit=max(3, ctx.salt % 16 + 1))
             yield from found[ctx.salt % len(found) :] + found[: ctx.salt % len(found)] if found else ()
-        hint = _string_hint(ctx.name)
+        hint = string_hint(ctx.name)
         if ctx.salt:
             hint = f"{hint} {ctx.salt + 1}"
         if view.get("contentEncoding") == "base64":
             yield base64.b64encode(hint.encode()).decode()
         if view.get("contentMediaType") == "application/json":
             yield "{}"
-        yield _fit(hint, lo, top)
-        yield _fit("example", lo, top)
+        yield fit_length(hint, lo, top)
+        yield fit_length("example", lo, top)
 
     def numbers(self, view: dict[str, Any], ctx: _Ctx, *, integer: bool) -> Iterator[object]:
         def bound(key: str) -> Fraction | None:
@@ -301,8 +291,8 @@ class _Generator:
         if integer:
             # integer multiples of p/q are the multiples of p (q divides the factor)
             step = Fraction(step.numerator) if step is not None else Fraction(1)
-        key = _hint_key(ctx.name)
-        preferred = Fraction(_NUMBER_HINTS.get(key, 1 if integer else 1.5)).limit_denominator(1000)
+        key = hint_key(ctx.name)
+        preferred = Fraction(NUMBER_HINTS.get(key, 1 if integer else 1.5)).limit_denominator(1000)
         unit = step or Fraction(1)
         low = max([x for x in (lo, lo_x) if x is not None], default=None)
         high = min([x for x in (hi, hi_x) if x is not None], default=None)
@@ -529,7 +519,7 @@ class _Generator:
 def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
     """A realistic instance that validates (``ok``), or ``ok=False`` with the reason."""
     try:
-        checker = _Checker.cached(schema)
+        checker = Checker.cached(schema)
         checker.overflows = 0
         if checker.error is not None:
             return Example(None, False, f"invalid schema: {checker.error}")
@@ -538,14 +528,14 @@ def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
         generator = _Generator(schema, checker, prefer_optional)
         try:
             value = generator.solve(schema, _Ctx())
-        except (_GiveUp, PatternUndecided) as exc:
+        except (GiveUp, PatternUndecided) as exc:
             return Example(None, False, str(exc))
         if value is _FAIL:
             reason = "no valid instance found"
             if generator.first_failure is not None:
                 candidate, errors = generator.first_failure
                 if errors:
-                    reason += f"; e.g. {_clip(repr(candidate))[:80]} fails: {errors[0]}"
+                    reason += f"; e.g. {clip_message(repr(candidate))[:80]} fails: {errors[0]}"
             unresolved = _unresolved_ref(schema, generator.refs)
             if unresolved:
                 remote = unresolved.startswith("remote")
@@ -558,7 +548,7 @@ def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
             return Example(None, False, f"generated instance failed validation: {errors[0]}")
         return Example(value, True, None)
     except BaseException as exc:  # untrusted input must never crash a build
-        if _too_deep(exc):
+        if too_deep(exc):
             return Example(None, False, "schema nested too deeply")
         if not isinstance(exc, Exception):
             raise  # KeyboardInterrupt, SystemExit: not ours to swallow

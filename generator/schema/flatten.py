@@ -39,7 +39,7 @@ Row conventions (see :class:`Row`):
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from generator.jsonutil import is_number as is_number
@@ -55,14 +55,14 @@ from generator.schema.constraints import ANNOTATIONS as ANNOTATIONS
 from generator.schema.constraints import JSON_TYPES as JSON_TYPES
 from generator.schema.constraints import KINDS as KINDS
 from generator.schema.constraints import Constraint as Constraint
-from generator.schema.constraints import _where
 from generator.schema.constraints import constraints as constraints
 from generator.schema.constraints import declared_types as declared_types
 from generator.schema.constraints import merge_schemas as merge_schemas
 from generator.schema.constraints import norm_types as norm_types
 from generator.schema.constraints import own_types as own_types
-from generator.schema.refs import _REF_KEYWORDS
+from generator.schema.constraints import where_label
 from generator.schema.refs import LEGACY_DIALECTS as LEGACY_DIALECTS
+from generator.schema.refs import REF_KEYWORDS
 from generator.schema.refs import LocalRefs as LocalRefs
 from generator.schema.refs import detect_dialect as detect_dialect
 from generator.schema.refs import ref_keyword as ref_keyword
@@ -107,6 +107,23 @@ def _is_null_only(schema: object) -> bool:
 
 class _Stop(Exception):
     """Row cap reached: unwind everything."""
+
+
+@dataclass(frozen=True)
+class _Spot:
+    """Where one subschema is emitted and how: the arguments of :meth:`_Flattener.emit` as one value."""
+
+    path: str
+    depth: int
+    required: bool
+    variant: str | None
+    add_null: bool = False
+    inherit: tuple[str, ...] = ()
+    outer: dict[str, Any] | None = None
+    pre: tuple[Constraint, ...] = ()
+    shallow: bool = False
+    root: bool = False
+    hops: int = 0
 
 
 @dataclass
@@ -172,7 +189,7 @@ class _Flattener:
             if isinstance(node, bool):
                 return _Res(node, entered)
             if not isinstance(node, dict):
-                self.warn(f"invalid subschema at {_where(path)}: {type(node).__name__}, not an object")
+                self.warn(f"invalid subschema at {where_label(path)}: {type(node).__name__}, not an object")
                 return _Res({}, entered)
             keyword = ref_keyword(node)
             if keyword is None:
@@ -181,16 +198,16 @@ class _Flattener:
             siblings = {k: v for k, v in node.items() if k != keyword}
             target, problem = self.refs.lookup(raw, keyword)
             if problem is not None:
-                self.warn(f"{problem} at {_where(path)}")
+                self.warn(f"{problem} at {where_label(path)}")
                 shown = raw if isinstance(raw, str) else summary(raw)
-                return _Res({k: v for k, v in siblings.items() if k not in _REF_KEYWORDS}, entered, ref=shown)
+                return _Res({k: v for k, v in siblings.items() if k not in REF_KEYWORDS}, entered, ref=shown)
             if isinstance(target, dict):
                 if id(target) in self.active or any(t is target for t in entered):
                     first = self.active.get(id(target), path)
                     return _Res(self.with_siblings(target, siblings), entered, recursive=first)
                 entered.append(target)
             node = self.with_siblings(target, siblings)
-        self.warn(f"$ref chain longer than {_MAX_HOPS} at {_where(path)}")
+        self.warn(f"$ref chain longer than {_MAX_HOPS} at {where_label(path)}")
         return _Res({}, entered, ref="…")
 
     def plain(self, node: object) -> dict[str, Any] | bool | None:
@@ -331,30 +348,23 @@ class _Flattener:
         root: bool = False,
         hops: int = 0,
     ) -> None:
-        if depth > self.max_depth:
+        """Add the rows for ``node`` at ``path`` (and, unless ``shallow``, for everything under it)."""
+        spot = _Spot(path, depth, required, variant, add_null, inherit, outer, pre, shallow, root, hops)
+        self.emit_at(node, spot)
+
+    def emit_at(self, node: object, spot: _Spot) -> None:
+        """:meth:`emit` with its arguments in one value: check depth, resolve, and keep cycle bookkeeping."""
+        if spot.depth > self.max_depth:
             self.truncated = True
-            self.warn(f"depth limit {self.max_depth} reached at {_where(path)}; not expanded further")
-            self.add(Row(path, (), (), required, None, None, (Constraint("truncated", True),), depth, variant))
+            self.warn(f"depth limit {self.max_depth} reached at {where_label(spot.path)}; not expanded further")
+            cut = (Constraint("truncated", True),)
+            self.add(Row(spot.path, (), (), spot.required, None, None, cut, spot.depth, spot.variant))
             return
-        res = self.resolve(node, path)
+        res = self.resolve(node, spot.path)
         registered: list[object] = []
-        self.register([node, *res.entered], path, registered)
+        self.register([node, *res.entered], spot.path, registered)
         try:
-            self._emit(
-                res,
-                path,
-                depth,
-                required,
-                variant,
-                add_null,
-                inherit,
-                outer,
-                pre,
-                shallow,
-                root,
-                hops,
-                registered,
-            )
+            self._emit(res, spot, registered)
         finally:
             for obj in reversed(registered):
                 del self.active[id(obj)]
@@ -368,37 +378,39 @@ class _Flattener:
                 self.alive.append(obj)
                 registered.append(obj)
 
-    def _emit(
-        self,
-        res: _Res,
-        path: str,
-        depth: int,
-        required: bool,
-        variant: str | None,
-        add_null: bool,
-        inherit: tuple[str, ...],
-        outer: dict[str, Any] | None,
-        pre: tuple[Constraint, ...],
-        shallow: bool,
-        root: bool,
-        hops: int,
-        registered: list[object],
-    ) -> None:
-        extra = list(pre)
+    def _emit(self, res: _Res, spot: _Spot, registered: list[object]) -> None:
+        """Emit a resolved schema: a stub row for ``false`` or recursion, else a row and its children."""
+        extra = list(spot.pre)
         if res.ref is not None:
             extra.append(Constraint("ref", res.ref))
         if res.schema is False:
             extra.append(Constraint("not", "true"))
-            self.add(Row(path, (), (), required, None, None, tuple(extra), depth, variant))
+            self.add(Row(spot.path, (), (), spot.required, None, None, tuple(extra), spot.depth, spot.variant))
             return
         schema: dict[str, Any] = {} if res.schema is True else res.schema
         if res.recursive is not None:
-            types = self.plain_types(schema) or inherit
-            if add_null and types:
-                types = norm_types((*types, "null"))
-            extra.append(Constraint("recursive", res.recursive))
-            self.add(self.row(schema, path, depth, required, variant, types, (), extra, full=False))
+            self._emit_recursive(schema, spot, res.recursive, extra)
             return
+        schema, variants = self._merge_all_of_at(schema, spot.path, registered)
+        unions = [k for k in ("oneOf", "anyOf") if isinstance(schema.get(k), list) and schema[k]]
+        if len(unions) == 1 and not variants and spot.hops < 8 and self._emit_collapsed(schema, unions[0], spot):
+            return
+        variants += [(k, schema[k]) for k in unions]
+        types = self._row_types(schema, variants, spot)
+        self._emit_rows(schema, spot, types, variants, extra, first_hand=res.ref is None)
+
+    def _emit_recursive(self, schema: dict[str, Any], spot: _Spot, first: str, extra: list[Constraint]) -> None:
+        """A schema already being expanded at ``first``: one row that points there, no children."""
+        types = self.plain_types(schema) or spot.inherit
+        if spot.add_null and types:
+            types = norm_types((*types, "null"))
+        extra.append(Constraint("recursive", first))
+        self.add(self.row(schema, spot.path, spot.depth, spot.required, spot.variant, types, (), extra, full=False))
+
+    def _merge_all_of_at(
+        self, schema: dict[str, Any], path: str, registered: list[object]
+    ) -> tuple[dict[str, Any], list[tuple[str, list[Any]]]]:
+        """Merge ``allOf`` into one schema when possible; otherwise keep it as a variant to show."""
         variants: list[tuple[str, list[Any]]] = []
         if "allOf" in schema:
             if isinstance(schema["allOf"], list) and schema["allOf"]:
@@ -409,16 +421,20 @@ class _Flattener:
                 else:
                     variants.append(("allOf", schema["allOf"]))
             else:
-                self.warn(f"ignored malformed allOf at {_where(path)}")
-        unions = [k for k in ("oneOf", "anyOf") if isinstance(schema.get(k), list) and schema[k]]
-        if len(unions) == 1 and not variants and hops < 8:
-            collapsed = self.collapse(schema, unions[0])
-            if collapsed is not None:
-                new, null = collapsed
-                self.emit(new, path, depth, required, variant, add_null=add_null or null, inherit=inherit,
-                          outer=outer, pre=pre, shallow=shallow, root=root, hops=hops + 1)  # fmt: skip
-                return
-        variants += [(k, schema[k]) for k in unions]
+                self.warn(f"ignored malformed allOf at {where_label(path)}")
+        return schema, variants
+
+    def _emit_collapsed(self, schema: dict[str, Any], kind: str, spot: _Spot) -> bool:
+        """Emit a simple union as the one schema it amounts to; False if it has real alternatives."""
+        collapsed = self.collapse(schema, kind)
+        if collapsed is None:
+            return False
+        new, null = collapsed
+        self.emit_at(new, replace(spot, add_null=spot.add_null or null, hops=spot.hops + 1))
+        return True
+
+    def _row_types(self, schema: dict[str, Any], variants: list[tuple[str, list[Any]]], spot: _Spot) -> tuple[str, ...]:
+        """The row's types: declared, else shared by every variant, else inherited; plus null if asked."""
         types = own_types(schema)
         if not types and variants and "type" not in schema:
             found: list[str] = []
@@ -427,32 +443,51 @@ class _Flattener:
                 if all(branch_types):
                     found.extend(t for bt in branch_types for t in bt)
             types = norm_types(found)
-        types = types or inherit
-        if add_null and types and "null" not in types:
+        types = types or spot.inherit
+        if spot.add_null and types and "null" not in types:
             types = (*types, "null")
         if "type" in schema and declared_types(schema) is None:
-            self.warn(f"ignored invalid type {summary(schema['type'])} at {_where(path)}")
+            self.warn(f"ignored invalid type {summary(schema['type'])} at {where_label(spot.path)}")
+        return types
+
+    def _emit_rows(
+        self,
+        schema: dict[str, Any],
+        spot: _Spot,
+        types: tuple[str, ...],
+        variants: list[tuple[str, list[Any]]],
+        extra: list[Constraint],
+        *,
+        first_hand: bool,
+    ) -> None:
+        """Add the row itself (or make it the root table), then its children and each variant."""
         for kind, branches in variants:
             extra.append(Constraint(kind, len(branches)))
             if len(branches) > _MAX_BRANCHES:
-                self.warn(f"only the first {_MAX_BRANCHES} {kind} variants are shown at {_where(path)}")
+                self.warn(f"only the first {_MAX_BRANCHES} {kind} variants are shown at {where_label(spot.path)}")
         item_types = self.item_types(schema) if "array" in types else ()
-        row = self.row(schema, path, depth, required, variant, types, item_types, extra)
-        child_depth = depth + 1
-        if root and types == ("object",) and not variants and res.ref is None:
-            self.root_row, child_depth = row, depth  # an object root is the table itself
+        row = self.row(schema, spot.path, spot.depth, spot.required, spot.variant, types, item_types, extra)
+        child_depth = spot.depth + 1
+        if spot.root and types == ("object",) and not variants and first_hand:
+            self.root_row, child_depth = row, spot.depth  # an object root is the table itself
         else:
             self.add(row)
-        if shallow:
+        if spot.shallow:
             return
-        self.children(schema, types, path, child_depth, variant, outer)
+        self.children(schema, types, spot.path, child_depth, spot.variant, spot.outer)
+        self._emit_variants(schema, spot, variants)
+
+    def _emit_variants(self, schema: dict[str, Any], spot: _Spot, variants: list[tuple[str, list[Any]]]) -> None:
+        """Emit each shown branch of each union as its own numbered variant (``1``, ``1.2``, ...)."""
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else None
         n = 0
         for _, branches in variants:
             for branch in branches[:_MAX_BRANCHES]:
                 n += 1
-                label = f"{variant}.{n}" if variant else str(n)
-                self.emit(branch, path, depth, required, label, inherit=_declared_tuple(schema), outer=props)
+                label = f"{spot.variant}.{n}" if spot.variant else str(n)
+                self.emit(
+                    branch, spot.path, spot.depth, spot.required, label, inherit=_declared_tuple(schema), outer=props
+                )
 
     def row(
         self,
@@ -513,7 +548,7 @@ class _Flattener:
         if not types or "object" in types:
             props = schema.get("properties")
             if "properties" in schema and not isinstance(props, dict):
-                self.warn(f"ignored malformed properties at {_where(path)}")
+                self.warn(f"ignored malformed properties at {where_label(path)}")
             props = props if isinstance(props, dict) else {}
             raw_required = schema.get("required")
             required = [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import unquote, urldefrag, urljoin
 
-from generator.jsonutil import _clip
+from generator.jsonutil import clip
 
 LEGACY_DIALECTS = frozenset({"draft-03", "draft-04", "draft-06", "draft-07"})
 _DIALECTS = {
@@ -26,7 +26,7 @@ _DIALECTS = {
     "json-schema.org/draft/2019-09/schema": "2019-09",
     "json-schema.org/draft/2020-12/schema": "2020-12",
 }
-_REF_KEYWORDS = ("$ref", "$recursiveRef", "$dynamicRef")
+REF_KEYWORDS = ("$ref", "$recursiveRef", "$dynamicRef")  # every keyword that points at another schema
 _INDEX_BUDGET = 50_000  # nodes scanned for $id/$anchor
 # Values under these keys are data, not subschemas: an "$id" inside an enum names nothing.
 _DATA_KEYS = frozenset({"enum", "const", "default", "examples", "example"})
@@ -44,12 +44,12 @@ def detect_dialect(schema: object) -> tuple[str | None, str | None]:
         key = key.removeprefix(prefix)
     dialect = _DIALECTS.get(key)
     if dialect is None:
-        return None, f"unknown $schema {_clip(raw, 120)!r}; interpreted as 2020-12"
+        return None, f"unknown $schema {clip(raw, 120)!r}; interpreted as 2020-12"
     return dialect, None
 
 
 def ref_keyword(node: dict[str, Any]) -> str | None:
-    return next((k for k in _REF_KEYWORDS if k in node), None)
+    return next((k for k in REF_KEYWORDS if k in node), None)
 
 
 class LocalRefs:
@@ -122,16 +122,16 @@ class LocalRefs:
             elif self.base and urljoin(self.base, url) in self.ids:
                 doc = self.ids[urljoin(self.base, url)]
             else:
-                return None, f"remote {keyword} {_clip(ref, 120)!r} was not fetched"
+                return None, f"remote {keyword} {clip(ref, 120)!r} was not fetched"
         except ValueError:
-            return None, f"dangling {keyword} {_clip(ref, 120)!r} (malformed URI)"
+            return None, f"dangling {keyword} {clip(ref, 120)!r} (malformed URI)"
         frag = unquote(frag)
         if not frag:
             return doc, None
         if not frag.startswith("/"):
             if frag in self.anchors:
                 return self.anchors[frag], None
-            return None, f"dangling {keyword} {_clip(ref, 120)!r} (no such anchor)"
+            return None, f"dangling {keyword} {clip(ref, 120)!r} (no such anchor)"
         target = doc
         for token in frag[1:].split("/"):
             token = token.replace("~1", "/").replace("~0", "~")
@@ -140,5 +140,5 @@ class LocalRefs:
             elif isinstance(target, list) and token.isdigit() and int(token) < len(target):
                 target = target[int(token)]
             else:
-                return None, f"dangling {keyword} {_clip(ref, 120)!r}"
+                return None, f"dangling {keyword} {clip(ref, 120)!r}"
         return target, None

@@ -7,7 +7,7 @@
   that is itself invalid.  Every format checker comes from jsonschema: the
   ``jsonschema[format-nongpl]`` extra (a hard dependency) installs the packages
   behind date-time, time, duration, hostname, json-pointer, uri-template, ...
-* :class:`_Checker` is the compiled validator behind it, cached by schema
+* :class:`Checker` is the compiled validator behind it, cached by schema
   content (:func:`clear_cache` empties the cache); :mod:`generator.schema.examples`
   uses the same checker to test every candidate, so ``validate`` after
   ``example_for`` on an equal schema does not check the schema against its
@@ -26,7 +26,7 @@ extended so that those keywords, and ``additionalProperties`` (which consults
 ``patternProperties``), match through :mod:`generator.schema.patterns` (ECMA-262 meaning,
 bounded time); jsonschema's own helpers behind ``unevaluatedProperties`` get the same
 search in place of ``re``.  A pattern that cannot be decided raises
-:class:`~generator.schema.patterns.PatternUndecided` out of :meth:`_Checker.ok`, so a
+:class:`~generator.schema.patterns.PatternUndecided` out of :meth:`Checker.ok`, so a
 candidate is never called valid (or invalid) on a guess.
 """
 
@@ -182,11 +182,12 @@ def _at(path: Iterator[Any] | Any) -> str:
     return out
 
 
-def _clip(text: str) -> str:
+def clip_message(text: str) -> str:
+    """Cut a validation message to the length a reader can take in."""
     return text if len(text) <= _MAX_MESSAGE else text[: _MAX_MESSAGE - 1] + "…"
 
 
-class _GiveUp(Exception):
+class GiveUp(Exception):
     """Stop searching: the budget is spent or the schema cannot be checked; the message says why."""
 
 
@@ -236,11 +237,11 @@ def _meta_validator(cls: Any) -> Any:
 
 
 _META: dict[Any, Any] = {}
-_CACHE: dict[tuple[str | None, str], _Checker] = {}
+_CACHE: dict[tuple[str | None, str], Checker] = {}
 _CACHE_SIZE = 64
 
 
-def _too_deep(exc: BaseException) -> bool:
+def too_deep(exc: BaseException) -> bool:
     """A stack exhausted by a deep or looping schema.
 
     Near the recursion limit, the Rust code under ``referencing`` panics instead of raising
@@ -249,7 +250,7 @@ def _too_deep(exc: BaseException) -> bool:
     return isinstance(exc, RecursionError) or type(exc).__name__ == "PanicException"
 
 
-class _Checker:
+class Checker:
     """One compiled validator for a root schema; checks the root or any of its subschemas."""
 
     def __init__(self, schema: object) -> None:
@@ -264,16 +265,16 @@ class _Checker:
                 problem = best_match(_meta_validator(cls).iter_errors(schema))
             if problem is not None:
                 where = _at(problem.absolute_path).replace("$", "#", 1)
-                self.error = _clip(f"{problem.message} (at {where})")
+                self.error = clip_message(f"{problem.message} (at {where})")
                 return
             self.validator = cls(schema, registry=_REGISTRY, format_checker=_format_checker(cls))
         except BaseException as exc:
-            if not (_too_deep(exc) or isinstance(exc, Exception)):
+            if not (too_deep(exc) or isinstance(exc, Exception)):
                 raise
-            self.error = "schema nested too deeply" if _too_deep(exc) else _clip(f"{type(exc).__name__}: {exc}")
+            self.error = "schema nested too deeply" if too_deep(exc) else clip_message(f"{type(exc).__name__}: {exc}")
 
     @classmethod
-    def cached(cls, schema: object) -> _Checker:
+    def cached(cls, schema: object) -> Checker:
         """A checker shared by calls on equal schemas (example_for, then validate of its result)."""
         try:
             text = json.dumps(schema, sort_keys=True, allow_nan=False)
@@ -296,14 +297,14 @@ class _Checker:
         except PatternUndecided:
             raise  # neither valid nor invalid: the caller shows no example rather than guess
         except BaseException as exc:
-            if not _too_deep(exc):
+            if not too_deep(exc):
                 if isinstance(exc, Exception):
                     return False  # unresolvable $ref, a crashing regex...: not valid
                 raise
             # A $ref loop that consumes no data: every check would burn the whole stack again.
             self.overflows += 1
             if self.overflows >= 3:
-                raise _GiveUp("validation recurses without end (a $ref loop that never reaches data)") from None
+                raise GiveUp("validation recurses without end (a $ref loop that never reaches data)") from None
             return False
 
     def errors(self, instance: object) -> list[str]:
@@ -315,18 +316,18 @@ class _Checker:
                 warnings.simplefilter("ignore")
                 errors = list(itertools.islice(self.validator.iter_errors(instance), _MAX_ERRORS))
             for error in errors:
-                found.append(_clip(f"{_at(error.absolute_path)}: {error.message}"))
+                found.append(clip_message(f"{_at(error.absolute_path)}: {error.message}"))
         except Unresolvable as exc:
             ref = str(getattr(exc, "ref", "?"))
             remote = "" if ref.startswith(("#", "/")) else " (remote references are never fetched)"
-            found.append(_clip(f"schema: unresolvable $ref {ref!r}{remote}"))
+            found.append(clip_message(f"schema: unresolvable $ref {ref!r}{remote}"))
         except PatternUndecided as exc:
-            found.append(_clip(f"schema: {exc}"))
+            found.append(clip_message(f"schema: {exc}"))
         except BaseException as exc:
-            if _too_deep(exc):
+            if too_deep(exc):
                 found.append("schema: nested too deeply to validate")
             elif isinstance(exc, Exception):
-                found.append(_clip(f"schema: {type(exc).__name__}: {exc}"))
+                found.append(clip_message(f"schema: {type(exc).__name__}: {exc}"))
             else:
                 raise
         return found
@@ -339,4 +340,4 @@ def clear_cache() -> None:
 
 def validate(instance: object, schema: object) -> list[str]:
     """Error messages (``"$.a[0]: ..."``), empty when valid; ``["schema: ..."]`` for a bad schema."""
-    return _Checker.cached(schema).errors(instance)
+    return Checker.cached(schema).errors(instance)

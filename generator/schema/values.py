@@ -4,8 +4,8 @@ What this module knows:
 
 * :data:`FORMAT_VALUES`: fixed, realistic strings for each known ``format``
   (three per format, so unique items and second tries get a different one).
-* Property-name hints (``_STRING_HINTS``, ``_NUMBER_HINTS``, looked up by
-  :func:`_hint_key` / :func:`_string_hint`), and :func:`_fit`, which pads or
+* Property-name hints (``_STRING_HINTS``, ``NUMBER_HINTS``, looked up by
+  :func:`hint_key` / :func:`string_hint`), and :func:`fit_length`, which pads or
   cuts a plain string to ``minLength``/``maxLength``.
 * :func:`placeholder_for`: the typed stub that shows a call's shape
   (``"<name>"``, ``1``, ``1.0``, ``true``, one array item, every declared
@@ -74,7 +74,8 @@ _STRING_HINTS: dict[str, str] = {
     "format": "json", "mode": "default", "type": "default", "kind": "default", "category": "finance",
     "label": "finance", "address": "1 Main St",
 }  # fmt: skip
-_NUMBER_HINTS: dict[str, float] = {
+# Realistic numbers for common parameter names, keyed by hint_key().
+NUMBER_HINTS: dict[str, float] = {
     "limit": 10, "max_results": 10, "top_k": 5, "k": 5, "count": 10, "size": 10, "page_size": 10,
     "per_page": 10, "page": 1, "offset": 0, "skip": 0, "year": 2026, "month": 9, "day": 3, "hour": 10,
     "minute": 15, "port": 8080, "timeout": 30, "age": 30, "temperature": 0.7, "lat": 52.52,
@@ -83,12 +84,14 @@ _NUMBER_HINTS: dict[str, float] = {
 }  # fmt: skip
 
 
-def _hint_key(name: str | None) -> str:
+def hint_key(name: str | None) -> str:
+    """A parameter name normalised for the hint tables: trimmed, lower case, ``_`` for spaces and dashes."""
     return re.sub(r"[\s-]+", "_", (name or "").strip()).lower()
 
 
-def _string_hint(name: str | None) -> str:
-    key = _hint_key(name)
+def string_hint(name: str | None) -> str:
+    """A realistic string for a parameter with this name, or a generic one."""
+    key = hint_key(name)
     if key in _STRING_HINTS:
         return _STRING_HINTS[key]
     if key.endswith(("_id", "id")) and key != "id":
@@ -103,7 +106,7 @@ def _string_hint(name: str | None) -> str:
     return "example"
 
 
-def _fit(text: str, lo: int, hi: int | None) -> str:
+def fit_length(text: str, lo: int, hi: int | None) -> str:
     """Pad or cut a plain string to the length bounds (patterns are generated, not fitted)."""
     if len(text) < lo:
         filler = (text or "x") + " "

@@ -19,7 +19,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 
 from generator.errors import PortalError
-from generator.jsonutil import json_type
+from generator.jsonutil import clip, json_type
 
 SNAPSHOT_VERSION = 2
 """Bumped when the snapshot's shape changes. Version 2 added ``endpoints``; version 1 files still load."""
@@ -404,11 +404,7 @@ def _shown(value: JSON) -> str:
     kind = _TYPES.get(json_type(value) or "", type(value).__name__)
     if isinstance(value, dict | list) or value is None or isinstance(value, bool):
         return kind
-    return f"{kind} ({_quote(value) if isinstance(value, str) else _clip(json.dumps(value))})"
-
-
-def _clip(text: str) -> str:
-    return text if len(text) <= 60 else text[:59] + "…"
+    return f"{kind} ({_quote(value) if isinstance(value, str) else clip(json.dumps(value), 60)})"
 
 
 def _quote(text: str, limit: int = 60) -> str:
