@@ -14,6 +14,7 @@ import sys
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from generator import __version__
 from generator.config.portal import (
@@ -101,43 +102,40 @@ def make_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"mcp-portal {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    build = sub.add_parser(
-        "build",
-        help="introspect a server (or read a snapshot) and write the site",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    build = _command(sub, "build", "introspect a server (or read a snapshot) and write the site")
     _source_options(build, allow_snapshot=True)
     build.add_argument("--out", metavar="DIR", help="output directory (default ./site)")
     _site_options(build)
     _strict_option(build)
     _lenient_option(build)
-    intro = sub.add_parser(
-        "introspect",
-        help="connect to a server and write its snapshot",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    intro = _command(sub, "introspect", "connect to a server and write its snapshot")
     _source_options(intro, allow_snapshot=False)
     intro.add_argument("-o", "--output", required=True, metavar="SNAPSHOT.json", help="where to write the snapshot")
     _lenient_option(intro)
-    check = sub.add_parser(
-        "check",
-        help="build the site in memory and compare it with the one on disk (exit 3 on drift)",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    check = _command(sub, "check", "build the site in memory and compare it with the one on disk (exit 3 on drift)")
     _source_options(check, allow_snapshot=True)
     check.add_argument("--out", metavar="DIR", help="the built site to check (default ./site)")
     _site_options(check)
     check.add_argument("--format", choices=("text", "json"), default="text", help="report format (default text)")
     _strict_option(check)
     _lenient_option(check)
-    diff = sub.add_parser(
-        "diff",
-        help="classify the tool changes between two snapshots or built sites (breaking, non-breaking, cosmetic)",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+    _diff_command(sub)
+    _translations_and_serve(sub)
+    return parser
+
+
+def _command(sub: Any, name: str, help: str) -> argparse.ArgumentParser:
+    """A subcommand whose --help ends with the shared examples and exit codes."""
+    parser: argparse.ArgumentParser = sub.add_parser(
+        name, help=help, epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    return parser
+
+
+def _diff_command(sub: Any) -> None:
+    """``diff OLD NEW``: it compares two sides and takes no server options."""
+    diff = _command(
+        sub, "diff", "classify the tool changes between two snapshots or built sites (breaking, non-breaking, cosmetic)"
     )
     diff.add_argument("old", metavar="OLD", help="the old side: a snapshot file or a built site directory")
     diff.add_argument("new", metavar="NEW", help="the new side: a snapshot file or a built site directory")
@@ -150,11 +148,12 @@ def make_parser() -> argparse.ArgumentParser:
         help="exit 4 when there is a breaking change (breaking) or any change (any); default: always exit 0",
     )
     diff.add_argument("--debug", action="store_true", help="show tracebacks for errors")
-    trans = sub.add_parser(
-        "translations",
-        help="write the missing and stale translations of one locale to a file for translators",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+
+
+def _translations_and_serve(sub: Any) -> None:
+    """The translators' ``translations`` command and the ``serve`` preview (which has no shared epilog)."""
+    trans = _command(
+        sub, "translations", "write the missing and stale translations of one locale to a file for translators"
     )
     _source_options(trans, allow_snapshot=True)
     trans.add_argument("--locale", required=True, help="the locale to translate into, e.g. ru")
@@ -167,7 +166,6 @@ def make_parser() -> argparse.ArgumentParser:
     serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     serve.add_argument("--debug", action="store_true", help="show tracebacks for errors")
-    return parser
 
 
 def say(text: str, *, err: bool = False, end: str = "\n") -> None:
