@@ -136,7 +136,7 @@ def test_bad_limits_and_capability_rule_are_listed_together(cli: Cli) -> None:
     run = cli("build", "--max-pages", "0", "--request-timeout", "-1", "--capability-version", "latest")
     assert run.code == 2
     message = one_paragraph(run.err)
-    assert "--max-pages" in message and "--request-timeout" in message and "capability_version" in message
+    assert "--max-pages" in message and "--request-timeout" in message and "`--capability-version`" in message
 
 
 def test_version_and_help(cli: Cli) -> None:

@@ -13,21 +13,15 @@ import shlex
 import sys
 import traceback
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from generator import __version__
-from generator.config.portal import (
-    URL_EXAMPLE,
-    Collector,
-    Limits,
-    PortalConfig,
-    ServerSpec,
-    check_capability_version,
-    load_config,
-    parse_locales,
-    url_problem,
-)
+from generator.config.checks import URL_EXAMPLE, Collector, url_problem
+from generator.config.option import BUILD, CHECK, INTROSPECT, TRANSLATIONS, add_arguments, from_arguments
+from generator.config.options import LIMITS, OPTIONS
+from generator.config.portal import PortalConfig, ServerSpec, load_config
 from generator.connect.secrets import redact_logs, start_session
 from generator.errors import PortalError, UsageError
 from generator.text import for_terminal, one_line
@@ -45,7 +39,8 @@ exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 u
   3 check found drift, 4 diff --fail-on found such changes"""
 
 
-def _source_options(parser: argparse.ArgumentParser, *, allow_snapshot: bool) -> None:
+def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
+    """Where the server is, the limits, and every setting of *command* from :data:`OPTIONS`."""
     group = parser.add_argument_group("server (choose one; default: the bundled demo server)")
     group.add_argument("--stdio", metavar='"CMD ARGS"', help="start the server as a child process and talk over stdio")
     group.add_argument(
@@ -63,33 +58,11 @@ def _source_options(parser: argparse.ArgumentParser, *, allow_snapshot: bool) ->
         default=[],
         help="HTTP header for --url (repeatable); ${VAR} is read from the environment and never stored",
     )
-    if allow_snapshot:
+    if command != INTROSPECT:
         group.add_argument("--from", dest="from_file", metavar="SNAPSHOT", help="render offline from a snapshot file")
     group.add_argument("--config", metavar="portal.yaml", help="read settings (and the server) from a YAML file")
-    limits = parser.add_argument_group("limits")
-    limits.add_argument("--request-timeout", type=float, metavar="SECONDS", help="per request (default 30)")
-    limits.add_argument("--total-timeout", type=float, metavar="SECONDS", help="whole introspection (default 120)")
-    limits.add_argument("--max-pages", type=int, metavar="N", help="pages per list walk (default 100)")
-    limits.add_argument("--max-tools", type=int, metavar="N", help="tools accepted (default 5000)")
-    limits.add_argument(
-        "--max-description", type=int, metavar="CHARS", help="characters of a description shown (default 20000)"
-    )
-    limits.add_argument(
-        "--max-schema-bytes", type=int, metavar="BYTES", help="largest schema documented in full (default 262144)"
-    )
-    limits.add_argument("--max-schema-depth", type=int, metavar="N", help="schema levels shown as rows (default 24)")
-    if allow_snapshot:  # build and check render a site; introspect does not
-        limits.add_argument(
-            "--max-render-seconds",
-            type=float,
-            metavar="SECONDS",
-            help="time budget for examples, pages and search after introspection (default 900)",
-        )
-    parser.add_argument(
-        "--capability-version",
-        metavar="RULE",
-        help="the version stamped on every page: server (default), fingerprint, or meta:KEY",
-    )
+    add_arguments(parser.add_argument_group("limits"), command, LIMITS)
+    add_arguments(parser, command, OPTIONS)
     parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
 
 
@@ -103,19 +76,15 @@ def make_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"mcp-portal {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     build = _command(sub, "build", "introspect a server (or read a snapshot) and write the site")
-    _source_options(build, allow_snapshot=True)
-    build.add_argument("--out", metavar="DIR", help="output directory (default ./site)")
-    _site_options(build)
+    _source_options(build, BUILD)
     _strict_option(build)
     _lenient_option(build)
     intro = _command(sub, "introspect", "connect to a server and write its snapshot")
-    _source_options(intro, allow_snapshot=False)
+    _source_options(intro, INTROSPECT)
     intro.add_argument("-o", "--output", required=True, metavar="SNAPSHOT.json", help="where to write the snapshot")
     _lenient_option(intro)
     check = _command(sub, "check", "build the site in memory and compare it with the one on disk (exit 3 on drift)")
-    _source_options(check, allow_snapshot=True)
-    check.add_argument("--out", metavar="DIR", help="the built site to check (default ./site)")
-    _site_options(check)
+    _source_options(check, CHECK)
     check.add_argument("--format", choices=("text", "json"), default="text", help="report format (default text)")
     _strict_option(check)
     _lenient_option(check)
@@ -155,11 +124,8 @@ def _translations_and_serve(sub: Any) -> None:
     trans = _command(
         sub, "translations", "write the missing and stale translations of one locale to a file for translators"
     )
-    _source_options(trans, allow_snapshot=True)
+    _source_options(trans, TRANSLATIONS)
     trans.add_argument("--locale", required=True, help="the locale to translate into, e.g. ru")
-    trans.add_argument(
-        "--translations", metavar="DIR", help="where existing translations live (default ./translations)"
-    )
     trans.add_argument("-o", "--output", metavar="FILE", help="where to write (default DIR/<locale>.todo.yaml)")
     serve = sub.add_parser("serve", help="preview a built site on 127.0.0.1 with the right content types")
     serve.add_argument("--out", default="site", metavar="DIR", help="the built site (default ./site)")
@@ -204,32 +170,6 @@ def _with_leniency(args: argparse.Namespace, command: Callable[[argparse.Namespa
     finally:
         for warning in args.introspect_warnings:
             say(f"warning: {one_line(warning)}", err=True)
-
-
-def _site_options(parser: argparse.ArgumentParser) -> None:
-    """The options that shape the rendered site (build and check take the same ones)."""
-    parser.add_argument("--locales", metavar="en,ru,ar", help="comma-separated locales (default en,ru,ar)")
-    parser.add_argument("--title", help="site title (default: the server's title or name)")
-    parser.add_argument("--base-url", metavar="URL", help="public URL of the site, for canonical links and llms.txt")
-    parser.add_argument("--templates", metavar="DIR", help="a directory of templates searched before the shipped ones")
-    parser.add_argument(
-        "--translations", metavar="DIR", help="translations of server titles and descriptions (DIR/<locale>.yaml)"
-    )
-    parser.add_argument("--no-search", action="store_true", help="skip the Pagefind search index")
-    parser.add_argument(
-        "--overlays",
-        metavar="DIR",
-        help="author overlays, one YAML file per tool: notes, examples, troubleshooting, related tools, scope, "
-        "API operation",
-    )
-    parser.add_argument(
-        "--openapi",
-        metavar="FILE",
-        help="the product's OpenAPI 3.x document: tools are mapped to its operations; it is published with the site",
-    )
-    parser.add_argument(
-        "--previous", metavar="SNAPSHOT", help="a previous snapshot or built site: adds a localized changelog page"
-    )
 
 
 def _strict_option(parser: argparse.ArgumentParser) -> None:
@@ -322,33 +262,12 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
     changes: dict[str, object] = {"server": server}
     if server is not None:
         changes["endpoints"] = ()  # a server on the command line replaces the configured endpoints
-    if getattr(args, "locales", None) is not None:
-        changes["locales"] = parse_locales(args.locales, collect, "--locales")
-    if args.capability_version:
-        changes["capability_version"] = check_capability_version(args.capability_version, collect)
-    base_url = getattr(args, "base_url", None)
-    if base_url:
-        if not base_url.startswith(("http://", "https://")):
-            collect.add("--base-url", "must be an absolute http(s) URL")
-        changes["base_url"] = base_url if base_url.endswith("/") else base_url + "/"
-    if getattr(args, "no_search", False):
-        changes["search"] = False
-    for key in ("title", "out", "templates", "translations", "overlays", "previous", "openapi"):
-        value = getattr(args, key, None)
-        if value:
-            renamed = {"templates": "template_dir", "translations": "translations_dir", "overlays": "overlays_dir"}
-            changes[renamed.get(key, key)] = value
-    limits = {}
-    for key in Limits.__dataclass_fields__:
-        value = getattr(args, key, None)
-        if value is not None:
-            if value <= 0:
-                collect.add(f"--{key.replace('_', '-')}", "must be positive")
-            limits[key] = value
+    changes |= from_arguments(args, collect, OPTIONS)
+    limits = from_arguments(args, collect, LIMITS)
     if collect.problems:
         raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
     if limits:
-        changes["limits"] = Limits(**(config.limits.__dict__ | limits))
+        changes["limits"] = replace(config.limits, **limits)
     return config.with_overrides(**changes)
 
 

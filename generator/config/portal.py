@@ -16,34 +16,26 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from generator.config.variables import expand_or
+from generator.config.checks import URL_EXAMPLE, Collector, url_problem
+from generator.config.option import from_file
+from generator.config.options import FILE_KEYS, LIMITS, OPTIONS, default
 from generator.errors import ConfigError
 
-DEFAULT_LOCALES = ("en", "ru", "ar")
+DEFAULT_LOCALES: tuple[str, ...] = default("locales")
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on what a server can cost us. Each has a CLI option and a config key."""
+    """Bounds on what a server can cost us. Meanings, defaults and options: :data:`options.LIMITS`."""
 
-    request_timeout: float = 30.0
-    """Seconds one MCP request may take."""
-    total_timeout: float = 120.0
-    """Seconds the whole introspection may take, connection included."""
-    max_pages: int = 100
-    """Pages of a ``*/list`` walk before we stop: a server that never ends cannot hang CI."""
-    max_tools: int = 5000
-    """Tools accepted from one server."""
-    max_description: int = 20000
-    """Characters of one description shown; the rest is cut, and the page says so."""
-    max_schema_bytes: int = 262144
-    """Size of one schema (as JSON) that is flattened and given examples; a larger one is shown cut."""
-    max_schema_depth: int = 24
-    """Nesting levels of a schema shown as rows; deeper levels are marked, not expanded."""
-    max_render_seconds: float = 900.0
-    """Seconds a build may spend turning the snapshot into files (examples, pages, search index),
-    introspection not included: a schema built to be slow fails the build with a message instead
-    of holding CI until its own timeout kills it. 15 minutes is far above what real servers need."""
+    request_timeout: float = default("limits.request_timeout")
+    total_timeout: float = default("limits.total_timeout")
+    max_pages: int = default("limits.max_pages")
+    max_tools: int = default("limits.max_tools")
+    max_description: int = default("limits.max_description")
+    max_schema_bytes: int = default("limits.max_schema_bytes")
+    max_schema_depth: int = default("limits.max_schema_depth")
+    max_render_seconds: float = default("limits.max_render_seconds")
 
 
 _TEMPLATE = re.compile(r"(?:[A-Za-z][A-Za-z0-9-]* )?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
@@ -109,9 +101,9 @@ class ServerSpec:
 class PortalConfig:
     """Everything a build needs besides the snapshot itself."""
 
-    title: str | None = None
-    base_url: str | None = None
-    locales: tuple[str, ...] = DEFAULT_LOCALES
+    title: str | None = default("title")
+    base_url: str | None = default("base_url")
+    locales: tuple[str, ...] = default("locales")
     server: ServerSpec | None = None
     """The one server to document (``server:``, ``--stdio``, ``--url``)."""
     endpoints: tuple[ServerSpec, ...] = ()
@@ -122,13 +114,13 @@ class PortalConfig:
     """An OpenAPI 3.x document of the product's HTTP API; tools are mapped to its operations."""
     operation_meta_key: str | None = None
     """The tool ``_meta`` key naming its API operation (an operationId or ``METHOD /path``)."""
-    capability_version: str = "server"
+    capability_version: str = default("capability_version")
     """``server`` (the server's version), ``fingerprint``, or ``meta:KEY`` (a ``_meta`` key of
     the discover or initialize result)."""
-    out: str = "site"
+    out: str = default("out")
     limits: Limits = field(default_factory=Limits)
     template_dir: str | None = None
-    search: bool = True
+    search: bool = default("search")
     """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None
     """Optional ``<locale>.yaml`` translations of tool titles and descriptions (see translations.py)."""
@@ -160,105 +152,11 @@ def _strip_credentials(url: str) -> str:
     return f"{parts.scheme}://{host}{parts.path}"
 
 
-URL_EXAMPLE = "http://127.0.0.1:8000/mcp/"
-
-
-def url_problem(url: str) -> str | None:
-    """Why *url* is not a usable http(s) server URL, or None when it is.
-
-    ``${VAR}`` references are expanded first (an unset one stands in as ``0``: it is reported
-    when connecting), so ``http://127.0.0.1:${PORT}/mcp/`` is checked as the URL it becomes.
-    The reasons never quote the expanded URL, which may carry credentials.
-    """
-    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url.strip()):
-        return "it contains spaces or control characters"
-    candidate = expand_or(url.strip(), "0")
-    try:
-        parts = urlsplit(candidate)
-        parts.port  # noqa: B018 - reading it validates the port
-    except ValueError as exc:
-        if "Port" in str(exc) or "port" in str(exc):
-            return "its port is not a number from 0 to 65535"
-        return "it cannot be parsed as a URL (is a [ of an IPv6 address left unclosed?)"
-    if parts.scheme not in ("http", "https"):
-        return "it must start with http:// or https://"
-    if not parts.hostname:
-        return "it has no host"
-    return None
-
-
 # --- validation ---------------------------------------------------------------------------
 
-_TOP_KEYS = {
-    "title",
-    "base_url",
-    "locales",
-    "server",
-    "endpoints",
-    "capability_version",
-    "out",
-    "limits",
-    "templates",
-    "translations",
-    "search",
-    "overlays",
-    "scope_meta_key",
-    "openapi",
-    "operation_meta_key",
-}
 _SERVER_KEYS = {"stdio", "env", "url", "headers", "cwd", "transport", "public"}
 _ENDPOINT_KEYS = _SERVER_KEYS | {"name", "profile"}
 _TRANSPORTS = {"stdio", "streamable-http"}
-
-
-class Collector:
-    """Gathers problems with their keys so all of them are reported at once (config file and command line)."""
-
-    def __init__(self) -> None:
-        self.problems: list[str] = []
-
-    def add(self, key: str, problem: str) -> None:
-        """Record that ``key`` has ``problem`` (a phrase such as "must be a non-empty string")."""
-        self.problems.append(f"`{key}` {problem}")
-
-    def unknown(self, prefix: str, data: dict[str, Any], allowed: set[str]) -> None:
-        """Record every key of ``data`` that is not in ``allowed``, naming the known ones."""
-        for key in sorted(set(data) - allowed, key=str):
-            self.add(f"{prefix}{key}", f"is not a known key (known: {', '.join(sorted(allowed))})")
-
-    def text(self, key: str, value: Any) -> str | None:
-        """``value`` if it is a non-empty string; None (and a problem unless it was absent) otherwise."""
-        if value is None:
-            return None
-        if not isinstance(value, str) or not value.strip():
-            self.add(key, "must be a non-empty string")
-            return None
-        return value
-
-    def number(self, key: str, value: Any, *, integer: bool) -> float | None:
-        """``value`` if it is a positive number (whole when ``integer``); None and a problem otherwise."""
-        kinds = (int,) if integer else (int, float)
-        if isinstance(value, bool) or not isinstance(value, kinds) or value <= 0:
-            self.add(key, f"must be a positive {'whole number' if integer else 'number'}")
-            return None
-        return value
-
-
-def parse_locales(value: Any, collect: Collector, key: str = "locales") -> tuple[str, ...] | None:
-    """Accept ``en,ru`` or a YAML list; check each code looks like a locale tag."""
-    items = value.split(",") if isinstance(value, str) else value
-    if not isinstance(items, list) or not items:
-        collect.add(key, "must be a list of locale codes such as [en, ru, ar]")
-        return None
-    codes = []
-    for item in items:
-        code = str(item).strip()
-        if not code or not code.replace("_", "-").replace("-", "").isalnum():
-            collect.add(key, f"has an invalid locale code {item!r}")
-            continue
-        if code not in codes:
-            codes.append(code)
-    return tuple(codes) or None
 
 
 def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str] = _SERVER_KEYS) -> ServerSpec | None:
@@ -356,31 +254,15 @@ def _limits(data: Any, collect: Collector) -> Limits:
     if not isinstance(data, dict):
         collect.add("limits", "must be a mapping")
         return Limits()
-    allowed = {f for f in Limits.__dataclass_fields__}
-    collect.unknown("limits.", data, allowed)
-    values: dict[str, Any] = {}
-    for key in sorted(allowed & set(data)):
-        integer = key.startswith("max_") and not key.endswith("_seconds")
-        number = collect.number(f"limits.{key}", data[key], integer=integer)
-        if number is not None:
-            values[key] = number
-    return Limits(**values)
-
-
-def check_capability_version(value: Any, collect: Collector) -> str | None:
-    if value in ("server", "fingerprint"):
-        return str(value)
-    if isinstance(value, str) and value.startswith("meta:") and len(value) > 5:
-        return value
-    collect.add("capability_version", "must be `server`, `fingerprint` or `meta:KEY`")
-    return None
+    collect.unknown("limits.", data, {o.name for o in LIMITS})
+    return Limits(**from_file(data, collect, LIMITS))
 
 
 def load_config(path: Path) -> PortalConfig:
     """Read and validate ``portal.yaml``; raise :class:`ConfigError` listing every problem."""
     data = _read_yaml(path)
     collect = Collector()
-    collect.unknown("", data, _TOP_KEYS)
+    collect.unknown("", data, set(FILE_KEYS))
     changes = _changes(data, collect)
     if collect.problems:
         raise ConfigError(str(path), collect.problems)
@@ -409,58 +291,32 @@ def _read_yaml(path: Path) -> dict[str, Any]:
 
 def _changes(data: dict[str, Any], collect: Collector) -> dict[str, Any]:
     """The settings the file gives, as :meth:`PortalConfig.with_overrides` keywords; problems go to ``collect``."""
-    changes: dict[str, Any] = {
-        "title": collect.text("title", data.get("title")),
-        "out": collect.text("out", data.get("out")),
-        "template_dir": collect.text("templates", data.get("templates")),
-        "translations_dir": collect.text("translations", data.get("translations")),
-        "overlays_dir": collect.text("overlays", data.get("overlays")),
-        "scope_meta_key": collect.text("scope_meta_key", data.get("scope_meta_key")),
-        "openapi": collect.text("openapi", data.get("openapi")),
-        "operation_meta_key": collect.text("operation_meta_key", data.get("operation_meta_key")),
-    }
-    if "search" in data:
-        if isinstance(data["search"], bool):
-            changes["search"] = data["search"]
-        else:
-            collect.add("search", "must be true or false")
-    if "base_url" in data:
-        base = collect.text("base_url", data["base_url"])
-        if base and url_problem(base):
-            collect.add("base_url", "must be an absolute http(s) URL such as https://docs.example.com/mcp/")
-        elif base:
-            changes["base_url"] = base if base.endswith("/") else base + "/"
-    if "locales" in data:
-        changes["locales"] = parse_locales(data["locales"], collect)
+    changes = from_file(data, collect, OPTIONS)
     if "server" in data:
         changes["server"] = _server(data["server"], collect)
     if "endpoints" in data:
         changes["endpoints"] = _endpoints(data["endpoints"], collect)
         if "server" in data:
             collect.add("server", "and `endpoints` cannot both be given: list the server as one of the endpoints")
-    if "capability_version" in data:
-        changes["capability_version"] = check_capability_version(data["capability_version"], collect)
     if "limits" in data:
         changes["limits"] = _limits(data["limits"], collect)
     return changes
 
 
 def _relative_to_file(config: PortalConfig, base_dir: Path, *, has_out: bool) -> PortalConfig:
-    """Paths in the file are relative to the file, not to wherever mcp-portal runs."""
-    if config.template_dir:
-        config = replace(config, template_dir=str(base_dir / config.template_dir))
-    if config.translations_dir:
-        config = replace(config, translations_dir=str(base_dir / config.translations_dir))
-    if config.overlays_dir:
-        config = replace(config, overlays_dir=str(base_dir / config.overlays_dir))
-    if config.openapi:
-        config = replace(config, openapi=str(base_dir / config.openapi))
+    """Paths in the file are relative to the file, not to wherever mcp-portal runs.
+
+    ``out`` only when the file gives it: the default ``site`` is relative to the current directory.
+    """
+    paths: dict[str, Any] = {
+        o.field: str(base_dir / value)
+        for o in OPTIONS
+        if o.relative and (value := getattr(config, o.field)) and (o.field != "out" or has_out)
+    }
     # A stdio server's working directory, like every other path in the file, is relative to the file.
-    config = replace(
+    return replace(
         config,
+        **paths,
         server=_rooted(config.server, base_dir) if config.server else None,
         endpoints=tuple(_rooted(e, base_dir) for e in config.endpoints),
     )
-    if has_out and config.out:
-        config = replace(config, out=str(base_dir / config.out))
-    return config

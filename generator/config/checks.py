@@ -1,0 +1,133 @@
+"""Checks of single configuration values, shared by ``portal.yaml`` and the command line.
+
+Each checker takes the raw value, the name the user wrote (``limits.max_pages`` in the
+file, ``--max-pages`` on the command line) and a :class:`Collector`; it returns the
+accepted value, or None after recording one problem. Because the file and the command
+line run the same checker, a value gets the same message wherever it was given.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from urllib.parse import urlsplit
+
+from generator.config.variables import expand_or
+
+
+class Collector:
+    """Gathers problems with their keys so all of them are reported at once (config file and command line)."""
+
+    def __init__(self) -> None:
+        self.problems: list[str] = []
+
+    def add(self, key: str, problem: str) -> None:
+        """Record that ``key`` has ``problem`` (a phrase such as "must be a non-empty string")."""
+        self.problems.append(f"`{key}` {problem}")
+
+    def unknown(self, prefix: str, data: dict[str, Any], allowed: set[str]) -> None:
+        """Record every key of ``data`` that is not in ``allowed``, naming the known ones."""
+        for key in sorted(set(data) - allowed, key=str):
+            self.add(f"{prefix}{key}", f"is not a known key (known: {', '.join(sorted(allowed))})")
+
+    def text(self, key: str, value: Any) -> str | None:
+        """``value`` if it is a non-empty string; None (and a problem unless it was absent) otherwise."""
+        if value is None:
+            return None
+        if not isinstance(value, str) or not value.strip():
+            self.add(key, "must be a non-empty string")
+            return None
+        return value
+
+
+URL_EXAMPLE = "http://127.0.0.1:8000/mcp/"
+
+
+def url_problem(url: str) -> str | None:
+    """Why *url* is not a usable http(s) URL, or None when it is.
+
+    ``${VAR}`` references are expanded first (an unset one stands in as ``0``: it is reported
+    when connecting), so ``http://127.0.0.1:${PORT}/mcp/`` is checked as the URL it becomes.
+    The reasons never quote the expanded URL, which may carry credentials.
+    """
+    if any(c.isspace() or ord(c) < 32 or ord(c) == 127 for c in url.strip()):
+        return "it contains spaces or control characters"
+    candidate = expand_or(url.strip(), "0")
+    try:
+        parts = urlsplit(candidate)
+        parts.port  # noqa: B018 - reading it validates the port
+    except ValueError as exc:
+        if "Port" in str(exc) or "port" in str(exc):
+            return "its port is not a number from 0 to 65535"
+        return "it cannot be parsed as a URL (is a [ of an IPv6 address left unclosed?)"
+    if parts.scheme not in ("http", "https"):
+        return "it must start with http:// or https://"
+    if not parts.hostname:
+        return "it has no host"
+    return None
+
+
+def text(value: Any, key: str, collect: Collector) -> str | None:
+    """A non-empty string (a title, a path, a ``_meta`` key)."""
+    return collect.text(key, value)
+
+
+def flag(value: Any, key: str, collect: Collector) -> bool | None:
+    """``true`` or ``false``."""
+    if isinstance(value, bool):
+        return value
+    collect.add(key, "must be true or false")
+    return None
+
+
+def site_url(value: Any, key: str, collect: Collector) -> str | None:
+    """The site's public address: an absolute http(s) URL, always ending in ``/``."""
+    base = collect.text(key, value)
+    if base is None:
+        return None
+    if url_problem(base):
+        collect.add(key, "must be an absolute http(s) URL such as https://docs.example.com/mcp/")
+        return None
+    return base if base.endswith("/") else base + "/"
+
+
+def locales(value: Any, key: str, collect: Collector) -> tuple[str, ...] | None:
+    """``en,ru`` or a YAML list; each code must look like a locale tag. Repeats are dropped."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list) or not items:
+        collect.add(key, "must be a list of locale codes such as [en, ru, ar]")
+        return None
+    codes: list[str] = []
+    for item in items:
+        code = str(item).strip()
+        if not code or not code.replace("_", "-").replace("-", "").isalnum():
+            collect.add(key, f"has an invalid locale code {item!r}")
+            continue
+        if code not in codes:
+            codes.append(code)
+    return tuple(codes) or None
+
+
+def capability_rule(value: Any, key: str, collect: Collector) -> str | None:
+    """``server``, ``fingerprint`` or ``meta:KEY``."""
+    if value in ("server", "fingerprint"):
+        return str(value)
+    if isinstance(value, str) and value.startswith("meta:") and len(value) > 5:
+        return value
+    collect.add(key, "must be `server`, `fingerprint` or `meta:KEY`")
+    return None
+
+
+def count(value: Any, key: str, collect: Collector) -> int | None:
+    """A positive whole number."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        collect.add(key, "must be a positive whole number")
+        return None
+    return value
+
+
+def seconds(value: Any, key: str, collect: Collector) -> float | None:
+    """A positive number of seconds (fractions allowed)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
+        collect.add(key, "must be a positive number")
+        return None
+    return value

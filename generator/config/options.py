@@ -1,0 +1,357 @@
+"""Every setting, declared once: its ``portal.yaml`` key, type, default, check and command-line option.
+
+The table below is the single source for a setting. :mod:`generator.config.portal` takes its
+dataclass defaults and its file validation from it, :mod:`generator.commands.cli` builds its
+options and checks their values with it, and the reference tables of ``docs/configuration.md``
+are generated from it (``python -m generator.config.options --write docs/configuration.md``,
+run by ``scripts/update-golden``; a test fails when the page is stale). Adding a setting means
+adding one :class:`Option`; settings with a nested shape (``server``, ``endpoints``, ``limits``)
+are listed here for their key, docs and defaults, and parsed by ``portal.py``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from generator.config import checks
+from generator.config.option import BUILD, CHECK, SERVER_COMMANDS, SITE_COMMANDS, TRANSLATIONS, Option
+
+LIMITS: tuple[Option, ...] = (
+    Option(
+        key="limits.request_timeout",
+        field="request_timeout",
+        default=30.0,
+        type_doc="positive number",
+        meaning="seconds one MCP request may take",
+        check=checks.seconds,
+        cli="--request-timeout",
+        metavar="SECONDS",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.total_timeout",
+        field="total_timeout",
+        default=120.0,
+        type_doc="positive number",
+        meaning="seconds the whole introspection of one endpoint may take, connection included; endpoints run "
+        "side by side, each with its own budget",
+        check=checks.seconds,
+        cli="--total-timeout",
+        metavar="SECONDS",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_pages",
+        field="max_pages",
+        default=100,
+        type_doc="positive whole number",
+        meaning="pages of one paginated list (`tools/list`, `prompts/list`, ...) before mcp-portal gives up",
+        check=checks.count,
+        cli="--max-pages",
+        metavar="N",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_tools",
+        field="max_tools",
+        default=5000,
+        type_doc="positive whole number",
+        meaning="entries accepted in one list from one endpoint",
+        check=checks.count,
+        cli="--max-tools",
+        metavar="N",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_description",
+        field="max_description",
+        default=20000,
+        type_doc="positive whole number",
+        meaning="characters of one tool description shown; a longer one is cut, and the page says so (the full "
+        "text stays in `snapshot.json`)",
+        check=checks.count,
+        cli="--max-description",
+        metavar="CHARS",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_schema_bytes",
+        field="max_schema_bytes",
+        default=262144,
+        type_doc="positive whole number",
+        meaning="size of one schema (as JSON) that is documented in full; a larger one is shown cut, "
+        "without rows or examples",
+        check=checks.count,
+        cli="--max-schema-bytes",
+        metavar="BYTES",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_schema_depth",
+        field="max_schema_depth",
+        default=24,
+        type_doc="positive whole number",
+        meaning="nesting levels of a schema shown as rows; deeper levels are marked as cut",
+        check=checks.count,
+        cli="--max-schema-depth",
+        metavar="N",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_render_seconds",
+        field="max_render_seconds",
+        default=900.0,
+        type_doc="positive number",
+        meaning="seconds a build (or `check`) may spend after introspection: finding examples, rendering pages, "
+        "building the search index",
+        check=checks.seconds,
+        cli="--max-render-seconds",
+        metavar="SECONDS",
+        commands=SITE_COMMANDS,
+    ),
+)
+"""The bounds on what one server can cost a build (``limits:``), one option each."""
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        key="title",
+        field="title",
+        default=None,
+        type_doc="string",
+        meaning="site title",
+        check=checks.text,
+        cli="--title",
+        default_doc="the server's title or name",
+    ),
+    Option(
+        key="base_url",
+        field="base_url",
+        default=None,
+        type_doc="http(s) URL",
+        meaning="public URL of the site, for canonical links and llms.txt",
+        check=checks.site_url,
+        cli="--base-url",
+        metavar="URL",
+    ),
+    Option(
+        key="locales",
+        field="locales",
+        default=("en", "ru", "ar"),
+        type_doc="list of locale codes",
+        meaning="the locales to build",
+        check=checks.locales,
+        cli="--locales",
+        metavar="en,ru,ar",
+    ),
+    Option(
+        key="server",
+        field="server",
+        default=None,
+        type_doc="mapping",
+        meaning="the one server to document",
+        default_doc="the bundled demo",
+        cli_doc="`--stdio` / `--url` (with `--env`, `--header`)",
+    ),
+    Option(
+        key="endpoints",
+        field="endpoints",
+        default=(),
+        type_doc="list of mappings",
+        meaning="several endpoints or profiles of one product, introspected together",
+        default_doc="none",
+        cli_doc="`--stdio` / `--url` replace them",
+    ),
+    Option(
+        key="capability_version",
+        field="capability_version",
+        default="server",
+        type_doc="`server`, `fingerprint` or `meta:KEY`",
+        meaning="the version stamped on every page: server, fingerprint, or meta:KEY",
+        check=checks.capability_rule,
+        cli="--capability-version",
+        metavar="RULE",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="out",
+        field="out",
+        default="site",
+        type_doc="path",
+        meaning="output directory: new, empty, or a site mcp-portal built",
+        check=checks.text,
+        cli="--out",
+        metavar="DIR",
+        relative=True,
+        helps={CHECK: "the built site to check"},
+    ),
+    Option(
+        key="limits",
+        field="limits",
+        default=None,
+        type_doc="mapping of numbers",
+        meaning="bounds on what one server can cost a build",
+        default_doc="see [`limits`](#limits)",
+        cli_doc="one option per limit",
+    ),
+    Option(
+        key="templates",
+        field="template_dir",
+        default=None,
+        type_doc="path",
+        meaning="a directory of templates searched before the shipped ones",
+        check=checks.text,
+        cli="--templates",
+        metavar="DIR",
+        relative=True,
+    ),
+    Option(
+        key="translations",
+        field="translations_dir",
+        default=None,
+        type_doc="path",
+        meaning="translations of server titles and descriptions (DIR/<locale>.yaml)",
+        check=checks.text,
+        cli="--translations",
+        metavar="DIR",
+        commands=(BUILD, CHECK, TRANSLATIONS),
+        relative=True,
+        helps={TRANSLATIONS: "where existing translations live (default ./translations)"},
+    ),
+    Option(
+        key="search",
+        field="search",
+        default=True,
+        type_doc="`true` / `false`",
+        meaning="skip the Pagefind search index",
+        check=checks.flag,
+        cli="--no-search",
+        negated=True,
+    ),
+    Option(
+        key="overlays",
+        field="overlays_dir",
+        default=None,
+        type_doc="path",
+        meaning="author overlays, one YAML file per tool: notes, examples, troubleshooting, related tools, scope, "
+        "API operation",
+        check=checks.text,
+        cli="--overlays",
+        metavar="DIR",
+        relative=True,
+    ),
+    Option(
+        key="scope_meta_key",
+        field="scope_meta_key",
+        default=None,
+        type_doc="string",
+        meaning="the tool `_meta` key holding the capability or scope a tool requires",
+        check=checks.text,
+    ),
+    Option(
+        key="openapi",
+        field="openapi",
+        default=None,
+        type_doc="path",
+        meaning="the product's OpenAPI 3.x document: tools are mapped to its operations; it is published with the site",
+        check=checks.text,
+        cli="--openapi",
+        metavar="FILE",
+        relative=True,
+    ),
+    Option(
+        key="operation_meta_key",
+        field="operation_meta_key",
+        default=None,
+        type_doc="string",
+        meaning="the tool `_meta` key naming its API operation (an operationId or `METHOD /path`)",
+        check=checks.text,
+    ),
+    Option(
+        key="",
+        field="previous",
+        default=None,
+        type_doc="path",
+        meaning="a previous snapshot or built site: adds a localized changelog page",
+        check=checks.text,
+        cli="--previous",
+        metavar="SNAPSHOT",
+    ),
+)
+"""Every top-level setting, in the order the reference lists them."""
+
+FILE_KEYS = frozenset(o.key for o in OPTIONS if o.key)
+"""The keys ``portal.yaml`` accepts at its top level."""
+
+
+def default(key: str) -> Any:
+    """The default of the setting with this ``portal.yaml`` key (``limits.max_pages`` for a limit)."""
+    for option in (*OPTIONS, *LIMITS):
+        if option.key == key:
+            return option.default
+    raise KeyError(key)
+
+
+# --- the reference tables of docs/configuration.md ------------------------------------------------
+
+
+def _cli_cell(option: Option) -> str:
+    if option.cli_doc:
+        return option.cli_doc
+    return f"`{option.cli}`" if option.cli else "none"
+
+
+def keys_table() -> str:
+    """The "All keys at a glance" table."""
+    rows = ["| key | type | default | command-line option |", "| --- | --- | --- | --- |"]
+    for o in OPTIONS:
+        if o.key:
+            rows.append(f"| [`{o.key}`](#{o.key}) | {o.type_doc} | {o.shown_default()} | {_cli_cell(o)} |")
+    return "\n".join(rows)
+
+
+def limits_table() -> str:
+    """The table of the ``limits`` section."""
+    rows = ["| key | meaning | type | default | option |", "| --- | --- | --- | --- | --- |"]
+    for o in LIMITS:
+        rows.append(f"| `{o.name}` | {o.meaning} | {o.type_doc} | {o.shown_default()} | {_cli_cell(o)} |")
+    return "\n".join(rows)
+
+
+TABLES: dict[str, Callable[[], str]] = {"keys": keys_table, "limits": limits_table}
+"""Generated blocks of the reference, each between ``<!-- options:NAME -->`` and ``<!-- /options:NAME -->``."""
+
+
+def refresh(page: str) -> str:
+    """*page* with every generated block replaced by the table as the code declares it now."""
+    for name, table in TABLES.items():
+        start, end = f"<!-- options:{name} -->", f"<!-- /options:{name} -->"
+        head, found, rest = page.partition(start)
+        if not found or end not in rest:
+            raise ValueError(f"the page has no {start} ... {end} block")
+        page = f"{head}{start}\n{table()}\n{end}{rest.partition(end)[2]}"
+    return page
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m generator.config.options --write docs/configuration.md`` (or ``--check``)."""
+    parser = argparse.ArgumentParser(description="Regenerate the option tables of the configuration reference.")
+    parser.add_argument("page", type=Path)
+    parser.add_argument("--write", action="store_true", help="rewrite the page instead of checking it")
+    args = parser.parse_args(argv)
+    old = args.page.read_text(encoding="utf-8")
+    new = refresh(old)
+    if args.write:
+        args.page.write_text(new, encoding="utf-8")
+        return 0
+    if new != old:
+        print(f"{args.page} is stale: run python -m generator.config.options --write {args.page}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

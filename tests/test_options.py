@@ -1,0 +1,106 @@
+"""The settings table is the one source of every option: dataclasses, checks, argparse and the docs agree with it."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+
+from generator.commands.cli import main, make_parser
+from generator.config.options import LIMITS, OPTIONS, refresh
+from generator.config.portal import Limits, PortalConfig, load_config
+from generator.errors import ConfigError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_configuration_reference_is_generated_from_the_table() -> None:
+    page = (ROOT / "docs/configuration.md").read_text(encoding="utf-8")
+    assert refresh(page) == page, "run scripts/update-golden (or python -m generator.config.options --write ...)"
+
+
+def test_every_field_takes_its_default_from_the_table() -> None:
+    for option, cls in [(o, PortalConfig) for o in OPTIONS] + [(o, Limits) for o in LIMITS]:
+        declared = {f.name: f for f in dataclasses.fields(cls)}[option.field]
+        if option.key in ("limits",):
+            continue  # a nested dataclass, built from LIMITS
+        assert declared.default == option.default, option.key
+    covered = {o.field for o in OPTIONS} | {"source"}
+    missing = {f.name for f in dataclasses.fields(PortalConfig)} - covered
+    assert not missing, f"PortalConfig fields with no Option: {missing}"
+    assert {f.name for f in dataclasses.fields(Limits)} == {o.field for o in LIMITS}
+
+
+def _actions(command: str) -> dict[str, str]:
+    """Option string -> help text, for one subcommand."""
+    sub = next(a for a in make_parser()._actions if a.dest == "command")
+    parser = sub.choices[command]  # type: ignore[attr-defined]
+    return {s: a.help or "" for a in parser._actions for s in a.option_strings}
+
+
+@pytest.mark.parametrize("command", ["build", "check", "introspect", "translations"])
+def test_each_command_has_exactly_the_options_the_table_gives_it(command: str) -> None:
+    actions = _actions(command)
+    for option in (*OPTIONS, *LIMITS):
+        if option.cli:
+            assert (option.cli in actions) == (command in option.commands), (command, option.cli)
+            if option.cli in actions:
+                assert actions[option.cli].startswith(option.helps.get(command, option.meaning)[:20])
+
+
+BAD = [
+    # (portal.yaml text, command-line options, what both must say)
+    ("limits: {max_pages: 0}", ["--max-pages", "0"], "must be a positive whole number"),
+    ("limits: {request_timeout: -1}", ["--request-timeout", "-1"], "must be a positive number"),
+    ("base_url: ftp://example.com/", ["--base-url", "ftp://example.com/"], "must be an absolute http(s) URL"),
+    ("locales: ['e n']", ["--locales", "e n"], "has an invalid locale code"),
+    ("capability_version: latest", ["--capability-version", "latest"], "must be `server`, `fingerprint` or"),
+]
+
+
+@pytest.mark.parametrize(("yaml_text", "argv", "problem"), BAD)
+def test_a_bad_value_gets_the_same_words_in_the_file_and_on_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], yaml_text: str, argv: list[str], problem: str
+) -> None:
+    path = tmp_path / "portal.yaml"
+    path.write_text(yaml_text + "\n", encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_config(path)
+    assert problem in raised.value.message
+    code = main(["build", "--from", str(tmp_path / "none.json"), "--out", str(tmp_path / "site"), *argv])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert f"`{argv[0]}` {problem}" in err
+    assert not (tmp_path / "site").exists()
+
+
+def test_the_command_line_overrides_the_file_one_setting_at_a_time(tmp_path: Path) -> None:
+    from generator.commands.cli import config_from_args
+
+    path = tmp_path / "portal.yaml"
+    path.write_text(
+        "title: From the file\nlocales: [en]\nlimits: {max_pages: 7, max_tools: 9}\nsearch: true\nout: built\n",
+        encoding="utf-8",
+    )
+    args = make_parser().parse_args(
+        ["build", "--config", str(path), "--max-pages", "3", "--no-search", "--base-url", "https://d.example/x"]
+    )
+    config = config_from_args(args)
+    assert config.title == "From the file" and config.locales == ("en",)
+    assert (config.limits.max_pages, config.limits.max_tools) == (3, 9)
+    assert config.search is False and config.base_url == "https://d.example/x/"
+    assert config.out == str(tmp_path / "built")  # relative to the file
+
+
+def test_the_readme_documents_every_command_line_option_with_an_example() -> None:
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    rows = {
+        line.split("|")[1].strip().strip("`").split(" ")[0]: line
+        for line in readme.splitlines()
+        if line.startswith("| `--")
+    }
+    for option in (*OPTIONS, *LIMITS):
+        if option.cli:
+            assert option.cli in rows, f"README's command-line reference has no row for {option.cli}"
+            assert f"`{option.cli}" in rows[option.cli].split("|")[3], f"the README row of {option.cli} has no example"
