@@ -194,3 +194,16 @@ def test_manifest_hashes_every_file(site: Path) -> None:
     assert manifest["files"] == {p: hashlib.sha256(d).hexdigest() for p, d in files.items()}
     assert manifest["capability_version"] == "2.4.0"
     assert manifest["fingerprint"].startswith("sha256:")
+
+
+def test_only_the_bundled_demo_gets_the_demo_settings() -> None:
+    """A third-party server that happens to be named like the demo is documented with its own settings."""
+    import dataclasses
+
+    from generator.commands.demo_portal import is_bundled_demo
+    from generator.snapshot.snapshot import load_snapshot
+
+    demo = load_snapshot(Path(__file__).parent / "golden" / "demo.snapshot.json")
+    assert is_bundled_demo(demo)
+    elsewhere = tuple(dataclasses.replace(e, address="uvx teamspace-demo") for e in demo.endpoints)
+    assert not is_bundled_demo(dataclasses.replace(demo, endpoints=elsewhere))

@@ -35,7 +35,7 @@ def test_every_field_takes_its_default_from_the_table() -> None:
 def _actions(command: str) -> dict[str, str]:
     """Option string -> help text, for one subcommand."""
     sub = next(a for a in make_parser()._actions if a.dest == "command")
-    parser = sub.choices[command]  # type: ignore[attr-defined]
+    parser = sub.choices[command]  # type: ignore[index]
     return {s: a.help or "" for a in parser._actions for s in a.option_strings}
 
 

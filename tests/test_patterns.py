@@ -18,8 +18,10 @@ from generator.commands.cli import main
 from generator.config.portal import load_config
 from generator.render.renderer import Deadline
 from generator.schema import patterns
+from generator.schema.ecma_syntax import PatternError
+from generator.schema.ecma_translate import Translator
 from generator.schema.examples import example_for
-from generator.schema.patterns import PatternError, PatternUndecided, compile_pattern, search, watch
+from generator.schema.patterns import PatternUndecided, compile_pattern, search, watch
 from generator.schema.regexgen import generate
 from generator.schema.validation import validate
 from generator.snapshot.snapshot import Snapshot
@@ -101,7 +103,7 @@ def test_ecma_dialect(pattern: str, text: str, expected: bool) -> None:
 @pytest.mark.parametrize(("pattern", "text", "expected"), ECMA_CASES)
 def test_both_engines_agree(pattern: str, text: str, expected: bool) -> None:
     # The backtracking form is the fallback for every pattern RE2 cannot take: it must mean the same.
-    translated = patterns._Translator(pattern).run()
+    translated = Translator(pattern).run()
     assert (regex.compile(translated.rx, flags=regex.V0).search(text) is not None) is expected
 
 

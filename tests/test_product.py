@@ -22,6 +22,7 @@ from generator.config.portal import Limits, PortalConfig, ServerSpec
 from generator.connect.introspect import introspect_all
 from generator.demo.launch import running_http_demo
 from generator.errors import PortalError
+from generator.snapshot.records import EndpointRecord
 from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot, parse_snapshot
 from tests.conftest import Run, free_port, node_bin
 from tests.golden_tool import EVERYTHING_SNAPSHOT, SNAPSHOT
@@ -43,27 +44,27 @@ def demo_site(three: Snapshot) -> dict[str, str]:
     return {path: data.decode("utf-8") for path, data in files.items() if not path.endswith((".png", ".yaml"))}
 
 
-def endpoint(snap: Snapshot, name: str) -> dict[str, object]:
-    return next(e for e in snap.endpoints if e["name"] == name)
+def endpoint(snap: Snapshot, name: str) -> EndpointRecord:
+    return next(e for e in snap.endpoints if e.name == name)
 
 
 def test_three_endpoints_fold_into_one_snapshot(three: Snapshot) -> None:
-    assert [e["name"] for e in three.endpoints] == ["stdio", "http", "readonly"]
-    assert [e["address"] for e in three.endpoints] == [
+    assert [e.name for e in three.endpoints] == ["stdio", "http", "readonly"]
+    assert [e.address for e in three.endpoints] == [
         "python -m generator.demo",
         "http://127.0.0.1:8765/mcp/",
         "http://127.0.0.1:8765/mcp/readonly/",
     ]
-    assert endpoint(three, "readonly")["tools"] == ["search_chat", "query_research_conversations", "my_capabilities"]
-    assert len(endpoint(three, "http")["tools"]) == len(three.tools) == 6  # type: ignore[arg-type]
+    assert endpoint(three, "readonly").tools == ("search_chat", "query_research_conversations", "my_capabilities")
+    assert len(endpoint(three, "http").tools) == len(three.tools) == 6
     # The readonly profile serves smaller pages: its search_chat is kept whole, as a variant.
-    variants = endpoint(three, "readonly")["variants"]
-    assert isinstance(variants, dict) and list(variants) == ["search_chat"]
+    variants = endpoint(three, "readonly").variants
+    assert list(variants) == ["search_chat"]
     assert variants["search_chat"]["inputSchema"]["properties"]["limit"]["maximum"] == 25
-    assert "variants" not in endpoint(three, "http")
+    assert not endpoint(three, "http").variants
     # A 2026-era server lists the revisions it speaks; the negotiated one is among them.
     for record in three.endpoints:
-        assert record["protocol_version"] in record["supported_versions"]  # type: ignore[operator]
+        assert record.protocol_version in record.supported_versions
 
 
 def test_the_multi_endpoint_snapshot_round_trips_and_is_deterministic(three: Snapshot, tmp_path: Path) -> None:
@@ -289,8 +290,8 @@ def test_version_one_snapshots_still_load(tmp_path: Path) -> None:
     data["snapshot_version"] = 1
     del data["endpoints"]
     snap = parse_snapshot(json.dumps(data), tmp_path / "old.json")
-    assert [e["name"] for e in snap.endpoints] == ["default"]
-    assert snap.endpoints[0]["tools"] == [t["name"] for t in snap.tools]
+    assert [e.name for e in snap.endpoints] == ["default"]
+    assert snap.endpoints[0].tools == tuple(t["name"] for t in snap.tools)
 
 
 def test_everything_live_over_stdio_has_prompts_and_templates() -> None:
@@ -299,7 +300,7 @@ def test_everything_live_over_stdio_has_prompts_and_templates() -> None:
     assert {p["name"] for p in snap.prompts} == {p["name"] for p in load_snapshot(EVERYTHING_SNAPSHOT).prompts}
     assert snap.resource_templates and all("uriTemplate" in t for t in snap.resource_templates)
     # A 2025-11-25 server names its version only through the initialize handshake.
-    assert snap.protocol_version == "2025-11-25" and "supported_versions" not in snap.endpoints[0]
+    assert snap.protocol_version == "2025-11-25" and not snap.endpoints[0].supported_versions
 
 
 CONFIG_ERRORS = [
@@ -405,9 +406,8 @@ def test_only_pure_header_templates_are_recorded(value: str, kept: bool) -> None
 def test_endpoints_on_several_hosts_are_named_in_full() -> None:
     from generator.model.product import endpoints_of
 
-    def record(name: str, address: str) -> dict[str, object]:
-        return {"name": name, "profile": name, "transport": "streamable-http", "address": address,
-                "protocol_version": "2025-11-25", "tools": []}  # fmt: skip
+    def record(name: str, address: str) -> EndpointRecord:
+        return EndpointRecord(name, name, "streamable-http", address, "2025-11-25")
 
     same = endpoints_of([record("a", "https://x.example/mcp/"), record("b", "https://x.example/mcp/ro/")])
     assert [e.short for e in same] == ["/mcp/", "/mcp/ro/"]
@@ -550,12 +550,12 @@ def test_endpoints_running_different_releases_are_flagged(tmp_path: Path, cli: C
     parts[2] = replace(parts[2], server={**snap.server, "version": "2.3.9"})
     merged = merge(parts, "server")
     assert merged.capability_version == "2.4.0"
-    assert [r.get("server") for r in merged.endpoints] == [None, None, {"name": "teamspace-demo", "version": "2.3.9"}]
-    assert "server" not in merge(parts[:2], "server").endpoints[1]
+    assert [r.server for r in merged.endpoints] == [{}, {}, {"name": "teamspace-demo", "version": "2.3.9"}]
+    assert not merge(parts[:2], "server").endpoints[1].server
 
     saved = tmp_path / "mixed.json"
     saved.write_text(merged.to_json(), encoding="utf-8")
-    assert load_snapshot(saved).endpoints[2]["server"] == {"name": "teamspace-demo", "version": "2.3.9"}
+    assert load_snapshot(saved).endpoints[2].server == {"name": "teamspace-demo", "version": "2.3.9"}
     _, warnings = site_files(load_snapshot(saved), PortalConfig(search=False))
     assert warnings == [
         "endpoint readonly reports server teamspace-demo 2.3.9, but the portal is stamped with teamspace-demo "
@@ -577,8 +577,8 @@ def test_a_prompt_or_resource_an_endpoint_lists_differently_is_shown(tmp_path: P
     handbook = {**snap.resources[0], "mimeType": "text/plain"}
     parts[2] = replace(parts[2], prompts=(prompt,), resources=(handbook, *snap.resources[1:]))
     merged = merge(parts, "server")
-    assert "item_variants" not in merged.endpoints[1]
-    assert merged.endpoints[2]["item_variants"] == {
+    assert not merged.endpoints[1].item_variants
+    assert merged.endpoints[2].item_variants == {
         "prompts": {"triage_defect": prompt},
         "resources": {"teamspace://handbook": handbook},
     }

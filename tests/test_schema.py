@@ -8,7 +8,10 @@ from typing import Any
 
 import pytest
 
-from generator.schema.flatten import KINDS, Constraint, Flattened, Row, detect_dialect, flatten
+from generator.schema.constraints import KINDS, Constraint
+from generator.schema.flatten import flatten
+from generator.schema.refs import detect_dialect
+from generator.schema.rows import Flattened, Row
 
 UUID: dict[str, Any] = {
     "type": "string",

@@ -8,8 +8,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from generator.schema.constraints import KINDS
 from generator.schema.examples import example_for
-from generator.schema.flatten import KINDS, flatten
+from generator.schema.flatten import flatten
 from generator.schema.validation import validate
 from generator.schema.values import placeholder_for
 

@@ -30,7 +30,8 @@ from hypothesis import strategies as st
 
 from generator.commands.cli import INTERNAL_ERROR, main
 from generator.errors import PortalError
-from generator.snapshot.snapshot import MAX_DEPTH, Snapshot, fingerprint, frozen, load_snapshot
+from generator.snapshot.shape import MAX_DEPTH
+from generator.snapshot.snapshot import Snapshot, fingerprint, frozen, load_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"

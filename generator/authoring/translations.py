@@ -36,7 +36,8 @@ from pathlib import Path
 import yaml
 
 from generator.errors import PortalError
-from generator.snapshot.snapshot import ITEM_KEYS, Snapshot
+from generator.snapshot.shape import ITEM_KEYS
+from generator.snapshot.snapshot import Snapshot
 
 FIELDS = ("title", "description")
 SECTIONS: dict[str, str] = {"tools": "name", **ITEM_KEYS}

@@ -12,9 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import __version__
-from generator.commands.demo_portal import demo_config, demo_endpoints
+from generator.commands.demo_portal import demo_config, demo_endpoints, is_bundled_demo
 from generator.config.portal import PortalConfig
-from generator.demo.settings import SERVER_NAME as DEMO_SERVER_NAME
 from generator.errors import PortalError
 from generator.model.gather import gather
 from generator.publish.write import MANIFEST, Protected, manifest, preflight, publish
@@ -48,7 +47,7 @@ def obtain_snapshot(
     """
     if from_file is not None:
         snapshot = load_snapshot(from_file)
-        if not config.connections and snapshot.server.get("name") == DEMO_SERVER_NAME:
+        if not config.connections and is_bundled_demo(snapshot):
             # A snapshot of the bundled demo renders as the live demo build does.
             config = demo_config(config)
         return snapshot, config

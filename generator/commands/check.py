@@ -22,12 +22,12 @@ from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.publish.write import MANIFEST
-from generator.snapshot.snapshot import ITEM_KEYS, Snapshot, canonical_json
+from generator.snapshot.shape import ITEM_KEYS
+from generator.snapshot.snapshot import Snapshot, canonical_json
 from generator.text import json_report, one_line
 
 DRIFT_EXIT = 3
 """Exit code of ``mcp-portal check`` when the site differs from a fresh build."""
-
 
 
 @dataclass(frozen=True)

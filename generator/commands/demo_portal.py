@@ -14,6 +14,7 @@ from pathlib import Path
 
 from generator.config.portal import PortalConfig, ServerSpec
 from generator.demo import settings
+from generator.snapshot.snapshot import Snapshot
 
 DEMO_PUBLIC_HTTP = f"http://{settings.DEFAULT_HOST}:{settings.DEFAULT_PORT}"
 """Where ``python -m generator.demo --http`` listens by default: the address the demo portal shows."""
@@ -27,7 +28,23 @@ def demo_server() -> ServerSpec:
     return ServerSpec(
         command=(sys.executable, "-m", "generator.demo"),
         fixed_env=(("PYTHONPATH", package_root),),
-        label="python -m generator.demo",
+        label=DEMO_LABEL,
+    )
+
+
+DEMO_LABEL = "python -m generator.demo"
+"""How the demo's stdio command is shown, and recorded as its endpoint's address."""
+
+
+def is_bundled_demo(snapshot: Snapshot) -> bool:
+    """Whether *snapshot* was taken of the bundled demo by mcp-portal itself.
+
+    Its server name alone is not enough (anyone may name a server ``teamspace-demo``): the
+    demo's stdio endpoint is recorded as ``python -m generator.demo``, which only
+    :func:`demo_server` writes.
+    """
+    return snapshot.server.get("name") == settings.SERVER_NAME and any(
+        record.transport == "stdio" and record.address == DEMO_LABEL for record in snapshot.endpoints
     )
 
 

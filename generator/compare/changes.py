@@ -13,7 +13,8 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from generator.schema.flatten import jsonable
+from generator.jsonutil import jsonable
+from generator.snapshot.records import EndpointRecord
 from generator.snapshot.snapshot import Snapshot
 from generator.text import code_span
 
@@ -42,7 +43,7 @@ ITEM_SUBJECTS: dict[str, str] = {
     "resources": "resource",
     "resource_templates": "resource-template",
 }
-"""The subject of each snapshot list besides tools (``snapshot.ITEM_KEYS`` says what keys them)."""
+"""The subject of each snapshot list besides tools (``shape.ITEM_KEYS`` says what keys them)."""
 
 
 @dataclass(frozen=True)
@@ -92,14 +93,14 @@ class Change:
         }
 
 
-def endpoint_pairs(old: Snapshot, new: Snapshot) -> tuple[dict[str, Any], dict[str, Any]] | None:
+def endpoint_pairs(old: Snapshot, new: Snapshot) -> tuple[dict[str, EndpointRecord], dict[str, EndpointRecord]] | None:
     """Both sides' endpoint records by name, or None when they cannot be compared.
 
     A version-1 snapshot has only a stand-in ``default`` endpoint, which says nothing
     about profiles, so it is not compared with a snapshot of named endpoints.
     """
-    old_eps = {str(e["name"]): e for e in old.endpoints}
-    new_eps = {str(e["name"]): e for e in new.endpoints}
+    old_eps = {e.name: e for e in old.endpoints}
+    new_eps = {e.name: e for e in new.endpoints}
     if "default" in old_eps and len(old_eps) == 1 and "default" not in new_eps:
         return None
     if "default" in new_eps and len(new_eps) == 1 and "default" not in old_eps:
@@ -124,7 +125,7 @@ def confined_changes(
     old: Snapshot,
     new: Snapshot,
     section: str,
-    variants_of: Callable[[dict[str, Any]], dict[str, Any]],
+    variants_of: Callable[[EndpointRecord], dict[str, Any]],
     before: dict[str, dict[str, Any]],
     after: dict[str, dict[str, Any]],
     compare: Callable[[dict[str, Any], dict[str, Any]], list[Change]],
@@ -147,8 +148,8 @@ def confined_changes(
         if earlier is None:
             continue
         old_own, new_own = variants_of(earlier), variants_of(record)
-        offered = set(earlier.get(section, [])) & set(record.get(section, [])) & set(before) & set(after)
-        where = str(record["address"])
+        offered = set(earlier.offered(section)) & set(record.offered(section)) & set(before) & set(after)
+        where = record.address
         for name in sorted(offered & (set(old_own) | set(new_own))):
             shared = {c.what for c in compare(before[name], after[name])}
             for change in compare(old_own.get(name, before[name]), new_own.get(name, after[name])):

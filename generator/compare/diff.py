@@ -40,7 +40,10 @@ from generator.compare.changes import (
 )
 from generator.compare.items import item_changes
 from generator.errors import PortalError
-from generator.schema.flatten import Row, flatten, json_equal, jsonable
+from generator.jsonutil import json_equal, jsonable
+from generator.schema.flatten import flatten
+from generator.schema.rows import Row
+from generator.snapshot.records import EndpointRecord
 from generator.snapshot.snapshot import Snapshot, load_snapshot
 from generator.text import code_span
 
@@ -139,9 +142,9 @@ def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Chan
     old_eps, new_eps = pairs
     changes = []
     for name in [*old_eps, *(n for n in new_eps if n not in old_eps)]:
-        before = set(old_eps[name]["tools"]) if name in old_eps else set()
-        after = set(new_eps[name]["tools"]) if name in new_eps else set()
-        where = str((new_eps.get(name) or old_eps[name])["address"])
+        before = set(old_eps[name].tools) if name in old_eps else set()
+        after = set(new_eps[name].tools) if name in new_eps else set()
+        where = (new_eps.get(name) or old_eps[name]).address
         for tool in sorted((before - after) & kept):
             message = f"tool {code_span(tool)} is no longer offered on the endpoint {code_span(name)} ({where})"
             changes.append(Change(tool, BREAKING, "offered-removed", where, where, None, message, name))
@@ -151,8 +154,8 @@ def _offering_changes(old: Snapshot, new: Snapshot, kept: set[str]) -> list[Chan
     return changes
 
 
-def _tool_variants(record: dict[str, Any]) -> dict[str, Any]:
-    return record.get("variants") or {}
+def _tool_variants(record: EndpointRecord) -> dict[str, Any]:
+    return record.variants
 
 
 def diff_tool(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:

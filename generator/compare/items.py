@@ -31,8 +31,10 @@ from generator.compare.changes import (
     keyed,
     noun,
 )
-from generator.schema.flatten import json_equal
-from generator.snapshot.snapshot import ITEM_KEYS, Snapshot
+from generator.jsonutil import json_equal
+from generator.snapshot.records import EndpointRecord
+from generator.snapshot.shape import ITEM_KEYS
+from generator.snapshot.snapshot import Snapshot
 from generator.text import code_span
 
 _COSMETIC_KEYS = frozenset({"name", "title", "description"})
@@ -68,12 +70,11 @@ def item_changes(old: Snapshot, new: Snapshot) -> list[Change]:
     return changes
 
 
-def _variants_in(section: str) -> Callable[[dict[str, Any]], dict[str, Any]]:
+def _variants_in(section: str) -> Callable[[EndpointRecord], dict[str, Any]]:
     """Reads an endpoint record's own listings of *section* (its ``item_variants``)."""
 
-    def variants(record: dict[str, Any]) -> dict[str, Any]:
-        found: dict[str, Any] = (record.get("item_variants") or {}).get(section, {})
-        return found
+    def variants(record: EndpointRecord) -> dict[str, Any]:
+        return record.item_variants.get(section, {})
 
     return variants
 

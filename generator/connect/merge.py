@@ -14,9 +14,12 @@ build can warn that the endpoints run different releases.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
-from generator.snapshot.snapshot import ITEM_KEYS, Snapshot, canonical_json, fingerprint, resolve_capability_version
+from generator.snapshot.records import EndpointRecord
+from generator.snapshot.shape import ITEM_KEYS
+from generator.snapshot.snapshot import Snapshot, canonical_json, fingerprint, resolve_capability_version
 
 
 def _union(lists: Sequence[Sequence[dict[str, Any]]], key: str) -> list[dict[str, Any]]:
@@ -47,7 +50,7 @@ def _item_variants(snap: Snapshot, unions: dict[str, list[dict[str, Any]]]) -> d
     return found
 
 
-def _identity(server: dict[str, Any]) -> dict[str, Any]:
+def _identity(server: dict[str, Any]) -> dict[str, str]:
     """The name and version a server reports in ``serverInfo`` (what the portal is stamped with)."""
     return {key: server[key] for key in ("name", "version") if isinstance(server.get(key), str)}
 
@@ -62,24 +65,27 @@ def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
     tools = _union([snap.tools for snap in parts], "name")
     main = {t["name"]: canonical_json(t) for t in tools}
     unions = {section: _union([getattr(snap, section) for snap in parts], key) for section, key in ITEM_KEYS.items()}
-    records = []
+    records: list[EndpointRecord] = []
     for snap in parts:
+        own = snap.endpoints[0]
         variants = {t["name"]: t for t in snap.tools if canonical_json(t) != main[t["name"]]}
-        record = {**snap.endpoints[0], **({"variants": variants} if variants else {})}
-        items = _item_variants(snap, unions)
-        if items:
-            record["item_variants"] = items
-        if _identity(snap.server) != _identity(primary.server):
-            # The portal is stamped with the primary's identity; one that differs is kept to be flagged.
-            record["server"] = _identity(snap.server)
-        records.append(record)
+        # The portal is stamped with the primary's identity; one that differs is kept to be flagged.
+        differs = _identity(snap.server) != _identity(primary.server)
+        records.append(
+            replace(
+                own,
+                variants=variants or own.variants,
+                item_variants=_item_variants(snap, unions) or own.item_variants,
+                server=_identity(snap.server) if differs else own.server,
+            )
+        )
     skipped = []
     for snap in parts:
         for item in snap.skipped_tools:
-            entry = dict(item) if len(parts) == 1 else {**item, "endpoint": snap.endpoints[0]["name"]}
+            entry = dict(item) if len(parts) == 1 else {**item, "endpoint": snap.endpoints[0].name}
             if entry not in skipped:
                 skipped.append(entry)
-    tools_fp = fingerprint(tools, records)
+    tools_fp = fingerprint(tools, [r.to_json() for r in records])
     return Snapshot(
         protocol_version=primary.protocol_version,
         server=primary.server,

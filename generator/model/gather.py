@@ -59,12 +59,12 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
 
 def release_mismatches(snapshot: Snapshot) -> list[str]:
     """A warning per endpoint that runs another server release than the one the portal is stamped with."""
-    primary = snapshot.endpoints[0]["name"] if snapshot.endpoints else "the first endpoint"
+    primary = snapshot.endpoints[0].name if snapshot.endpoints else "the first endpoint"
     stamped = " ".join(str(snapshot.server.get(k, "?")) for k in ("name", "version"))
     return [
-        f"endpoint {record['name']} reports server {record['server'].get('name', '?')} "
-        f"{record['server'].get('version', '?')}, but the portal is stamped with {stamped} from endpoint "
+        f"endpoint {record.name} reports server {record.server.get('name', '?')} "
+        f"{record.server.get('version', '?')}, but the portal is stamped with {stamped} from endpoint "
         f"{primary}; pages document {primary}'s listing, so deploy one release everywhere and build again"
         for record in snapshot.endpoints
-        if record.get("server")
+        if record.server
     ]

@@ -51,6 +51,18 @@ class Page:
         return self.doc if isinstance(self.doc, ItemDoc) else None
 
     @property
+    def summary(self) -> str:
+        """The documented thing in a line, for the page's meta description and front matter: a tool's
+        summary; a prompt's or resource's description, else its title, else its name (a resource's URI).
+        Empty on pages that document no single thing (they describe themselves with a catalog string)."""
+        if self.tool is not None:
+            return self.tool.summary
+        item = self.item
+        if item is None:
+            return ""
+        return item.description or item.title or (item.uri if isinstance(item, ResourceDoc) else item.name)
+
+    @property
     def directory(self) -> str:
         """The page's pretty URL path, relative to the site root (``en/tools/x/``)."""
         if self.kind == PageKind.TOOL:

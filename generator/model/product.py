@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import shlex
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
 from decimal import Decimal
 from functools import cached_property
 from typing import Any, ClassVar
@@ -20,6 +21,7 @@ from generator.model.clients import EndpointFacts, Snippet, auth_pattern, server
 from generator.model.kinds import PageKind
 from generator.schema.uritemplate import ParsedTemplate, parse
 from generator.slugs import item_slugs
+from generator.snapshot.records import EndpointRecord
 from generator.text import json_block
 
 # Only raster images embedded in the page: an https icon would be a request to another host,
@@ -49,46 +51,16 @@ def _strings(value: Any) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class EndpointDoc:
-    """One endpoint (a profile over a transport) and what it offers."""
+class EndpointDoc(EndpointRecord):
+    """One endpoint (a profile over a transport) and what it offers, as pages name and configure it."""
 
-    name: str
-    profile: str
-    transport: str
-    address: str
-    protocol_version: str
-    tools: tuple[str, ...]
-    auth: tuple[tuple[str, str | None], ...] = ()
-    env: tuple[str, ...] = ()
-    variants: tuple[tuple[str, dict[str, Any]], ...] = ()
-    supported_versions: tuple[str, ...] = ()
-    """Every protocol revision the endpoint says it speaks (``server/discover``); empty when unknown."""
-    item_variants: tuple[tuple[str, str, dict[str, Any]], ...] = ()
-    """(section, name or URI, listing) of each prompt or resource this endpoint lists differently."""
     path_only: bool = True
     """Name an HTTP endpoint by its URL path alone (true when every HTTP endpoint shares one host)."""
 
     @classmethod
-    def from_record(cls, record: dict[str, Any], *, path_only: bool = True) -> EndpointDoc:
-        variants = record.get("variants") or {}
-        return cls(
-            path_only=path_only,
-            name=record["name"],
-            profile=record.get("profile") or record["name"],
-            transport=record["transport"],
-            address=record["address"],
-            protocol_version=record["protocol_version"],
-            tools=tuple(record.get("tools", ())),
-            auth=tuple((a[0], a[1]) for a in record.get("auth", ())),
-            env=tuple(record.get("env", ())),
-            supported_versions=tuple(record.get("supported_versions", ())),
-            variants=tuple(sorted(variants.items())),
-            item_variants=tuple(
-                (section, key, raw)
-                for section, found in sorted((record.get("item_variants") or {}).items())
-                for key, raw in sorted(found.items())
-            ),
-        )
+    def of(cls, record: EndpointRecord, *, path_only: bool = True) -> EndpointDoc:
+        """The snapshot's *record*, with how pages name it."""
+        return cls(**{f.name: getattr(record, f.name) for f in fields(EndpointRecord)}, path_only=path_only)
 
     @property
     def is_http(self) -> bool:
@@ -103,13 +75,6 @@ class EndpointDoc:
         if self.is_http and self.path_only:
             return urlsplit(self.address).path or "/"
         return self.address
-
-    def variant(self, tool: str) -> dict[str, Any] | None:
-        return dict(self.variants).get(tool)
-
-    def item_variant(self, section: str, key: str) -> dict[str, Any] | None:
-        """This endpoint's own listing of a prompt or resource, when it differs from the page's."""
-        return next((raw for s, k, raw in self.item_variants if (s, k) == (section, key)), None)
 
     def facts(self) -> EndpointFacts:
         """The endpoint as the client-configuration snippets need it (no secret ever)."""
@@ -303,16 +268,15 @@ class ResourceDoc(ItemDoc):
         return json_block({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": self.uri}})
 
 
-def endpoints_of(records: list[dict[str, Any]]) -> tuple[EndpointDoc, ...]:
+def endpoints_of(records: Sequence[EndpointRecord]) -> tuple[EndpointDoc, ...]:
     """The endpoint records of a snapshot, named by URL path when their HTTP hosts agree."""
-    hosts = {urlsplit(r["address"])[:2] for r in records if r.get("transport") == "streamable-http"}
-    return tuple(EndpointDoc.from_record(r, path_only=len(hosts) <= 1) for r in records)
+    hosts = {urlsplit(r.address)[:2] for r in records if r.transport == "streamable-http"}
+    return tuple(EndpointDoc.of(r, path_only=len(hosts) <= 1) for r in records)
 
 
-def _offering(
-    endpoints: tuple[EndpointDoc, ...], records: list[dict[str, Any]], key: str, value: str
-) -> tuple[EndpointDoc, ...]:
-    return tuple(e for e, r in zip(endpoints, records, strict=True) if value in r.get(key, ()))
+def _offering(endpoints: tuple[EndpointDoc, ...], section: str, key: str) -> tuple[EndpointDoc, ...]:
+    """The endpoints that offer the item of *section* named (or addressed) *key*."""
+    return tuple(e for e in endpoints if key in e.offered(section))
 
 
 def _slugs(names: list[str], keys: list[str]) -> list[str]:
@@ -320,13 +284,11 @@ def _slugs(names: list[str], keys: list[str]) -> list[str]:
     return item_slugs(list(zip(names, keys, strict=True)))
 
 
-def prompts_of(
-    raw: tuple[dict[str, Any], ...], endpoints: tuple[EndpointDoc, ...], records: list[dict[str, Any]]
-) -> tuple[PromptDoc, ...]:
+def prompts_of(raw: tuple[dict[str, Any], ...], endpoints: tuple[EndpointDoc, ...]) -> tuple[PromptDoc, ...]:
     names = [str(p.get("name", "")) for p in raw]
     slugs = _slugs(names, names)
     return tuple(
-        PromptDoc(name, slug, p, _offering(endpoints, records, "prompts", name))
+        PromptDoc(name, slug, p, _offering(endpoints, "prompts", name))
         for name, slug, p in zip(names, slugs, raw, strict=True)
     )
 
@@ -334,7 +296,6 @@ def prompts_of(
 def resources_of(
     raw: tuple[dict[str, Any], ...],
     endpoints: tuple[EndpointDoc, ...],
-    records: list[dict[str, Any]],
     *,
     template: bool,
 ) -> tuple[ResourceDoc, ...]:
@@ -343,6 +304,6 @@ def resources_of(
     uris = [str(r.get(key, "")) for r in raw]
     slugs = _slugs(names, uris)
     return tuple(
-        ResourceDoc(name, slug, r, _offering(endpoints, records, record_key, uri), template=template)
+        ResourceDoc(name, slug, r, _offering(endpoints, record_key, uri), template=template)
         for name, slug, r, uri in zip(names, slugs, raw, uris, strict=True)
     )

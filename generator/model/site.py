@@ -18,9 +18,10 @@ from typing import Any, ClassVar
 from generator.authoring.openapi import ApiDocument, Operation
 from generator.authoring.overlays import Overlay
 from generator.authoring.translations import Lookup, Translations
-from generator.compare.changes import ITEM_SUBJECTS, Change
+from generator.compare.changes import ITEM_SUBJECTS, Change, ChangeClass
 from generator.compare.diff import diff_snapshots, diff_tool
 from generator.config.portal import Limits, PortalConfig
+from generator.model.clients import Snippet
 from generator.model.kinds import PageKind
 from generator.model.product import (
     Doc,
@@ -33,7 +34,8 @@ from generator.model.product import (
     resources_of,
 )
 from generator.schema.examples import Example, example_for
-from generator.schema.flatten import Flattened, flatten
+from generator.schema.flatten import flatten
+from generator.schema.rows import Flattened
 from generator.schema.validation import validate
 from generator.schema.values import placeholder_for
 from generator.slugs import assign_slugs
@@ -48,6 +50,8 @@ HINTS: tuple[tuple[str, bool], ...] = (
     ("openWorldHint", True),
 )
 SUMMARY_LIMIT = 160
+SERVER_FIELDS = ("name", "title", "version", "description", "websiteUrl")
+"""The server's identity fields the connecting page lists, in this order, when set."""
 
 
 @dataclass(frozen=True)
@@ -118,6 +122,25 @@ class Access:
         traits.append("open-world" if self.hint("openWorldHint").value else "closed-world")
         return tuple(traits)
 
+    @property
+    def caveat(self) -> str | None:
+        """``undeclared`` (no hint declared: all are spec defaults), ``partly`` (some are), or None.
+
+        The catalog key ``access.<caveat>`` says it under the access summary.
+        """
+        if not self.declared_any:
+            return "undeclared"
+        return "partly" if not all(h.declared for h in self.hints) else None
+
+
+@dataclass(frozen=True)
+class Annotation:
+    """One row of a tool's annotations table: a hint or another annotation, and whether it was declared."""
+
+    name: str
+    value: Any
+    declared: bool
+
 
 @dataclass(frozen=True)
 class ToolDoc(Doc):
@@ -130,6 +153,8 @@ class ToolDoc(Doc):
     """The HTTP API operations this tool maps to (see :mod:`generator.authoring.openapi`)."""
 
     extra_keys: ClassVar[tuple[str, ...]] = ("execution", "icons", "_meta")
+    common_troubles: ClassVar[tuple[str, ...]] = ("auth", "capability", "invalid", "unknown", "tool_error")
+    """The troubleshooting rows every tool page shows before the authors' (catalog keys ``trouble.<key>.*``)."""
 
     @property
     def kind(self) -> PageKind:
@@ -172,6 +197,11 @@ class ToolDoc(Doc):
             if variant is not None:
                 found.append((endpoint, tuple(diff_tool(self.raw, variant))))
         return tuple(found)
+
+    @cached_property
+    def listings(self) -> tuple[tuple[EndpointDoc, bool], ...]:
+        """Each endpoint that offers the tool, and whether its listing differs from the one documented."""
+        return tuple((e, e.variant(self.name) is not None) for e in self.endpoints)
 
     @property
     def main_endpoint(self) -> EndpointDoc | None:
@@ -334,6 +364,12 @@ class ToolDoc(Doc):
         return tuple((k, self.annotations[k]) for k in sorted(self.annotations) if k not in hint_names)
 
     @cached_property
+    def annotation_rows(self) -> tuple[Annotation, ...]:
+        """The annotations table: the four hints (with the spec's default when undeclared), then the others."""
+        hints = tuple(Annotation(h.name, h.value, h.declared) for h in self.access.hints)
+        return hints + tuple(Annotation(k, v, True) for k, v in self.other_annotations)
+
+    @cached_property
     def author_examples(self) -> tuple[tuple[str, str, str | None], ...]:
         """Overlay examples as (title, tools/call JSON, result JSON or None); validated at build time."""
         if self.overlay is None:
@@ -403,6 +439,69 @@ class SiteModel:
     def changes_for(self, tool: ToolDoc) -> tuple[Change, ...]:
         return tuple(c for c in self.changes if c.tool == tool.name)
 
+    @cached_property
+    def change_groups(self) -> tuple[tuple[ChangeClass, tuple[Change, ...]], ...]:
+        """The changes by class, breaking first, for each class that has any (a section each)."""
+        groups = ((cls, tuple(c for c in self.changes if c.cls == cls)) for cls in ChangeClass)
+        return tuple((cls, rows) for cls, rows in groups if rows)
+
+    def changed_doc(self, change: Change) -> Doc | None:
+        """The tool, prompt or resource a change links to; None when the server no longer lists it."""
+        if change.tool:
+            return self.tool_named(change.tool)
+        return self.item_named(change.subject, change.name)
+
+    def change_endpoint(self, change: Change) -> str | None:
+        """The endpoint a change is confined to, as pages name it; None when the change is not confined
+        to one, or when its kind (``offered-...``) already says where."""
+        if change.endpoint and not change.kind.startswith("offered-"):
+            return self.endpoint_label(change.endpoint)
+        return None
+
+    def endpoints_without(self, doc: Doc) -> tuple[EndpointDoc, ...]:
+        """The product's endpoints that do not offer *doc*, in endpoint order."""
+        offered = {e.name for e in doc.endpoints}
+        return tuple(e for e in self.endpoints if e.name not in offered)
+
+    def offers_every_tool(self, endpoint: EndpointDoc) -> bool:
+        """True when *endpoint* offers as many tools as the portal documents (the connecting page says "all")."""
+        return len(endpoint.tools) == len(self.tools)
+
+    def related_to(self, tool: ToolDoc) -> tuple[tuple[str, ToolDoc | None], ...]:
+        """The tools the authors relate *tool* to, each with its doc (None when the server lists no such tool)."""
+        return tuple((name, self.tool_named(name)) for name in tool.related)
+
+    def shown_title(self, doc: ToolDoc | ItemDoc, locale: str) -> str | None:
+        """The title pages show for *doc* in *locale*: a current translation, else the server's; None without one."""
+        if not doc.title:
+            return None
+        return self.translated(doc, "title", locale).text or doc.title
+
+    def snippets(self, endpoint: EndpointDoc) -> tuple[Snippet, ...]:
+        """How each client connects to *endpoint*, under the server's name (and the endpoint's, when several)."""
+        return endpoint.snippets(self.server.get("name") or "mcp-server", self.several_endpoints)
+
+    @property
+    def api_label(self) -> str | None:
+        """How pages name the published API document: its title (else its file name) and version."""
+        if self.api is None:
+            return None
+        label = self.api.title or self.api.published_name
+        return f"{label} {self.api.version}" if self.api.version else label
+
+    @cached_property
+    def item_sections(self) -> tuple[tuple[str, tuple[ItemDoc, ...]], ...]:
+        """(section, items) for prompts, resources and resource templates, each the server offers any of.
+
+        The section is the model's attribute and the catalog key ``index.<section>``.
+        """
+        sections: tuple[tuple[str, tuple[ItemDoc, ...]], ...] = (
+            ("prompts", self.prompts),
+            ("resources", self.resources),
+            ("resource_templates", self.resource_templates),
+        )
+        return tuple((key, items) for key, items in sections if items)
+
     def translated(self, doc: ToolDoc | ItemDoc, field: str, locale: str) -> Lookup:
         """A current translation of the title or description of a tool, prompt or resource, a stale one, or none."""
         if isinstance(doc, ToolDoc):
@@ -420,6 +519,11 @@ class SiteModel:
         """A string field of the server's identity (``description``, ``instructions``...), or None."""
         value = self.server.get(key)
         return value if isinstance(value, str) and value.strip() else None
+
+    @property
+    def server_facts(self) -> tuple[tuple[str, str], ...]:
+        """The identity fields of :data:`SERVER_FIELDS` the server set, as (wire key, text)."""
+        return tuple((key, text) for key in SERVER_FIELDS if (text := self.server_text(key)) is not None)
 
     @property
     def capabilities(self) -> dict[str, Any]:
@@ -448,6 +552,11 @@ class SiteModel:
     def profiles(self) -> tuple[str, ...]:
         """Every profile of the product, in endpoint order (the tool list shows them when several)."""
         return tuple(dict.fromkeys(e.profile for e in self.endpoints))
+
+    @property
+    def several_profiles(self) -> bool:
+        """True when the product has more than one profile (the tool list then shows the column)."""
+        return len(self.profiles) > 1
 
     @cached_property
     def scoped(self) -> bool:
@@ -490,8 +599,7 @@ def build_model(
     operations: Mapping[str, tuple[Operation, ...]] | None = None,
 ) -> SiteModel:
     """Gather every page's facts before anything is rendered."""
-    records = list(snapshot.endpoints)
-    endpoints = endpoints_of(records)
+    endpoints = endpoints_of(snapshot.endpoints)
     slugs = assign_slugs(t["name"] for t in snapshot.tools)
     tools = []
     for raw in snapshot.tools:
@@ -513,9 +621,9 @@ def build_model(
         config=config,
         tools=tuple(tools),
         endpoints=endpoints,
-        prompts=prompts_of(snapshot.prompts, endpoints, records),
-        resources=resources_of(snapshot.resources, endpoints, records, template=False),
-        resource_templates=resources_of(snapshot.resource_templates, endpoints, records, template=True),
+        prompts=prompts_of(snapshot.prompts, endpoints),
+        resources=resources_of(snapshot.resources, endpoints, template=False),
+        resource_templates=resources_of(snapshot.resource_templates, endpoints, template=True),
         api=api,
         translations=translations or Translations({}),
         changes=tuple(diff_snapshots(previous, snapshot)) if previous else (),

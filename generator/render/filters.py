@@ -9,13 +9,14 @@ listed in the table below.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from jinja2 import Environment
+from jinja2 import Environment, pass_context
 from jinja2.runtime import Context, Macro
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from generator.render.i18n import Catalog
 from generator.text import code_span, json_inline, visible
@@ -326,6 +327,39 @@ def inline_json(value: Any) -> str:
     return json_inline(value)
 
 
+@pass_context
+def commas(context: Context, items: Iterable[Any], empty: Any = "", caller: Macro | None = None) -> Markup | Md:
+    """*items* joined with the locale's list separator (``meta.comma``): the one way templates join a list.
+
+    A filter and a global at once, in three forms:
+
+    - ``{{ tool.profiles|map('md_code')|commas }}``: items already laid out by a filter;
+    - ``{{ op.scopes|map('md_cell_code')|commas(t('tool.no_scopes')) }}``: with the text shown when
+      the list is empty;
+    - ``{% call(p) commas(tool.profiles) %}<code dir="ltr">{{ p }}</code>{% endcall %}``: a call
+      block whose body lays out one item.
+
+    Items and the empty text are escaped for the output (HTML, or Markdown inline text) unless
+    they are already safe (:class:`~markupsafe.Markup`, :class:`Md`, a call block's body), and
+    hidden characters become visible markers, so the result is finished text in either
+    environment: a call block's output passes no ``finalize``.
+
+    The separator is the catalog's string, not CLDR's list pattern: Babel's ``format_list``
+    fails for some locale styles (Russian ``standard-narrow`` with three items) and adds a
+    conjunction ("و" in Arabic) where pages list names, not prose.
+    """
+    separator = visible(context.resolve("L").t("meta.comma"))
+    parts = [caller(item) for item in items] if caller is not None else list(items)
+    if context.eval_ctx.autoescape:
+        html = escape(empty) if not parts else Markup(escape(separator)).join(parts)
+        return Markup(visible(str(html)))
+    if not parts:
+        return Md(visible(md_text(empty)))
+    # A call block's body is Markdown its own expressions escaped; anything else is inline text.
+    safe = [Md(part) if caller is not None else md_text(part) for part in parts]
+    return Md(visible(separator.join(safe)))
+
+
 FILTERS = {
     "markdown": markdown,
     "md_cell": md_cell,
@@ -340,4 +374,9 @@ FILTERS = {
     "yaml_str": yaml_str,
     "json": inline_json,
     "visible": visible,
+    "commas": commas,
 }
+"""Every filter of both environments; :func:`commas` is a global too (see :data:`GLOBALS`)."""
+
+GLOBALS = {"commas": commas}
+"""Functions templates call by name: :func:`commas` as a call block needs it."""

@@ -35,7 +35,7 @@ from generator.model.pages import Page, absolute, pages_for, relative
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
-from generator.render.filters import FILTERS, MarkdownCatalog, markdown_environment, md_finalize
+from generator.render.filters import FILTERS, GLOBALS, MarkdownCatalog, markdown_environment, md_finalize
 from generator.render.i18n import Catalog
 from generator.render.themes import ThemeEnvironment, template_loader
 from generator.schema.patterns import describe, watch
@@ -116,6 +116,7 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
     )
     env.theme = template_dir
     env.filters.update(FILTERS)
+    env.globals.update(GLOBALS)
     if not autoescape:
         markdown_environment(env)
     return env
@@ -178,7 +179,7 @@ class Context:
         return Page(PageKind(kind), self.page.locale)
 
     def item_page(self, item: Doc) -> Page:
-        """The page of a prompt, resource or resource template, in this page's locale."""
+        """The page of a prompt, resource or resource template (or a tool), in this page's locale."""
         return Page.of(item, self.page.locale)
 
 
@@ -242,18 +243,13 @@ class Renderer:
 def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
     """The sidebar's lists after the tools: prompts, resources and resource templates, when there are any."""
     groups = []
-    for key, items in (
-        ("index.prompts", site.prompts),
-        ("index.resources", site.resources),
-        ("index.resource_templates", site.resource_templates),
-    ):
-        if items:
-            entries = []
-            for item in items:
-                page = Page.of(item, catalog.code)
-                href = page.html_path[len(catalog.code) + 1 :]
-                entries.append({"n": visible(item.name), "t": visible(item.title or ""), "h": href})
-            groups.append({"g": visible(catalog.t(key)), "i": entries})
+    for key, items in site.item_sections:
+        entries = []
+        for item in items:
+            page = Page.of(item, catalog.code)
+            href = page.html_path[len(catalog.code) + 1 :]
+            entries.append({"n": visible(item.name), "t": visible(item.title or ""), "h": href})
+        groups.append({"g": visible(catalog.t("index." + key)), "i": entries})
     return groups
 
 

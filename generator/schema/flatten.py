@@ -34,6 +34,9 @@ Row conventions (see :class:`Row`):
   2019-09 on, all siblings are merged.
 * ``Flattened.truncated`` is true whenever something was left out (depth limit
   or row cap).
+
+This module writes the rows; how a subschema is resolved, typed and collapsed before
+its row is written lives in :mod:`generator.schema.resolve`.
 """
 
 from __future__ import annotations
@@ -42,46 +45,21 @@ import json
 from dataclasses import dataclass, replace
 from typing import Any
 
-from generator.jsonutil import is_number as is_number
-from generator.jsonutil import json_equal as json_equal
-from generator.jsonutil import json_type as json_type
-from generator.jsonutil import jsonable as jsonable
-from generator.jsonutil import summary as summary
-
-# The flattener's building blocks live in smaller modules (see their docstrings).  Every public
-# name that used to be defined here is imported as ``X as X``, which marks it as re-exported
-# (mypy --strict), so ``from generator.schema.flatten import ...`` keeps working for every caller.
-from generator.schema.constraints import ANNOTATIONS as ANNOTATIONS
-from generator.schema.constraints import JSON_TYPES as JSON_TYPES
-from generator.schema.constraints import KINDS as KINDS
-from generator.schema.constraints import Constraint as Constraint
-from generator.schema.constraints import constraints as constraints
-from generator.schema.constraints import declared_types as declared_types
-from generator.schema.constraints import merge_schemas as merge_schemas
-from generator.schema.constraints import norm_types as norm_types
-from generator.schema.constraints import own_types as own_types
-from generator.schema.constraints import where_label
-from generator.schema.refs import LEGACY_DIALECTS as LEGACY_DIALECTS
-from generator.schema.refs import REF_KEYWORDS
-from generator.schema.refs import LocalRefs as LocalRefs
-from generator.schema.refs import detect_dialect as detect_dialect
-from generator.schema.refs import ref_keyword as ref_keyword
-from generator.schema.rows import Flattened as Flattened
-from generator.schema.rows import Row as Row
+from generator.jsonutil import summary
+from generator.schema.constraints import (
+    KINDS,
+    Constraint,
+    constraints,
+    declared_types,
+    norm_types,
+    own_types,
+    where_label,
+)
+from generator.schema.resolve import MAX_BRANCHES, Resolved, SchemaResolver
+from generator.schema.rows import Flattened, Row
 
 # A row lists its constraints in KINDS order (documented), whatever order the schema used.
 _ORDER = {kind: i for i, kind in enumerate(KINDS)}
-
-# Keywords that make a union branch more than "a simple type" (no collapse).
-_STRUCTURAL = frozenset(
-    {"properties", "patternProperties", "additionalProperties", "unevaluatedProperties", "items",
-     "prefixItems", "additionalItems", "contains", "anyOf", "oneOf", "allOf", "not", "if", "then",
-     "else", "dependentSchemas", "dependencies", "propertyNames", "$ref", "$dynamicRef",
-     "$recursiveRef", "required", "dependentRequired"}
-)  # fmt: skip
-_MAX_HOPS = 32  # $ref chain length
-_MAX_BRANCHES = 64  # alternatives shown per union
-_MAX_WARNINGS = 100
 
 
 # --------------------------------------------------------------------------- helpers
@@ -91,15 +69,6 @@ def _join(path: str, name: str) -> str:
     if not name or any(c in name for c in '.[]{}"') or name != name.strip() or " " in name:
         return f"{path}[{json.dumps(name, ensure_ascii=False)}]"
     return f"{path}.{name}" if path else name
-
-
-def _is_null_only(schema: object) -> bool:
-    if not isinstance(schema, dict):
-        return False
-    t = schema.get("type")
-    return (
-        t == "null" or t == ["null"] or ("const" in schema and schema["const"] is None) or schema.get("enum") == [None]
-    )
 
 
 # --------------------------------------------------------------------------- flattening
@@ -126,36 +95,16 @@ class _Spot:
     hops: int = 0
 
 
-@dataclass
-class _Res:
-    schema: dict[str, Any] | bool
-    entered: list[object]
-    recursive: str | None = None
-    ref: str | None = None
+class _Flattener(SchemaResolver):
+    """One flattening: the rows so far, the limits, and the resolver state it inherits."""
 
-
-class _Flattener:
     def __init__(self, root: object, max_depth: int, max_rows: int) -> None:
+        super().__init__(root)
         self.max_depth = max_depth
         self.max_rows = max_rows
         self.rows: list[Row] = []
-        self.warnings: list[str] = []
         self.truncated = False
         self.root_row: Row | None = None
-        self.dialect, warning = detect_dialect(root)
-        if warning:
-            self.warn(warning)
-        self.legacy = self.dialect in LEGACY_DIALECTS
-        self.refs = LocalRefs(root, self.dialect)
-        # Schemas being expanded right now (id -> path shown at) and the objects, kept alive
-        # so that their ids cannot be reused while they are registered.
-        self.active: dict[int, str] = {}
-        self.alive: list[object] = []
-
-    def warn(self, message: str) -> None:
-        if message in self.warnings or len(self.warnings) > _MAX_WARNINGS:
-            return
-        self.warnings.append(message if len(self.warnings) < _MAX_WARNINGS else "further warnings omitted")
 
     def add(self, row: Row) -> None:
         if len(self.rows) >= self.max_rows:
@@ -163,172 +112,6 @@ class _Flattener:
             self.warn(f"row limit {self.max_rows} reached; the table is cut short")
             raise _Stop
         self.rows.append(row)
-
-    # ---- references
-
-    def with_siblings(self, target: object, siblings: dict[str, Any]) -> dict[str, Any] | bool:
-        if isinstance(target, bool):
-            return False if target is False else siblings
-        if not isinstance(target, dict):
-            target = {}
-        if self.legacy:  # draft <= 07: siblings of $ref do not apply, but their prose is worth showing
-            siblings = {k: v for k, v in siblings.items() if k in ANNOTATIONS}
-        if not siblings:
-            return target
-        merged = merge_schemas(target, siblings, self.plain_types)
-        if merged is None:
-            merged = {"allOf": [target, {k: v for k, v in siblings.items() if k not in ANNOTATIONS}]}
-        merged.update({k: v for k, v in siblings.items() if k in ANNOTATIONS})
-        return merged
-
-    def resolve(self, node: object, path: str) -> _Res:
-        entered: list[object] = []
-        if isinstance(node, dict) and id(node) in self.active:  # only possible with aliased Python dicts
-            return _Res(node, entered, recursive=self.active[id(node)])
-        for _ in range(_MAX_HOPS):
-            if isinstance(node, bool):
-                return _Res(node, entered)
-            if not isinstance(node, dict):
-                self.warn(f"invalid subschema at {where_label(path)}: {type(node).__name__}, not an object")
-                return _Res({}, entered)
-            keyword = ref_keyword(node)
-            if keyword is None:
-                return _Res(node, entered)
-            raw = node[keyword]
-            siblings = {k: v for k, v in node.items() if k != keyword}
-            target, problem = self.refs.lookup(raw, keyword)
-            if problem is not None:
-                self.warn(f"{problem} at {where_label(path)}")
-                shown = raw if isinstance(raw, str) else summary(raw)
-                return _Res({k: v for k, v in siblings.items() if k not in REF_KEYWORDS}, entered, ref=shown)
-            if isinstance(target, dict):
-                if id(target) in self.active or any(t is target for t in entered):
-                    first = self.active.get(id(target), path)
-                    return _Res(self.with_siblings(target, siblings), entered, recursive=first)
-                entered.append(target)
-            node = self.with_siblings(target, siblings)
-        self.warn(f"$ref chain longer than {_MAX_HOPS} at {where_label(path)}")
-        return _Res({}, entered, ref="…")
-
-    def plain(self, node: object) -> dict[str, Any] | bool | None:
-        """Follow $ref for inspection only (no warnings, no cycle bookkeeping); None if unresolvable."""
-        for _ in range(_MAX_HOPS):
-            if isinstance(node, bool):
-                return node
-            if not isinstance(node, dict):
-                return {}
-            keyword = ref_keyword(node)
-            if keyword is None:
-                return node
-            target, problem = self.refs.lookup(node[keyword], keyword)
-            if problem is not None:
-                return None
-            node = self.with_siblings(target, {k: v for k, v in node.items() if k != keyword})
-        return None
-
-    def plain_types(self, node: object, level: int = 0) -> tuple[str, ...]:
-        """Types of a subschema, looking through $ref and simple unions (bounded)."""
-        schema = self.plain(node)
-        if not isinstance(schema, dict):
-            return ()
-        types = own_types(schema)
-        if types or level >= 3:
-            return types
-        for kind in ("oneOf", "anyOf"):
-            branches = schema.get(kind)
-            if isinstance(branches, list) and branches:
-                found: list[str] = []
-                for branch in branches[:_MAX_BRANCHES]:
-                    sub = self.plain_types(branch, level + 1)
-                    if not sub:
-                        return ()
-                    found.extend(sub)
-                return norm_types(found)
-        branches = schema.get("allOf")
-        if isinstance(branches, list):
-            return next((t for t in (self.plain_types(b, level + 1) for b in branches[:8]) if t), ())
-        return ()
-
-    # ---- combinators
-
-    def merge_all_of(
-        self, schema: dict[str, Any], path: str, nest: int = 0
-    ) -> tuple[dict[str, Any] | None, list[object]]:
-        acc: dict[str, Any] | None = {k: v for k, v in schema.items() if k != "allOf"}
-        entered: list[object] = []
-        for branch in schema["allOf"][:_MAX_BRANCHES]:
-            res = self.resolve(branch, path)
-            if res.recursive is not None or res.ref is not None or res.schema is False:
-                return None, []
-            entered += res.entered
-            sub = res.schema
-            if not isinstance(sub, dict):  # True (False returned above): no constraint to merge
-                continue
-            flat: dict[str, Any] | None = sub
-            if isinstance(sub.get("allOf"), list) and nest < 4:
-                flat, more = self.merge_all_of(sub, path, nest + 1)
-                entered += more
-            if flat is None or acc is None:
-                return None, []
-            acc = merge_schemas(acc, flat, self.plain_types)
-            if acc is None:
-                return None, []
-        return acc, entered
-
-    def collapse(self, schema: dict[str, Any], kind: str) -> tuple[dict[str, Any], bool] | None:
-        """A union of simple types (or X | null) as one schema plus "add null"; None if real alternatives."""
-        branches = schema[kind]
-        if len(branches) > _MAX_BRANCHES:
-            return None
-        rest = {k: v for k, v in schema.items() if k != kind}
-        resolved = []
-        for raw in branches:
-            sub = self.plain(raw)
-            if sub is None:
-                return None
-            if sub is not False:  # a `false` branch admits nothing, so it adds nothing
-                resolved.append((raw, sub))
-        nulls = [r for r in resolved if _is_null_only(r[1])]
-        others = [r for r in resolved if not _is_null_only(r[1])]
-        if not others:
-            merged = merge_schemas(rest, {"type": "null"}, self.plain_types) if nulls else None
-            return (merged, False) if merged is not None else None
-        if len(others) == 1:
-            raw = others[0][0]
-            merged = merge_schemas(rest, raw if isinstance(raw, dict) else {}, self.plain_types)
-            return (merged, bool(nulls)) if merged is not None else None
-        new = dict(rest)
-        types: list[str] = []
-        values: list[Any] = []
-        valued = 0
-        descriptions = []
-        for _, sub in others:
-            if not isinstance(sub, dict) or _STRUCTURAL & sub.keys():
-                return None
-            sub_types = own_types(sub)
-            if not sub_types:
-                return None
-            types.extend(sub_types)
-            if "const" in sub or isinstance(sub.get("enum"), list):
-                valued += 1
-                values.extend([sub["const"]] if "const" in sub else sub["enum"])
-            for key, value in sub.items():
-                if key in ANNOTATIONS or key in ("type", "const", "enum", "$id", "$schema", "$anchor"):
-                    if key == "description" and isinstance(value, str):
-                        descriptions.append(value)
-                    continue
-                if key in new and not json_equal(new[key], value):
-                    return None
-                new[key] = value
-        if values:
-            if valued != len(others) or "enum" in new or "const" in new:
-                return None
-            new["enum"] = [v for i, v in enumerate(values) if not any(json_equal(v, w) for w in values[:i])]
-        if "type" not in new:
-            new["type"] = list(norm_types(types))
-        if "description" not in new and len(descriptions) == 1:
-            new["description"] = descriptions[0]
-        return new, bool(nulls)
 
     # ---- rows
 
@@ -378,7 +161,7 @@ class _Flattener:
                 self.alive.append(obj)
                 registered.append(obj)
 
-    def _emit(self, res: _Res, spot: _Spot, registered: list[object]) -> None:
+    def _emit(self, res: Resolved, spot: _Spot, registered: list[object]) -> None:
         """Emit a resolved schema: a stub row for ``false`` or recursion, else a row and its children."""
         extra = list(spot.pre)
         if res.ref is not None:
@@ -439,7 +222,7 @@ class _Flattener:
         if not types and variants and "type" not in schema:
             found: list[str] = []
             for _, branches in variants:
-                branch_types = [self.plain_types(b) for b in branches[:_MAX_BRANCHES]]
+                branch_types = [self.plain_types(b) for b in branches[:MAX_BRANCHES]]
                 if all(branch_types):
                     found.extend(t for bt in branch_types for t in bt)
             types = norm_types(found)
@@ -463,8 +246,8 @@ class _Flattener:
         """Add the row itself (or make it the root table), then its children and each variant."""
         for kind, branches in variants:
             extra.append(Constraint(kind, len(branches)))
-            if len(branches) > _MAX_BRANCHES:
-                self.warn(f"only the first {_MAX_BRANCHES} {kind} variants are shown at {where_label(spot.path)}")
+            if len(branches) > MAX_BRANCHES:
+                self.warn(f"only the first {MAX_BRANCHES} {kind} variants are shown at {where_label(spot.path)}")
         item_types = self.item_types(schema) if "array" in types else ()
         row = self.row(schema, spot.path, spot.depth, spot.required, spot.variant, types, item_types, extra)
         child_depth = spot.depth + 1
@@ -482,7 +265,7 @@ class _Flattener:
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else None
         n = 0
         for _, branches in variants:
-            for branch in branches[:_MAX_BRANCHES]:
+            for branch in branches[:MAX_BRANCHES]:
                 n += 1
                 label = f"{spot.variant}.{n}" if spot.variant else str(n)
                 self.emit(
@@ -516,25 +299,6 @@ class _Flattener:
             depth=depth,
             variant=variant,
         )
-
-    def item_types(self, schema: dict[str, Any]) -> tuple[str, ...]:
-        prefix = schema.get("prefixItems")
-        items = schema.get("items")
-        if not isinstance(prefix, list):
-            prefix, items = (items, schema.get("additionalItems")) if isinstance(items, list) else ([], items)
-        found: list[str] = []
-        for sub in [*prefix[:_MAX_BRANCHES], *([items] if isinstance(items, dict) else [])]:
-            sub_types = self.plain_types(sub)
-            if not sub_types:
-                return ()
-            found.extend(sub_types)
-        return norm_types(found)
-
-    def is_bare(self, node: object) -> bool:
-        sub = self.plain(node)
-        if sub is True or (isinstance(sub, dict) and not sub):
-            return True
-        return isinstance(sub, dict) and sub.keys() <= {"type"} and not {"object", "array"} & set(own_types(sub))
 
     def children(
         self,

@@ -1,17 +1,15 @@
 """Generate strings that match a regular expression (a small, bounded subset).
 
-Used to build example values for ``pattern`` keywords.  Supported: literals and
-escapes, classes (``[a-z0-9_-]``, negated, ``\\d \\w \\s`` and their negations),
-``.``, quantifiers (``? * + {n} {n,} {n,m}``, lazy/possessive suffixes), groups
-(capturing, ``(?:``, named), alternation, anchors and ``\\b`` (ignored),
-lookarounds (ignored while generating) and numeric/named backreferences.
+Used to build example values for ``pattern`` keywords.  The pattern is first parsed into a
+small tree by :mod:`generator.schema.regexparse` (which says what subset is supported); this
+module writes strings from that tree.
 
 Generation is deterministic.  Several "styles" (which characters a class prefers,
 which alternative is taken, how many repetitions) give several candidates; every
 candidate is checked with :func:`generator.schema.patterns.search` (ECMA-262 meaning,
 bounded time), so a returned string always matches.  Anything outside the
-subset raises :class:`Unsupported` internally and yields no candidates; callers
-fall back to other strategies.
+subset raises :class:`~generator.schema.regexparse.Unsupported` internally and yields no
+candidates; callers fall back to other strategies.
 
 Bounded for hostile patterns: the pattern's length and nesting, the largest
 repetition count, the length of one candidate, the steps one candidate may take
@@ -23,15 +21,13 @@ decided in time gives no candidates.
 from __future__ import annotations
 
 import functools
-import re
 import string
 from dataclasses import dataclass, field
 
-from generator.schema.patterns import PatternError, PatternUndecided, compile_pattern
+from generator.schema.ecma_syntax import PatternError
+from generator.schema.patterns import PatternUndecided, compile_pattern
+from generator.schema.regexparse import Alt, Chars, CharSet, Group, Lit, Node, Rep, Seq, Unsupported, parse
 
-_MAX_PATTERN = 2000  # characters of pattern we are willing to parse
-_MAX_NEST = 40  # group nesting
-_MAX_REPEAT = 1000  # largest {n} we expand
 _MAX_OUTPUT = 4096  # characters of generated text
 _MAX_STEPS = 20_000  # nodes visited while writing one candidate
 _MAX_WORK = 400_000  # nodes visited by one generate() call, all candidates together
@@ -45,256 +41,6 @@ _STYLES = (
     string.ascii_uppercase + string.digits + string.ascii_lowercase,
 )
 _TAIL = "-_.:/@ " + string.punctuation + "\t"  # after letters and digits
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a", "0": "\0"}
-
-
-class Unsupported(Exception):
-    """The pattern uses syntax outside the supported subset."""
-
-
-@dataclass
-class _Set:
-    ranges: list[tuple[str, str]] = field(default_factory=list)
-    categories: list[str] = field(default_factory=list)  # "d", "w", "s" and upper-case negations
-    negate: bool = False
-    chosen: dict[int, list[str]] = field(default_factory=dict, compare=False)  # style -> allowed chars
-
-    def allows(self, char: str) -> bool:
-        hit = any(lo <= char <= hi for lo, hi in self.ranges)
-        hit = hit or any(_in_category(char, c) for c in self.categories)
-        return hit != self.negate
-
-
-def _in_category(char: str, cat: str) -> bool:
-    if cat.lower() == "d":
-        hit = char.isdigit()
-    elif cat.lower() == "w":
-        hit = char.isalnum() or char == "_"
-    else:
-        hit = char.isspace()
-    return hit if cat.islower() else not hit
-
-
-@dataclass
-class _Lit:
-    text: str
-
-
-@dataclass
-class _Class:
-    chars: _Set | None  # None is "." (anything but a newline)
-
-
-@dataclass
-class _Seq:
-    items: list[_Node]
-
-
-@dataclass
-class _Alt:
-    branches: list[_Node]
-
-
-@dataclass
-class _Group:
-    inner: _Node
-    index: int | None
-
-
-@dataclass
-class _Rep:
-    inner: _Node
-    lo: int
-    hi: int | None
-
-
-@dataclass
-class _Backref:
-    index: int
-
-
-_Node = _Lit | _Class | _Seq | _Alt | _Group | _Rep | _Backref
-
-
-def _empty() -> _Node:
-    return _Seq([])
-
-
-class _Parser:
-    def __init__(self, pattern: str) -> None:
-        if len(pattern) > _MAX_PATTERN:
-            raise Unsupported("pattern too long")
-        self.p = pattern
-        self.i = 0
-        self.groups = 0
-        self.names: dict[str, int] = {}
-
-    def peek(self) -> str:
-        return self.p[self.i] if self.i < len(self.p) else ""
-
-    def take(self) -> str:
-        if self.i >= len(self.p):
-            raise Unsupported("unexpected end")
-        self.i += 1
-        return self.p[self.i - 1]
-
-    def parse(self) -> _Node:
-        node = self.alternation(0)
-        if self.i != len(self.p):
-            raise Unsupported("unbalanced parenthesis")
-        return node
-
-    def alternation(self, nest: int) -> _Node:
-        if nest > _MAX_NEST:
-            raise Unsupported("nested too deeply")
-        branches = [self.sequence(nest)]
-        while self.peek() == "|":
-            self.i += 1
-            branches.append(self.sequence(nest))
-        return branches[0] if len(branches) == 1 else _Alt(branches)
-
-    def sequence(self, nest: int) -> _Node:
-        items: list[_Node] = []
-        while self.peek() not in ("", "|", ")"):
-            atom = self.atom(nest)
-            items.append(self.quantified(atom))
-        return _Seq(items)
-
-    def quantified(self, atom: _Node) -> _Node:
-        while True:
-            c = self.peek()
-            if c in ("*", "+", "?"):
-                self.i += 1
-                lo, hi = {"*": (0, None), "+": (1, None), "?": (0, 1)}[c]
-            elif c == "{" and (m := re.match(r"\{(\d+)(,?)(\d*)\}", self.p[self.i :])):
-                # ECMA-262: "{,5}" is not a quantifier but five literal characters
-                self.i += m.end()
-                lo = int(m[1])
-                hi = lo if not m[2] else (int(m[3]) if m[3] else None)
-                if lo > _MAX_REPEAT or (hi is not None and hi < lo):
-                    raise Unsupported("repetition too large")
-            else:
-                return atom
-            if self.peek() in ("?", "+"):  # lazy / possessive: same strings
-                self.i += 1
-            atom = _Rep(atom, lo, hi)
-
-    def atom(self, nest: int) -> _Node:
-        c = self.take()
-        if c == "(":
-            return self.group(nest)
-        if c == "[":
-            return _Class(self.char_class())
-        if c == ".":
-            return _Class(None)
-        if c in ("^", "$"):
-            return _empty()
-        if c == "\\":
-            return self.escape(in_class=False)
-        if c in ("*", "+", "?"):
-            raise Unsupported("nothing to repeat")
-        return _Lit(c)
-
-    def group(self, nest: int) -> _Node:
-        index: int | None = None
-        if self.p.startswith("?", self.i):
-            rest = self.p[self.i :]
-            if rest.startswith(("?:", "?>")):
-                self.i += 2
-            elif rest.startswith(("?=", "?!", "?<=", "?<!")):
-                self.i += 3 if rest[1] == "<" else 2
-                self.alternation(nest + 1)  # parsed for syntax, ignored for generation
-                self.close()
-                return _empty()
-            elif rest.startswith("?#"):
-                end = self.p.find(")", self.i)
-                if end < 0:
-                    raise Unsupported("unterminated comment")
-                self.i = end + 1
-                return _empty()
-            elif m := re.match(r"\?P?<([A-Za-z_]\w*)>", rest):
-                self.i += m.end()
-                self.groups += 1
-                index = self.groups
-                self.names[m[1]] = index
-            elif m := re.match(r"\?P=([A-Za-z_]\w*)\)", rest):
-                self.i += m.end()
-                return _Backref(self.names.get(m[1], 0))
-            elif m := re.match(r"\?[aiLmsux]*(?:-[imsx]+)?([:)])", rest):
-                self.i += m.end()
-                if m[1] == ")":
-                    return _empty()  # flags only; we generate lower-case-friendly text anyway
-            else:
-                raise Unsupported("unsupported group")
-        else:
-            self.groups += 1
-            index = self.groups
-        inner = self.alternation(nest + 1)
-        self.close()
-        return _Group(inner, index)
-
-    def close(self) -> None:
-        if self.take() != ")":
-            raise Unsupported("missing )")
-
-    def escape(self, *, in_class: bool) -> _Node:
-        c = self.take()
-        if c in "dwsDWS":
-            return _Class(_Set(categories=[c]))
-        if c in _ESCAPES and not (c == "0" and self.peek().isdigit()):
-            return _Lit(_ESCAPES[c])
-        if c == "x" and (m := re.match(r"[0-9a-fA-F]{2}", self.p[self.i :])):
-            self.i += 2
-            return _Lit(chr(int(m[0], 16)))
-        if c == "u" and (m := re.match(r"[0-9a-fA-F]{4}", self.p[self.i :])):
-            self.i += 4
-            return _Lit(chr(int(m[0], 16)))
-        if not in_class:
-            if c in "bBAZz":
-                return _empty()
-            if c.isdigit():
-                digits = c
-                while self.peek().isdigit() and len(digits) < 2:
-                    digits += self.take()
-                return _Backref(int(digits))
-        if c.isalnum():
-            raise Unsupported(f"unsupported escape \\{c}")
-        return _Lit(c)
-
-    def char_class(self) -> _Set:
-        result = _Set()
-        if self.peek() == "^":
-            self.i += 1
-            result.negate = True
-        first = True
-        while True:
-            c = self.take()
-            if c == "]" and not first:
-                return result
-            first = False
-            if c == "[" and self.peek() == ":":
-                raise Unsupported("POSIX classes")
-            if c == "\\":
-                esc = self.escape(in_class=True)
-                if isinstance(esc, _Class) and esc.chars is not None:
-                    result.categories += esc.chars.categories
-                    continue
-                if not isinstance(esc, _Lit):
-                    raise Unsupported("escape in class")
-                c = esc.text
-            if self.peek() == "-" and self.p[self.i + 1 : self.i + 2] not in ("]", ""):
-                self.i += 1
-                hi = self.take()
-                if hi == "\\":
-                    esc = self.escape(in_class=True)
-                    if not isinstance(esc, _Lit):
-                        raise Unsupported("class range to a category")
-                    hi = esc.text
-                if hi < c:
-                    raise Unsupported("bad range")
-                result.ranges.append((c, hi))
-            else:
-                result.ranges.append((c, c))
 
 
 @dataclass
@@ -321,26 +67,26 @@ class _Gen:
             raise Unsupported("output too long")
         out.append(text)
 
-    def run(self, node: _Node, out: list[str]) -> None:
+    def run(self, node: Node, out: list[str]) -> None:
         self.steps += 1
         self.work.left -= 1
         if self.steps > _MAX_STEPS or self.work.left < 0:
             raise Unsupported("too much work")
-        if isinstance(node, _Lit):
+        if isinstance(node, Lit):
             self.emit(out, node.text)
-        elif isinstance(node, _Class):
+        elif isinstance(node, Chars):
             self.emit(out, self.pick(node.chars))
-        elif isinstance(node, _Seq):
+        elif isinstance(node, Seq):
             for child in node.items:
                 self.run(child, out)
-        elif isinstance(node, _Alt):
+        elif isinstance(node, Alt):
             self.run(node.branches[self.alt % len(node.branches)], out)
-        elif isinstance(node, _Group):
+        elif isinstance(node, Group):
             start = len(out)
             self.run(node.inner, out)
             if node.index is not None:
                 self.captured[node.index] = "".join(out[start:])
-        elif isinstance(node, _Rep):
+        elif isinstance(node, Rep):
             count = node.lo + self.extra if node.hi is None else min(node.lo + self.extra, node.hi)
             if node.hi is None and node.lo == 0 and self.extra == 0 and self.style == 0:
                 count = 1  # one of "x*" reads better than none, and still matches
@@ -349,7 +95,7 @@ class _Gen:
         else:
             self.emit(out, self.captured.get(node.index, ""))
 
-    def pick(self, chars: _Set | None) -> str:
+    def pick(self, chars: CharSet | None) -> str:
         style = self.style % len(_STYLES)
         pool = _STYLES[style] + _TAIL
         if chars is None:
@@ -383,7 +129,7 @@ def _generate(pattern: str, min_len: int, max_len: int | None, limit: int) -> tu
 def _search(pattern: str, min_len: int, max_len: int | None, limit: int) -> list[str]:
     try:
         compiled = compile_pattern(pattern)
-        tree = _Parser(pattern).parse()
+        tree = parse(pattern)
     except (PatternError, Unsupported, RecursionError, ValueError):
         return []
     found: list[str] = []
@@ -407,7 +153,7 @@ def _search(pattern: str, min_len: int, max_len: int | None, limit: int) -> list
     return found
 
 
-def _render(tree: _Node, style: int, alt: int, extra: int, work: _Work) -> str | None:
+def _render(tree: Node, style: int, alt: int, extra: int, work: _Work) -> str | None:
     out: list[str] = []
     try:
         _Gen(style, alt, extra, work).run(tree, out)
@@ -416,7 +162,7 @@ def _render(tree: _Node, style: int, alt: int, extra: int, work: _Work) -> str |
     return "".join(out)
 
 
-def _extras(tree: _Node, style: int, alt: int, min_len: int, work: _Work) -> list[int]:
+def _extras(tree: Node, style: int, alt: int, min_len: int, work: _Work) -> list[int]:
     """Repetition boosts to try: a few small ones, then the smallest that reaches ``min_len``."""
     extras = [0, 1, 2]
     shortest = _render(tree, style, alt, 0, work)

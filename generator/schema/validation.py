@@ -49,7 +49,8 @@ from referencing import Registry
 from referencing.exceptions import NoSuchResource, Unresolvable
 
 from generator.schema import patterns
-from generator.schema.patterns import PatternError, PatternUndecided
+from generator.schema.ecma_syntax import PatternError
+from generator.schema.patterns import PatternUndecided
 from generator.schema.refs import detect_dialect
 
 _MAX_ERRORS = 50  # messages returned per validate call: enough to fix a schema, bounded work

@@ -14,9 +14,8 @@ What this module knows:
 What it does not know: whether a value validates.  The tables are only
 candidates; :mod:`generator.schema.examples` checks every candidate against the real
 schema, and placeholders are never validated at all.  Everything here is fixed
-and deterministic (no clock, no randomness).  :mod:`generator.schema.examples`
-re-exports :data:`FORMAT_VALUES` and :func:`placeholder_for`, so callers keep
-importing them from there.
+and deterministic (no clock, no randomness).  Callers import :data:`FORMAT_VALUES` and
+:func:`placeholder_for` from here.
 """
 
 from __future__ import annotations

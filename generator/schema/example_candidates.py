@@ -1,0 +1,377 @@
+"""Candidate values for the example generator, one generator function per JSON type.
+
+:class:`Candidates` yields, for a subschema, the values worth trying in order: ``const``,
+``examples``/``example``/``default``, ``enum``, each union branch (non-null first), then values
+typed by the schema: realistic strings by ``format``, strings generated from ``pattern``,
+hints from the property name, numbers near the hint inside the bounds, arrays and objects
+built from solved items and properties.  Nothing here decides: the solver in
+:mod:`generator.schema.examples` validates each candidate and keeps the first that passes,
+and the nested values are asked of it through :meth:`Candidates.solve`.
+"""
+
+from __future__ import annotations
+
+import base64
+import math
+from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from fractions import Fraction
+from typing import Any
+
+from generator.jsonutil import is_number, json_equal
+from generator.schema.constraints import declared_types, own_types
+from generator.schema.ecma_syntax import PatternError
+from generator.schema.example_views import FAIL, Ctx, SchemaViews
+from generator.schema.patterns import search as search_pattern
+from generator.schema.regexgen import generate as regex_strings
+from generator.schema.validation import Checker
+from generator.schema.values import FORMAT_VALUES, NUMBER_HINTS, fit_length, hint_key, string_hint
+
+
+def _int_or(value: object, default: int) -> int:
+    """A count keyword (``minLength``, ``maxItems``...) as an int, or ``default`` when absent or invalid."""
+    return int(value) if is_number(value) and math.isfinite(value) and value >= 0 else default
+
+
+class Candidates(SchemaViews, ABC):
+    """Candidate values for a subschema; nested values come from :meth:`solve`, which a solver provides."""
+
+    def __init__(self, root: object, checker: Checker, prefer_optional: bool) -> None:
+        super().__init__(root)
+        self.checker = checker
+        self.prefer_optional = prefer_optional
+
+    @abstractmethod
+    def solve(self, node: object, ctx: Ctx) -> object:
+        """The first candidate that validates against ``node`` itself, or ``FAIL``."""
+
+    def candidates(self, node: object, ctx: Ctx) -> Iterator[object]:
+        view, ctx = self.expand(node, ctx)
+        if view is None or view is False:
+            return
+        if view is True:
+            view = {}
+        if "const" in view:
+            yield view["const"]
+            return
+        for key in ("examples", "example", "default"):
+            if key in view:
+                values = view[key] if key == "examples" and isinstance(view[key], list) else [view[key]]
+                yield from values[:8]
+        enum = view.get("enum")
+        if isinstance(enum, list) and enum:
+            start = ctx.salt % len(enum)
+            yield from (enum[start:] + enum[:start])[:32]
+            return
+        unions = [k for k in ("oneOf", "anyOf") if isinstance(view.get(k), list) and view[k]]
+        if unions:
+            rest = {k: v for k, v in view.items() if k != unions[0]}
+            branches = view[unions[0]]
+            # Non-null branches first: "string | null" should show a string.
+            order = sorted(range(len(branches[:16])), key=lambda i: self.types_of(branches[i]) == ("null",))
+            for i in order:
+                sub, sub_ctx = self.expand(branches[i], ctx)
+                if isinstance(sub, dict):
+                    yield from self.candidates(self.merge(rest, sub), sub_ctx)
+                elif sub is True:
+                    yield from self.candidates(rest, sub_ctx)
+            return
+        types = list(declared_types(view) or self.infer(view))
+        types.sort(key=lambda t: t == "null")  # prefer the first non-null type
+        for t in types:
+            yield from self.typed(t, view, ctx)
+
+    def infer(self, view: dict[str, Any]) -> list[str]:
+        inferred = list(own_types(view))
+        if inferred:
+            return inferred
+        keys = view.keys()
+        if keys & {"properties", "required", "minProperties", "maxProperties", "patternProperties"}:
+            return ["object"]
+        if keys & {"items", "prefixItems", "minItems", "maxItems", "contains", "uniqueItems"}:
+            return ["array"]
+        if keys & {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}:
+            return ["number"]
+        if keys & {"minLength", "maxLength", "pattern", "format"}:
+            return ["string"]
+        # Anything goes (up to `not`/`if`): try every type, most readable first.
+        return ["string", "integer", "boolean", "object", "array", "null"]
+
+    def typed(self, t: str, view: dict[str, Any], ctx: Ctx) -> Iterator[object]:
+        if t == "string":
+            yield from self.strings(view, ctx)
+        elif t in ("integer", "number"):
+            yield from self.numbers(view, ctx, integer=t == "integer")
+        elif t == "boolean":
+            yield from (True, False) if ctx.salt % 2 == 0 else (False, True)
+        elif t == "null":
+            yield None
+        elif t == "array":
+            yield from self.arrays(view, ctx)
+        elif t == "object":
+            yield from self.objects(view, ctx)
+
+    def strings(self, view: dict[str, Any], ctx: Ctx) -> Iterator[object]:
+        lo = _int_or(view.get("minLength"), 0)
+        hi = _int_or(view.get("maxLength"), -1)
+        top = None if hi < 0 else hi
+        fmt = view.get("format")
+        if isinstance(fmt, str) and fmt in FORMAT_VALUES:
+            values = FORMAT_VALUES[fmt]
+            yield values[ctx.salt % len(values)]
+        pattern = view.get("pattern")
+        if isinstance(pattern, str):
+            found = regex_strings(pattern, min_len=lo, max_len=top, limit=max(3, ctx.salt % 16 + 1))
+            yield from found[ctx.salt % len(found) :] + found[: ctx.salt % len(found)] if found else ()
+        hint = string_hint(ctx.name)
+        if ctx.salt:
+            hint = f"{hint} {ctx.salt + 1}"
+        if view.get("contentEncoding") == "base64":
+            yield base64.b64encode(hint.encode()).decode()
+        if view.get("contentMediaType") == "application/json":
+            yield "{}"
+        yield fit_length(hint, lo, top)
+        yield fit_length("example", lo, top)
+
+    def numbers(self, view: dict[str, Any], ctx: Ctx, *, integer: bool) -> Iterator[object]:
+        def bound(key: str) -> Fraction | None:
+            value = view.get(key)
+            if is_number(value) and math.isfinite(value):
+                return Fraction(value)
+            return None
+
+        lo, hi = bound("minimum"), bound("maximum")
+        lo_x, hi_x = bound("exclusiveMinimum"), bound("exclusiveMaximum")
+        if view.get("exclusiveMinimum") is True:  # draft-04
+            lo, lo_x = None, lo
+        if view.get("exclusiveMaximum") is True:
+            hi, hi_x = None, hi
+        step = bound("multipleOf")
+        if step is not None and step <= 0:
+            step = None
+        if integer:
+            # integer multiples of p/q are the multiples of p (q divides the factor)
+            step = Fraction(step.numerator) if step is not None else Fraction(1)
+        key = hint_key(ctx.name)
+        preferred = Fraction(NUMBER_HINTS.get(key, 1 if integer else 1.5)).limit_denominator(1000)
+        unit = step or Fraction(1)
+        low = max([x for x in (lo, lo_x) if x is not None], default=None)
+        high = min([x for x in (hi, hi_x) if x is not None], default=None)
+
+        def inside(x: Fraction) -> bool:
+            return (
+                (lo is None or x >= lo)
+                and (lo_x is None or x > lo_x)
+                and (hi is None or x <= hi)
+                and (hi_x is None or x < hi_x)
+            )
+
+        raw = [preferred + k * unit for k in (0, 1, 2, -1, -2)] + [Fraction(0), Fraction(1)]
+        for edge, sign in ((low, 1), (high, -1)):
+            if edge is not None:
+                raw += [edge + sign * k * unit for k in (0, 1, 2)]
+        if low is not None and high is not None:
+            raw.append((low + high) / 2)
+        snapped = [math.ceil(x / step) * step if step is not None else x for x in raw]
+        # In range first, nearest to the hint first; a salt (unique items, retries) rotates the choice.
+        fitting = sorted(dict.fromkeys(x for x in snapped if inside(x)), key=lambda x: abs(x - preferred))
+        fitting += [x for x in dict.fromkeys(snapped) if x not in fitting]
+        start = ctx.salt % len(fitting)
+        seen: list[object] = []
+        for value in fitting[start:] + fitting[:start]:
+            for out in self.number_forms(value, integer):
+                if not any(type(out) is type(s) and out == s for s in seen):
+                    seen.append(out)
+                    yield out
+
+    @staticmethod
+    def number_forms(value: Fraction, integer: bool) -> list[object]:
+        if value.denominator == 1:
+            as_int = int(value)
+            if integer or as_int.bit_length() > 1000:
+                return [as_int]
+            try:
+                return [float(as_int), as_int]
+            except OverflowError:
+                return [as_int]
+        if integer:
+            return []
+        try:
+            return [float(value)]
+        except OverflowError:
+            return []
+
+    def arrays(self, view: dict[str, Any], ctx: Ctx) -> Iterator[object]:
+        prefix = view.get("prefixItems")
+        rest = view.get("items")
+        if not isinstance(prefix, list):
+            prefix, rest = (rest, view.get("additionalItems")) if isinstance(rest, list) else ([], rest)
+        lo = _int_or(view.get("minItems"), 0)
+        hi = _int_or(view.get("maxItems"), -1)
+        contains = view.get("contains")
+        need = _int_or(view.get("minContains"), 1) if contains is not None else 0
+        realistic = max(lo, len(prefix), need, 1)
+        if rest is False:
+            realistic = min(realistic, len(prefix))
+        minimal = ctx.minimal or self.recurses(rest, ctx)  # a recursive tree: stop at the smallest
+        sizes = [realistic, max(lo, need)] if not minimal else [max(lo, need), realistic]
+        unique = view.get("uniqueItems") is True
+        for size in dict.fromkeys(min(s, hi) if hi >= 0 else s for s in sizes):
+            items: list[object] = []
+            for i in range(min(size, 256)):
+                schema: object = prefix[i] if i < len(prefix) else (True if rest is None else rest)
+                if contains is not None and i >= len(prefix) and i - len(prefix) < need:
+                    schema = {"allOf": [schema, contains]}
+                name = ctx.name
+                if name and name.endswith("s") and len(name) > 3:
+                    name = name[:-1]  # "tags" -> "tag" for the hint of one item
+                value = self.solve(schema, ctx.child(name, salt=i if unique else ctx.salt))
+                for retry in range(1, 8 if unique else 1):
+                    if not any(json_equal(value, item) for item in items):
+                        break
+                    value = self.solve(schema, ctx.child(name, salt=i + retry * size))
+                if value is FAIL:
+                    break
+                items.append(value)
+            else:
+                yield items
+
+    def objects(self, view: dict[str, Any], ctx: Ctx) -> Iterator[object]:
+        raw_props = view.get("properties")
+        props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
+        raw_required = view.get("required")
+        required = [r for r in raw_required if isinstance(r, str)] if isinstance(raw_required, list) else []
+        required += [k for k, v in props.items() if isinstance(v, dict) and v.get("required") is True]
+        # Optional properties that recurse would only repeat the structure: leave them out.
+        names = [
+            n for n in dict.fromkeys([*map(str, props), *required]) if n in required or not self.recurses(props[n], ctx)
+        ]
+
+        def documented(name: str) -> bool:
+            sub, _ = self.expand(props.get(name), ctx)
+            if not isinstance(sub, dict):
+                return False
+            return "examples" in sub or "example" in sub or sub.get("default") is not None
+
+        plans = [
+            [n for n in names if n in required or documented(n)],
+            [n for n in names if n in required],
+            names,
+        ]
+        if self.prefer_optional or not plans[0]:
+            # An empty example shows nothing: with no required or documented property, show them all.
+            plans = [plans[2], plans[0], plans[1]]
+        if ctx.minimal:
+            plans = [plans[1]]
+        max_props = _int_or(view.get("maxProperties"), -1)
+        done: list[list[str]] = []
+        for plan in plans:
+            if max_props >= 0:
+                while len(plan) > max_props and any(n not in required for n in plan):
+                    plan.remove(next(n for n in reversed(plan) if n not in required))
+            if plan in done:
+                continue
+            done.append(plan)
+            obj = self.fill(view, props, plan, required, ctx)
+            if obj is not None:
+                yield obj
+
+    def value_schema(self, view: dict[str, Any], props: dict[str, Any], name: str) -> object:
+        if name in props:
+            return props[name]
+        patterns = view.get("patternProperties")
+        if isinstance(patterns, dict):
+            for pattern, sub in patterns.items():
+                try:
+                    if search_pattern(str(pattern), name):
+                        return sub
+                except PatternError:
+                    continue  # an undecided pattern raises on: no example rather than a guess
+        extra = view.get("additionalProperties")
+        return extra if isinstance(extra, dict | bool) else True
+
+    def fill(
+        self, view: dict[str, Any], props: dict[str, Any], plan: list[str], required: list[str], ctx: Ctx
+    ) -> dict[str, object] | None:
+        obj: dict[str, object] = {}
+
+        def put(name: str, schema: object) -> bool:
+            value = self.solve(schema, ctx.child(name))
+            if value is FAIL:
+                return name not in required
+            obj[name] = value
+            return True
+
+        for name in plan:
+            if not put(name, self.value_schema(view, props, name)):
+                return None
+        # Conditional requirements: dependencies and if/then/else, re-applied until stable.
+        for _ in range(3):
+            changed = False
+            for key in ("dependentRequired", "dependencies", "dependentSchemas"):
+                deps = view.get(key)
+                if not isinstance(deps, dict):
+                    continue
+                for trigger, dep in deps.items():
+                    if trigger not in obj:
+                        continue
+                    extra = {"required": dep} if isinstance(dep, list) else dep
+                    changed |= self.apply(view, props, obj, extra, ctx)
+            if "if" in view:
+                branch = view.get("then") if self.checker.ok(obj, view["if"]) else view.get("else")
+                if branch is not None:
+                    changed |= self.apply(view, props, obj, branch, ctx)
+            if not changed:
+                break
+        min_props = _int_or(view.get("minProperties"), 0)
+        for name in props:
+            if len(obj) >= min_props:
+                break
+            if name not in obj:
+                put(name, props[name])
+        if len(obj) < min_props:
+            extra = view.get("additionalProperties")
+            patterns = view.get("patternProperties")
+            keys = [f"key{i}" for i in range(1, min_props + 1)]
+            if isinstance(patterns, dict):
+                keys = [k for p in patterns for k in regex_strings(str(p), limit=min_props)] + keys
+            names_rule = view.get("propertyNames")
+            if names_rule is not None:
+                named = (self.solve({"allOf": [{"type": "string"}, names_rule]}, ctx.child("key", i)) for i in range(8))
+                keys = [k for k in named if isinstance(k, str)] + keys
+            for key in keys:
+                if len(obj) >= min_props:
+                    break
+                if key in obj or (names_rule is not None and not self.checker.ok(key, names_rule)):
+                    continue
+                if extra is not False or isinstance(patterns, dict):
+                    put(key, self.value_schema(view, props, key))
+        return obj
+
+    def apply(
+        self,
+        view: dict[str, Any],
+        props: dict[str, Any],
+        obj: dict[str, object],
+        extra: object,
+        ctx: Ctx,
+    ) -> bool:
+        """Make ``obj`` satisfy a conditional subschema's required/properties; True if changed."""
+        sub, _ = self.expand(extra, ctx)
+        if not isinstance(sub, dict) or self.checker.ok(obj, extra):
+            return False
+        changed = False
+        raw_props = sub.get("properties")
+        sub_props: dict[str, Any] = raw_props if isinstance(raw_props, dict) else {}
+        wanted = (
+            [r for r in sub.get("required", []) if isinstance(r, str)] if isinstance(sub.get("required"), list) else []
+        )
+        for name in dict.fromkeys([*wanted, *(n for n in sub_props if n in obj)]):
+            schema = self.value_schema(view, props, name)
+            if name in sub_props:
+                schema = {"allOf": [schema, sub_props[name]]}
+            value = self.solve(schema, ctx.child(name))
+            if value is not FAIL and obj.get(name, FAIL) != value:
+                obj[name] = value
+                changed = True
+        return changed
