@@ -21,10 +21,23 @@ _HIDDEN = re.compile(
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
+_SHOWN = re.compile(f"{_HIDDEN.pattern[:-1]}{_CONTROL.pattern[1:-1]}]")
+"""Either kind at once: a marker is printable ASCII, so one pass gives what two passes would."""
+
+
+def _marker(match: re.Match[str]) -> str:
+    return f"[U+{ord(match.group()):04X}]"
+
+
 def visible(text: str) -> str:
-    """Replace hidden and control characters with ``[U+XXXX]`` markers."""
-    text = _HIDDEN.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
-    return _CONTROL.sub(lambda m: f"[U+{ord(m.group()):04X}]", text)
+    """Replace hidden and control characters with ``[U+XXXX]`` markers.
+
+    It runs on every string a page shows (hundreds of thousands in a large build), so the
+    common case, printable ASCII, returns at once.
+    """
+    if text.isascii() and text.isprintable():
+        return text
+    return _SHOWN.sub(_marker, text)
 
 
 # json.dumps leaves DEL and the C1 controls raw; inside JSON strings they must stay escapes too,

@@ -25,6 +25,10 @@ PAGES = {
         for i in range(12)
     },
     "ar/index.html": "<!doctype html><html lang='ar' dir='rtl'><body><main><h1>أدوات</h1></main></body></html>",
+    # Written by every build but never indexed: the entry page, the 404 pages, twins.
+    "index.html": "<!doctype html><html lang='en'><body><main><h1>rootword</h1></main></body></html>",
+    "en/404.html": "<!doctype html><html lang='en'><body><main><h1>missingword</h1></main></body></html>",
+    "en/tools/t0/index.md": "# mdword",
 }
 
 
@@ -59,7 +63,7 @@ def test_the_bundle_is_complete_and_split_by_locale(bundle: dict[str, bytes]) ->
 def test_only_the_main_content_is_indexed(bundle: dict[str, bytes]) -> None:
     text = _indexed_text(bundle)
     assert b"keepword" in text
-    for skipped in (b"navword", b"preword", b"detailsword"):
+    for skipped in (b"navword", b"preword", b"detailsword", b"rootword", b"missingword", b"mdword"):
         assert skipped not in text
     assert b"/en/tools/t0/index.html" in text  # keep_index_url: links work on any static host
 

@@ -18,10 +18,11 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from generator.config.portal import PortalConfig
+from generator.model.access import Access
 from generator.model.gather import gather
 from generator.model.kinds import PageKind
 from generator.model.pages import Page
-from generator.model.site import Access, SiteModel
+from generator.model.site import SiteModel
 from generator.render.filters import Md
 from generator.render.i18n import load_catalog
 from generator.render.renderer import Renderer

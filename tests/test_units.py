@@ -183,7 +183,7 @@ def test_config_reads_a_full_file(tmp_path: Path) -> None:
     ],
 )
 def test_only_small_embedded_raster_icons_are_shown(src: str, shown: bool) -> None:
-    from generator.model.site import ToolDoc
+    from generator.model.tool import ToolDoc
 
     tool = ToolDoc(name="t", slug="t", raw={"name": "t", "icons": [{"src": src}]}, endpoints=())
     assert (tool.icon == src) is shown

@@ -7,18 +7,21 @@ completion before anything is written.
 
 from __future__ import annotations
 
+import io
+import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator import __version__
 from generator.commands.demo_portal import demo_config, demo_endpoints, is_bundled_demo
+from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.model.gather import gather
-from generator.publish.write import MANIFEST, Protected, manifest, preflight, publish
+from generator.publish.assemble import new_job, render_pages, staged_files, write_manifest, write_site_wide
+from generator.publish.write import Protected, Staging, preflight, publish
 from generator.render.i18n import Catalog, catalog_warnings, load_catalog
-from generator.render.renderer import Deadline, Renderer, find_examples, render_site
+from generator.render.renderer import Deadline, Renderer
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot
 
@@ -76,49 +79,63 @@ def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
     return {code: load_catalog(code, extra if extra and extra.is_dir() else None) for code in config.locales}
 
 
-def site_files(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
-    """Every file of the site as bytes, plus warnings (missing translations, schema notes)."""
-    deadline = Deadline(config.limits.max_render_seconds)
-    catalogs = catalogs_for(config)
-    warnings = [
-        f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English ({', '.join(c.missing_keys[:5])})"
-        for code, c in catalogs.items()
-        if c.missing_keys
-    ]
-    warnings += catalog_warnings(catalogs)  # theme catalog keys nobody knows (typos)
-    gathered = gather(snapshot, config)
-    warnings += gathered.warnings
-    model, api = gathered.model, gathered.api
-    template_dir = Path(config.template_dir) if config.template_dir else None
-    if template_dir is not None and not template_dir.is_dir():
-        raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
-    warnings += find_examples(model, deadline)
-    texts = render_site(model, catalogs, Renderer(template_dir), deadline=deadline)
-    files = {path: text.encode("utf-8") for path, text in texts.items()}
-    if config.search:
-        from generator.publish.search import search_files
+def produce_site(
+    snapshot: Snapshot, config: PortalConfig, staging: Staging, *, jobs: int = 1, progress: Progress | None = None
+) -> list[str]:
+    """Write every file of the site into *staging* as it is made; return the warnings.
 
-        deadline.check("building the search index")
-        pages = {p: t for p, t in texts.items() if p.count("/") >= 1 and p.endswith("/index.html")}
-        files.update(search_files(pages))
-    files["snapshot.json"] = snapshot.to_json().encode("utf-8")
-    if api is not None:
-        files[api.published_name] = api.content
+    Pages are rendered by *jobs* worker processes (see :mod:`generator.publish.assemble`); the
+    output is the same whatever *jobs* is.
+    """
+    progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
+    deadline = Deadline(config.limits.max_render_seconds)
+    with progress.stage("model", unit="tools") as advance:
+        catalogs = catalogs_for(config)
+        warnings = [
+            f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English "
+            f"({', '.join(c.missing_keys[:5])})"
+            for code, c in catalogs.items()
+            if c.missing_keys
+        ]
+        warnings += catalog_warnings(catalogs)  # theme catalog keys nobody knows (typos)
+        gathered = gather(snapshot, config)
+        warnings += gathered.warnings
+        template_dir = Path(config.template_dir) if config.template_dir else None
+        if template_dir is not None and not template_dir.is_dir():
+            raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
+        job = new_job(gathered.model, catalogs, Renderer(template_dir), deadline)
+        advance(len(gathered.model.tools))
+    with progress.stage("render", total=len(job.pages), unit="pages") as advance:
+        fragments, example_warnings = render_pages(job, staging, jobs, advance)
+        write_site_wide(job, staging, fragments)
+    warnings += example_warnings
+    if config.search:
+        from generator.publish.search import index_site
+
+        with progress.stage("index", unit="pages") as advance:
+            deadline.check("building the search index")
+            index_site(staging)
+            advance(len(job.pages))
+    staging.write("snapshot.json", snapshot.to_json().encode("utf-8"))
+    if gathered.api is not None:
+        staging.write(gathered.api.published_name, gathered.api.content)
     for asset in ("portal.css", "portal.js"):
         # A template directory may override the shipped assets too, file by file.
         source = data_dir("templates") / "static" / asset
         if template_dir and (template_dir / "static" / asset).is_file():
             source = template_dir / "static" / asset
-        files[f"assets/{asset}"] = source.read_bytes()
-    files[MANIFEST] = manifest(
-        files,
-        {
-            "capability_version": snapshot.capability_version,
-            "fingerprint": snapshot.fingerprint,
-            "generator": f"mcp-portal {__version__}",
-        },
-    )
-    return files, warnings
+        staging.write(f"assets/{asset}", source.read_bytes())
+    write_manifest(staging, {"capability_version": snapshot.capability_version, "fingerprint": snapshot.fingerprint})
+    return warnings
+
+
+def site_files(snapshot: Snapshot, config: PortalConfig, *, jobs: int = 1) -> tuple[dict[str, bytes], list[str]]:
+    """Every file of the site as bytes, plus warnings: the build's own pipeline, read back from a temporary
+    directory (for ``check`` and the tests, which compare bytes)."""
+    with tempfile.TemporaryDirectory(prefix="mcp-portal-site-") as tmp:
+        staging = Staging(Path(tmp))
+        warnings = produce_site(snapshot, config, staging, jobs=jobs)
+        return staged_files(Path(tmp)), warnings
 
 
 def build(
@@ -128,21 +145,37 @@ def build(
     strict: bool = False,
     lenient: bool = False,
     introspect_warnings: list[str] | None = None,
+    jobs: int = 1,
+    progress: Progress | None = None,
 ) -> BuildResult:
     """Run the whole pipeline; the previous site stays untouched unless everything succeeds.
 
-    *lenient* and *introspect_warnings* are passed to :func:`obtain_snapshot`.
+    *lenient* and *introspect_warnings* are passed to :func:`obtain_snapshot`; *jobs* is the
+    number of render workers; *progress* reports each stage (on stderr).
     """
     started = time.perf_counter()
+    progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
     out = Path(config.out)
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
-    snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
-    files, warnings = site_files(snapshot, config)
-    if strict and warnings:
-        raise PortalError("The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + ".")
+    with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
+        snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
+        advance(len(snapshot.tools))
+    produced: dict[str, object] = {}
+
+    def produce(staging: Staging) -> None:
+        warnings = produce_site(snapshot, config, staging, jobs=jobs, progress=progress)
+        if strict and warnings:
+            raise PortalError(
+                "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
+            )
+        produced.update(warnings=warnings, files=len(staging.hashes), written=time.perf_counter())
+
     # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
-    warnings = [*warnings, *publish(out, files, protected=build_inputs(config, from_file))]
-    return BuildResult(out, len(files), time.perf_counter() - started, snapshot, tuple(warnings))
+    kept = publish(out, produce, protected=build_inputs(config, from_file))
+    files = int(str(produced["files"]))
+    progress.report("publish", files, "files", time.perf_counter() - float(str(produced["written"])))
+    warnings = [*list(produced["warnings"]), *kept]  # type: ignore[call-overload]
+    return BuildResult(out, files, time.perf_counter() - started, snapshot, tuple(warnings))
 
 
 def build_inputs(config: PortalConfig, from_file: Path | None) -> Protected:

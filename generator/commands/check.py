@@ -21,6 +21,7 @@ from generator.commands.build import obtain_snapshot, site_files
 from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
+from generator.publish.assemble import default_jobs
 from generator.publish.write import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot, canonical_json
@@ -189,7 +190,7 @@ def check(
             f"`mcp-portal build --out {site}`, or point --out (or `out` in the config) at the built site."
         )
     snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
-    fresh, warnings = site_files(snapshot, config)
+    fresh, warnings = site_files(snapshot, config, jobs=config.jobs or default_jobs())
     return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings))
 
 

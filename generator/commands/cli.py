@@ -64,6 +64,12 @@ def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
     add_arguments(parser.add_argument_group("limits"), command, LIMITS)
     add_arguments(parser, command, OPTIONS)
     parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    if command == BUILD:
+        parser.add_argument(
+            "--quiet",
+            action="store_true",
+            help="no progress bars on a terminal: only one summary line per stage on stderr (as in CI)",
+        )
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -371,6 +377,8 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     from generator.commands.build import build
+    from generator.commands.progress import Progress
+    from generator.publish.assemble import default_jobs
 
     config = config_from_args(args)
     result = build(
@@ -379,6 +387,8 @@ def _cmd_build(args: argparse.Namespace) -> int:
         strict=args.strict,
         lenient=args.lenient,
         introspect_warnings=args.introspect_warnings,
+        jobs=config.jobs or default_jobs(),
+        progress=Progress(quiet=args.quiet),
     )
     for warning in result.warnings:
         say(f"warning: {one_line(warning)}", err=True)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from generator.compare.changes import CLASSES
-from generator.compare.diff import DiffResult, show_value
+from generator.compare.diff import DiffResult
+from generator.compare.schemas import show_value
 from generator.render.filters import md_cell, md_cell_code, md_text
 from generator.text import json_report, one_line
 

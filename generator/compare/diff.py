@@ -15,13 +15,12 @@ tighter *output* only promises more (non-breaking); a wider output (a new enum
 value, ``null`` allowed, a field made optional) can surprise a client
 (breaking).  Changed rules whose direction cannot be told (a new ``pattern``,
 ``string`` becoming ``integer``) count as breaking.  Prompts, resources and resource
-templates are compared too, by :mod:`generator.compare.items`.
+templates are compared too, by :mod:`generator.compare.items`, and schemas row by row by
+:mod:`generator.compare.schemas`; this module loads the two sides and compares the tools.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -39,21 +38,14 @@ from generator.compare.changes import (
     keyed,
 )
 from generator.compare.items import item_changes
+from generator.compare.schemas import INPUT, OUTPUT, adder, schema_changes
 from generator.errors import PortalError
-from generator.jsonutil import json_equal, jsonable
-from generator.schema.flatten import flatten
-from generator.schema.rows import Row
+from generator.jsonutil import json_equal
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.snapshot import Snapshot, load_snapshot
 from generator.text import code_span
 
-_INPUT, _OUTPUT = "params", "returns"
-_LOWER = frozenset({"minimum", "exclusiveMinimum", "minLength", "minItems", "minProperties", "minContains"})
-_UPPER = frozenset({"maximum", "exclusiveMaximum", "maxLength", "maxItems", "maxProperties", "maxContains"})
-# Constraint kinds that say nothing about which values are accepted (or are compared elsewhere).
-_IGNORED = frozenset({"ref", "recursive", "truncated", "nullable", "allOf", "oneOf", "anyOf"})
 _TOOL_KEYS = frozenset({"name", "title", "description", "inputSchema", "outputSchema", "annotations"})
-_CELL = 80
 
 
 @dataclass(frozen=True)
@@ -162,7 +154,7 @@ def diff_tool(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
     """Every change of one tool (present on both sides)."""
     name = str(new.get("name"))
     out: list[Change] = []
-    add = _adder(out, name)
+    add = adder(out, name)
     for key in ("title", "description"):
         if old.get(key) != new.get(key):
             add(COSMETIC, f"{key}-changed", "", old.get(key), new.get(key), f"the tool's {key} changed")
@@ -172,37 +164,31 @@ def diff_tool(old: dict[str, Any], new: dict[str, Any]) -> list[Change]:
             message = f"the tool's {code_span(key)} changed"
             add(NON_BREAKING, "metadata-changed", key, old.get(key), new.get(key), message)
     before = len(out)
-    out.extend(_schema_changes(name, _INPUT, old.get("inputSchema"), new.get("inputSchema")))
+    out.extend(schema_changes(name, INPUT, old.get("inputSchema"), new.get("inputSchema")))
     if len(out) == before and not json_equal(old.get("inputSchema"), new.get("inputSchema")):
-        add(NON_BREAKING, "schema-changed", _INPUT, None, None,
+        add(NON_BREAKING, "schema-changed", INPUT, None, None,
             "the input schema changed in a way the parameter table does not show")  # fmt: skip
     had, has = "outputSchema" in old, "outputSchema" in new
     if had and not has:
-        add(BREAKING, "output-schema-removed", _OUTPUT, old["outputSchema"], None,
+        add(BREAKING, "output-schema-removed", OUTPUT, old["outputSchema"], None,
             "the output schema was removed: structured results are no longer promised")  # fmt: skip
     elif has and not had:
-        add(NON_BREAKING, "output-schema-added", _OUTPUT, None, new["outputSchema"], "an output schema was added")
+        add(NON_BREAKING, "output-schema-added", OUTPUT, None, new["outputSchema"], "an output schema was added")
     elif had and has:
         before = len(out)
-        out.extend(_schema_changes(name, _OUTPUT, old["outputSchema"], new["outputSchema"]))
+        out.extend(schema_changes(name, OUTPUT, old["outputSchema"], new["outputSchema"]))
         if len(out) == before and not json_equal(old["outputSchema"], new["outputSchema"]):
-            add(NON_BREAKING, "schema-changed", _OUTPUT, None, None,
+            add(NON_BREAKING, "schema-changed", OUTPUT, None, None,
                 "the output schema changed in a way the returns table does not show")  # fmt: skip
     return out
 
 
-def _adder(out: list[Change], tool: str) -> Callable[[ChangeClass, str, str, Any, Any, str], None]:
-    def add(cls: ChangeClass, kind: str, path: str, old: Any, new: Any, message: str) -> None:
-        out.append(Change(tool, cls, kind, path, old, new, message))
-
-    return add
-
-
 def _annotation_changes(tool: str, old_raw: object, new_raw: object) -> list[Change]:
+    """Changes of the title and the four hints, judged by whether the tool became less safe to call."""
     old = old_raw if isinstance(old_raw, dict) else {}
     new = new_raw if isinstance(new_raw, dict) else {}
     out: list[Change] = []
-    add = _adder(out, tool)
+    add = adder(out, tool)
     if old.get("title") != new.get("title"):
         add(COSMETIC, "title-changed", "annotations.title", old.get("title"), new.get("title"),
             "the tool's annotation title changed")  # fmt: skip
@@ -229,219 +215,3 @@ def _annotation_changes(tool: str, old_raw: object, new_raw: object) -> list[Cha
             add(NON_BREAKING, "annotation-changed", f"annotations.{key}", old.get(key), new.get(key),
                 f"{key} changed")  # fmt: skip
     return out
-
-
-Key = tuple[str, str | None]
-
-
-def _rows(schema: object) -> dict[Key, Row]:
-    """Rows by (path, variant), with the root row and a row for every plain array item."""
-    flat = flatten(schema)
-    rows = ([flat.root] if flat.root is not None else []) + list(flat.rows)
-    out: dict[Key, Row] = {}
-    for row in rows:
-        out.setdefault((row.path, row.variant), row)
-    for row in rows:
-        item: Key = (f"{row.path}[]", row.variant)
-        if "array" in row.types and row.item_types and item not in out:
-            out[item] = Row(item[0], row.item_types, (), False, None, None, (), row.depth + 1, row.variant)
-    return out
-
-
-def _under(child: Key, parent: Key) -> bool:
-    """Whether row *child* is nested inside row *parent* (a property, an item or a variant of it)."""
-    (cp, cv), (pp, pv) = child, parent
-    if pv is not None and not (cv == pv or (cv or "").startswith(pv + ".")):
-        return False
-    if cp == pp:
-        return cv != pv and (pv is None or (cv or "").startswith(pv + "."))
-    return cp.startswith(pp) and (pp == "" or cp[len(pp)] in ".[")
-
-
-def _parent_variant(variant: str) -> str | None:
-    return variant.rpartition(".")[0] or None
-
-
-def _is_alternative(key: Key, rows: dict[Key, Row]) -> bool:
-    path, variant = key
-    return variant is not None and (path, _parent_variant(variant)) in rows
-
-
-def _where(side: str, path: str) -> str:
-    return f"{side}.{path}" if path and not path.startswith("[") else f"{side}{path}"
-
-
-def _noun(side: str, path: str) -> str:
-    if not path:
-        return "the input schema" if side == _INPUT else "the output"
-    return f"{'parameter' if side == _INPUT else 'output field'} {code_span(path)}"
-
-
-def _schema_changes(tool: str, side: str, old_schema: object, new_schema: object) -> list[Change]:
-    old, new = _rows(old_schema), _rows(new_schema)
-    out: list[Change] = []
-    add = _adder(out, tool)
-    inp = side == _INPUT
-
-    def judge(tighter: bool) -> ChangeClass:
-        """Tighter input rules break callers; looser output rules break readers."""
-        return BREAKING if tighter == inp else NON_BREAKING
-
-    added = [k for k in new if k not in old]
-    removed = [k for k in old if k not in new]
-    for keys, rows, is_new in ((added, new, True), (removed, old, False)):
-        shown: list[Key] = []
-        for key in keys:
-            if any(_under(key, s) for s in shown):
-                continue
-            shown.append(key)
-            path = key[0]
-            if path.endswith("[]") and (path[:-2], key[1]) in old and (path[:-2], key[1]) in new:
-                continue  # the item row of an array whose type changed: reported on the array itself
-            where, noun, row = _where(side, path), _noun(side, path), rows[key]
-            value = row.type_label
-            if _is_alternative(key, rows):
-                what = f"{noun}: union alternative {key[1]} ({value})"
-                if is_new:
-                    add(judge(False), "alternative-added", where, None, value, f"{what} was added")
-                else:
-                    add(judge(True), "alternative-removed", where, value, None, f"{what} was removed")
-            elif is_new and inp:
-                if row.required:
-                    add(BREAKING, "param-added-required", where, None, value, f"required {noun} was added")
-                else:
-                    add(NON_BREAKING, "param-added-optional", where, None, value, f"optional {noun} was added")
-            elif is_new:
-                add(NON_BREAKING, "output-field-added", where, None, value, f"{noun} was added")
-            elif inp:
-                add(BREAKING, "param-removed", where, value, None, f"{noun} was removed")
-            else:
-                add(BREAKING, "output-field-removed", where, value, None, f"{noun} was removed")
-    for key, o in old.items():
-        n = new.get(key)
-        if n is not None:
-            _row_changes(add, side, key[0], o, n, judge)
-    return out
-
-
-def _row_changes(
-    add: Callable[[ChangeClass, str, str, Any, Any, str], None],
-    side: str,
-    path: str,
-    o: Row,
-    n: Row,
-    judge: Callable[[bool], ChangeClass],
-) -> None:
-    inp = side == _INPUT
-    where, noun = _where(side, path), _noun(side, path)
-    if o.required != n.required and path and not path.endswith("[]"):
-        if inp:
-            cls, kind = (BREAKING, "param-required") if n.required else (NON_BREAKING, "param-optional")
-        else:
-            cls, kind = (NON_BREAKING, "output-field-required") if n.required else (BREAKING, "output-field-optional")
-        add(cls, kind, where, o.required, n.required, f"{noun} is now {'required' if n.required else 'optional'}")
-    direction = _type_direction(o.types, n.types)
-    if direction is not None:
-        old_label, new_label = o.type_label, n.type_label
-        text = f"{noun}: type {old_label} became {new_label}"
-        if direction == "changed":
-            add(BREAKING, "type-changed", where, old_label, new_label, text)
-        else:
-            add(judge(direction == "narrowed"), f"type-{direction}", where, old_label, new_label, text)
-    _constraint_changes(add, where, noun, o, n, judge)
-    for key in ("description", "title"):
-        before, after = getattr(o, key), getattr(n, key)
-        if before != after:
-            add(COSMETIC, f"{key}-changed", where, before, after, f"{noun}: {key} changed")
-
-
-def _covers(types: tuple[str, ...], t: str) -> bool:
-    return not types or t in types or (t == "integer" and "number" in types)
-
-
-def _type_direction(old: tuple[str, ...], new: tuple[str, ...]) -> str | None:
-    """``narrowed``, ``widened``, ``changed`` or None (the same set of values)."""
-    widened = all(_covers(new, t) for t in old) if old else not new
-    narrowed = all(_covers(old, t) for t in new) if new else not old
-    if widened and narrowed:
-        return None
-    if widened:
-        return "widened"
-    return "narrowed" if narrowed else "changed"
-
-
-def _constraint_map(row: Row) -> dict[str, Any]:
-    return {c.kind: c.value for c in row.constraints if c.kind not in _IGNORED}
-
-
-def _is_num(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _constraint_changes(
-    add: Callable[[ChangeClass, str, str, Any, Any, str], None],
-    where: str,
-    noun: str,
-    o: Row,
-    n: Row,
-    judge: Callable[[bool], ChangeClass],
-) -> None:
-    old, new = _constraint_map(o), _constraint_map(n)
-    for kind in [*old, *(k for k in new if k not in old)]:
-        present_old, present_new = kind in old, kind in new
-        a: Any = old.get(kind)
-        b: Any = new.get(kind)
-        if present_old and present_new and json_equal(a, b):
-            continue
-        if kind == "examples":
-            add(COSMETIC, "examples-changed", where, a, b, f"{noun}: examples changed")
-            continue
-        if kind == "default":
-            text = f"{noun}: default changed from {show_value(a)} to {show_value(b)}"
-            add(NON_BREAKING, "default-changed", where, a, b, text)
-            continue
-        if kind in ("deprecated", "readOnly", "writeOnly"):
-            state = "now" if present_new else "no longer"
-            add(NON_BREAKING, "marker-changed", where, a, b, f"{noun} is {state} marked {kind}")
-            continue
-        if kind == "enum" and present_old and present_new and isinstance(a, list) and isinstance(b, list):
-            gone = [v for v in a if not any(json_equal(v, w) for w in b)]
-            came = [v for v in b if not any(json_equal(v, w) for w in a)]
-            for value in gone:
-                text = f"{noun}: enum value {show_value(value)} was removed"
-                add(judge(True), "enum-value-removed", where, value, None, text)
-            for value in came:
-                text = f"{noun}: enum value {show_value(value)} was added"
-                add(judge(False), "enum-value-added", where, None, value, text)
-            continue
-        tighter: bool | None = None
-        numbers = _is_num(a) and _is_num(b)
-        if not present_old:
-            tighter = True
-        elif not present_new:
-            tighter = False
-        elif numbers and kind in _LOWER:
-            tighter = b > a
-        elif numbers and kind in _UPPER:
-            tighter = b < a
-        elif numbers and kind == "multipleOf" and a and b:
-            tighter = None if (b / a) % 1 and (a / b) % 1 else (b / a) % 1 == 0
-        label = "additionalProperties: false" if kind == "noAdditional" else kind
-        if tighter is None:
-            add(BREAKING, "constraint-changed", where, a, b,
-                f"{noun}: {label} changed from {show_value(a)} to {show_value(b)}")  # fmt: skip
-            continue
-        if not present_old:
-            text = f"{noun}: {label} added" + ("" if kind == "noAdditional" else f" ({show_value(b)})")
-        elif not present_new:
-            text = f"{noun}: {label} removed" + ("" if kind == "noAdditional" else f" (was {show_value(a)})")
-        else:
-            verb = "raised" if b > a else "lowered"
-            text = f"{noun}: {label} {verb} from {show_value(a)} to {show_value(b)}"
-        add(judge(tighter), "constraint-tightened" if tighter else "constraint-loosened", where, a, b, text)
-
-
-def show_value(value: Any, limit: int = _CELL) -> str:
-    """A schema value as compact JSON for a change message or a report cell, cut at *limit* characters."""
-    text = json.dumps(jsonable(value), ensure_ascii=False, separators=(",", ":"))
-    return text if len(text) <= limit else text[: limit - 1] + "…"

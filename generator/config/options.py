@@ -272,6 +272,17 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option(
         key="",
+        field="jobs",
+        default=None,
+        type_doc="positive whole number",
+        meaning="render pages in N worker processes; the output is the same for any N",
+        check=checks.count,
+        cli="--jobs",
+        metavar="N",
+        default_doc="the number of CPUs",
+    ),
+    Option(
+        key="",
         field="previous",
         default=None,
         type_doc="path",
@@ -288,9 +299,10 @@ FILE_KEYS = frozenset(o.key for o in OPTIONS if o.key)
 
 
 def default(key: str) -> Any:
-    """The default of the setting with this ``portal.yaml`` key (``limits.max_pages`` for a limit)."""
+    """The default of the setting with this ``portal.yaml`` key (``limits.max_pages`` for a limit),
+    or with this field name for a setting that only the command line has (``jobs``)."""
     for option in (*OPTIONS, *LIMITS):
-        if option.key == key:
+        if option.key == key or (not option.key and option.field == key):
             return option.default
     raise KeyError(key)
 

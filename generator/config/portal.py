@@ -128,6 +128,8 @@ class PortalConfig:
     """Author overlays, one YAML file per tool: notes, examples, troubleshooting, related tools (see overlays.py)."""
     previous: str | None = None
     """A previous snapshot (or built site): adds a changelog page of what changed since."""
+    jobs: int | None = default("jobs")
+    """Render workers (``--jobs``); None: one per CPU."""
     source: str = "defaults"
 
     @property

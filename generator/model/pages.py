@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from generator.errors import PortalError
 from generator.model.kinds import PageKind
 from generator.model.product import Doc, ItemDoc, ResourceDoc
-from generator.model.site import SiteModel, ToolDoc
+from generator.model.site import SiteModel
+from generator.model.tool import ToolDoc
 from generator.slugs import duplicates, fold
 
 KINDS: tuple[PageKind, ...] = tuple(PageKind)

@@ -111,7 +111,7 @@ class PromptArgument:
 @dataclass(frozen=True)
 class Doc:
     """What every documented thing shares (a tool, prompt, resource or template): a name, a page, and
-    the endpoints offering it.  :class:`generator.model.site.ToolDoc` and :class:`ItemDoc` extend it."""
+    the endpoints offering it.  :class:`generator.model.tool.ToolDoc` and :class:`ItemDoc` extend it."""
 
     name: str
     slug: str

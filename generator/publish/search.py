@@ -4,9 +4,10 @@ Pagefind (PyPI ``pagefind[extended]``, whose binary ships in the wheel) splits t
 index by each page's ``<html lang>``, so every locale searches only its own pages,
 with its own stemming.  Only the main content is indexed, not the raw schemas.
 
-The pages are written to a private temporary directory and the Pagefind command
-line indexes them there (``python -m pagefind``, the wheel's documented entry
-point).  Not the Python wrapper's long-running service: that wrapper ends the
+The Pagefind command line (``python -m pagefind``, the wheel's documented entry
+point) indexes the pages where the build has just written them, in the staging
+directory (:func:`index_site`), so they are neither held in memory nor copied.
+Not the Python wrapper's long-running service: that wrapper ends the
 service with SIGTERM as soon as it answers ``WriteFiles``, while Pagefind's async
 file writes may still be in flight, so a file could be left empty or cut short
 (seen in CI as a ``pagefind-ui.js`` that differed between two identical builds).
@@ -24,21 +25,20 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from generator.errors import PortalError
+from generator.publish.write import Staging
 
 ENTRY = "pagefind/pagefind-entry.json"
 
 TIMEOUT = 600.0
 """Seconds Pagefind may take before the build gives up (1,000 tools index in about 10 s)."""
 
-CONFIG = {
-    "site": "site",
-    "output_path": "pagefind",
+CONFIG: dict[str, object] = {
     "root_selector": "main",
     "exclude_selectors": ["details", "pre", ".notice", ".crumbs", "table.fields .constraints"],
     "keep_index_url": True,
     "quiet": True,
 }
-"""Pagefind's configuration, written as ``pagefind.json`` in the working directory it runs in."""
+"""Pagefind's settings (the site and output paths are added per build), written as ``pagefind.json``."""
 
 
 def _failure(reason: str) -> PortalError:
@@ -48,12 +48,34 @@ def _failure(reason: str) -> PortalError:
     )
 
 
-def _run(pages: Mapping[str, str], work: Path) -> dict[str, bytes]:
-    for path, html in pages.items():
-        target = work / "site" / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(html, encoding="utf-8")
-    (work / "pagefind.json").write_text(json.dumps(CONFIG), encoding="utf-8")
+PAGES = "*/**/index.html"
+"""What is indexed: every page of every locale (``L/index.html``, ``L/tools/x/index.html``...),
+not the entry page that only redirects, the 404 pages or anything that is not a page."""
+
+
+def index_site(staging: Staging) -> None:
+    """Index the pages already written to *staging*; Pagefind's files join it (and its hashes)."""
+    output = staging.root / "pagefind"
+    with tempfile.TemporaryDirectory(prefix="mcp-portal-search-") as tmp:
+        config = CONFIG | {"site": str(staging.root), "output_path": str(output), "glob": PAGES}
+        _pagefind(config, Path(tmp))
+    files = {p.relative_to(output).as_posix(): p for p in sorted(output.rglob("*")) if p.is_file()}
+    empty = sorted(name for name, p in files.items() if p.stat().st_size == 0)
+    if not files or empty:
+        raise _failure(f"it wrote incomplete files ({', '.join(empty[:3]) or 'no files'})")
+    entry = staging.root / ENTRY
+    if entry.is_file():
+        # Pagefind writes its language map in hash-map order; sort it so builds are byte-identical.
+        sorted_entry = json.dumps(
+            json.loads(entry.read_bytes()), sort_keys=True, separators=(",", ":"), ensure_ascii=False
+        )
+        entry.write_bytes(sorted_entry.encode("utf-8"))
+    staging.adopt("pagefind")
+
+
+def _pagefind(config: Mapping[str, object], work: Path) -> None:
+    """Run Pagefind with *config* in the directory *work*; a failure is one paragraph."""
+    (work / "pagefind.json").write_text(json.dumps(config), encoding="utf-8")
     # Pagefind also reads PAGEFIND_* variables; the build must not depend on the caller's shell.
     env = {key: value for key, value in os.environ.items() if not key.upper().startswith("PAGEFIND_")}
     try:
@@ -73,19 +95,13 @@ def _run(pages: Mapping[str, str], work: Path) -> dict[str, bytes]:
     if done.returncode != 0:
         said = (done.stderr or done.stdout).decode("utf-8", "replace").strip().splitlines()
         raise _failure(f"exit code {done.returncode}" + (f" ({said[-1][:300]})" if said else ""))
-    out = work / "pagefind"
-    return {f"pagefind/{p.relative_to(out).as_posix()}": p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
 
 
 def search_files(pages: Mapping[str, str]) -> dict[str, bytes]:
-    """The ``pagefind/`` bundle for *pages* (site path -> HTML), as site path -> bytes."""
-    with tempfile.TemporaryDirectory(prefix="mcp-portal-search-") as tmp:
-        files = _run(pages, Path(tmp))
-    empty = sorted(path for path, data in files.items() if not data)
-    if not files or empty:
-        raise _failure(f"it wrote incomplete files ({', '.join(empty[:3]) or 'no files'})")
-    # Pagefind writes its language map in hash-map order; sort it so builds are byte-identical.
-    if ENTRY in files:
-        entry = json.loads(files[ENTRY])
-        files[ENTRY] = json.dumps(entry, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-    return files
+    """The ``pagefind/`` bundle for *pages* (site path -> HTML) alone, as site path -> bytes (tests, tools)."""
+    with tempfile.TemporaryDirectory(prefix="mcp-portal-pages-") as tmp:
+        staging = Staging(Path(tmp))
+        for path, html in sorted(pages.items()):
+            staging.write(path, html.encode("utf-8"))
+        index_site(staging)
+        return {path: staging.read(path) for path in sorted(staging.hashes) if path.startswith("pagefind/")}

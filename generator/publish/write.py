@@ -32,7 +32,7 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -77,9 +77,55 @@ def _is_safe_relative(path: str) -> bool:
 
 def manifest(files: Mapping[str, bytes], meta: Mapping[str, str]) -> bytes:
     """``manifest.json``: the sha256 of every file plus what the site was built from."""
-    hashes = {path: hashlib.sha256(data).hexdigest() for path, data in sorted(files.items())}
-    body = dict(meta) | {"files": hashes}
+    return manifest_of({path: hashlib.sha256(data).hexdigest() for path, data in files.items()}, meta)
+
+
+def manifest_of(hashes: Mapping[str, str], meta: Mapping[str, str]) -> bytes:
+    """``manifest.json`` from the sha256 (hex) of every file, as :class:`Staging` records them."""
+    body = dict(meta) | {"files": dict(sorted(hashes.items()))}
     return (json.dumps(body, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
+class Staging:
+    """A new site as it is being written: each file goes straight to disk and is hashed on the way.
+
+    Nothing holds the whole site in memory: a page is written as soon as it is rendered, and
+    :attr:`hashes` is all that is kept of it (for ``manifest.json``).
+    """
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.hashes: dict[str, str] = {}
+        self._dirs: set[Path] = {root}
+
+    def write(self, path: str, data: bytes) -> None:
+        """Write one file of the site (*path* relative to its root); a path is written once."""
+        if path in self.hashes:
+            raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
+        target = self.root.joinpath(*_safe_relative(path).parts)
+        if target.parent not in self._dirs:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            self._dirs.add(target.parent)
+        with open(target, "wb") as handle:
+            handle.write(data)
+        self.hashes[path] = hashlib.sha256(data).hexdigest()
+
+    def adopt(self, directory: str) -> None:
+        """Record the files another program wrote under *directory* (Pagefind's index)."""
+        base = self.root / directory
+        for file in sorted(base.rglob("*")):
+            if file.is_file() and not file.is_symlink():
+                path = file.relative_to(self.root).as_posix()
+                _safe_relative(path)
+                self.hashes[path] = hashlib.sha256(file.read_bytes()).hexdigest()
+
+    def read(self, path: str) -> bytes:
+        """A file already written (the search index reads the pages it indexes from here)."""
+        return self.root.joinpath(*_safe_relative(path).parts).read_bytes()
+
+
+Producer = Callable[[Staging], None]
+"""Writes a whole site into a :class:`Staging`, ``manifest.json`` included."""
 
 
 # --------------------------------------------------------------------------- where --out may be
@@ -409,19 +455,29 @@ def _clean_leftovers(out: Path) -> None:
         shutil.rmtree(path, ignore_errors=True)
 
 
-def _write(staging: Path, files: Mapping[str, bytes]) -> None:
-    for path, data in sorted(files.items()):
-        target = staging.joinpath(*_safe_relative(path).parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
+def _writing(files: Mapping[str, bytes]) -> Producer:
+    """A producer that writes files already in memory (tests, and sites assembled elsewhere)."""
+
+    def produce(staging: Staging) -> None:
+        for path in files:
+            _safe_relative(path)  # every path is checked before the first is written
+        for path, data in sorted(files.items()):
+            staging.write(path, data)
+
+    return produce
 
 
-def publish(out: Path, files: Mapping[str, bytes], *, protected: Protected = ()) -> list[str]:
-    """Write *files* (paths relative to the site root) as the new content of *out*; return warnings.
+def publish(out: Path, files: Mapping[str, bytes] | Producer, *, protected: Protected = ()) -> list[str]:
+    """Write the new content of *out*; return warnings.
 
+    *files* is either every file (paths relative to the site root, as bytes) or a producer that
+    writes them into the staging directory as they are made, so a large site is never held in
+    memory.  The producer runs under the output's lock, after the checks of where *out* is; if it
+    fails, the staging directory is removed and the previous site is untouched.
     *protected* are the inputs the build read (config, templates, overlays...): an *out* that
     holds or lies inside one is refused.  See the module docstring for the whole contract.
     """
+    produce = _writing(files) if isinstance(files, Mapping) else files
     real = check_location(out, protected)
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
@@ -435,17 +491,16 @@ def publish(out: Path, files: Mapping[str, bytes], *, protected: Protected = ())
     with _locked(real):
         try:
             _clean_leftovers(real)
-            for path in files:
-                _safe_relative(path)
             site = inspect(out, real, protected)
             kept = unlisted(real, site.listed) if site.exists else []
-            new_files = set(files)
-            new_dirs = {str(PurePosixPath(p).parents[i]) for p in files for i in range(len(PurePosixPath(p).parts) - 1)}
-            _refuse_kept(out, kept, new_files, new_dirs)
             edited = _edited(real, site.listed)
             shutil.rmtree(staging, ignore_errors=True)
             staging.mkdir()
-            _write(staging, files)
+            written = Staging(staging)
+            produce(written)
+            new_files = set(written.hashes) | {MANIFEST}
+            new_dirs = {str(parent) for p in new_files for parent in PurePosixPath(p).parents if parent.parts}
+            _refuse_kept(out, kept, new_files, new_dirs)
             _carry(real, staging, kept, new_dirs)
             if site.exists:
                 os.chmod(staging, stat.S_IMODE(os.stat(real).st_mode))

@@ -97,6 +97,8 @@ class Catalog:
         """The string for *key*, with ``{name}`` placeholders filled in."""
         entry = self._entry(key)
         text = entry["other"] if isinstance(entry, Mapping) else entry
+        if "{" not in text and "}" not in text:  # most strings have no placeholder: nothing to format
+            return text
         return string.Formatter().vformat(text, (), _Args(args))
 
     def plural_category(self, n: int | float) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -34,6 +34,7 @@ from generator.model.kinds import PageKind
 from generator.model.pages import Page, absolute, pages_for, relative
 from generator.model.product import Doc
 from generator.model.site import SiteModel
+from generator.model.tool import ToolDoc
 from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
 from generator.render.filters import FILTERS, GLOBALS, MarkdownCatalog, markdown_environment, md_finalize
 from generator.render.i18n import Catalog
@@ -73,7 +74,9 @@ def _name(text: str) -> str:
     return visible(text if len(text) <= 80 else text[:79] + "…")
 
 
-def find_examples(site: SiteModel, deadline: Deadline | None = None) -> list[str]:
+def find_examples(
+    site: SiteModel, deadline: Deadline | None = None, tools: Sequence[ToolDoc] | None = None
+) -> list[str]:
     """Find every tool's examples now, under the deadline; a warning per undecided pattern.
 
     The model finds examples lazily; doing it here, tool by tool, lets the budget name the
@@ -81,7 +84,7 @@ def find_examples(site: SiteModel, deadline: Deadline | None = None) -> list[str
     reported with the tool it belongs to (that tool shows no example).
     """
     warnings: list[str] = []
-    for tool in site.tools:
+    for tool in site.tools if tools is None else tools:
         if deadline is not None:
             deadline.check(f"finding examples for tool {_name(tool.name)}")
         with watch() as undecided:
@@ -109,6 +112,7 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
         autoescape=autoescape,
         undefined=StrictUndefined,
         keep_trailing_newline=True,
+        auto_reload=False,  # templates do not change during a build: no stat() per get_template
         trim_blocks=True,
         lstrip_blocks=True,
         # Markdown has no autoescape: md_finalize escapes every string no md_* filter made safe.
@@ -273,40 +277,29 @@ def nav_script(site: SiteModel, catalog: Catalog) -> str:
     return "window.PORTAL_NAV = " + json.dumps(body, ensure_ascii=True, sort_keys=True) + ";\n"
 
 
-def render_site(
-    site: SiteModel,
-    catalogs: Mapping[str, Catalog],
-    renderer: Renderer,
-    on_page: Callable[[str], None] | None = None,
-    deadline: Deadline | None = None,
-) -> dict[str, str]:
-    """Every text file of the site, keyed by its path relative to the site root."""
+def render_page(
+    site: SiteModel, page: Page, catalogs: Mapping[str, Catalog], renderer: Renderer
+) -> tuple[str, str, str]:
+    """One page: its HTML, its Markdown twin, and the twin as ``llms-full.txt`` holds it.
 
-    def check(doing: str) -> None:
-        if deadline is not None:
-            deadline.check(doing)
+    The copy in ``llms-full.txt`` is rendered again with links relative to that file, where
+    the twin then lives. A page depends only on the model, so pages can be rendered in any
+    order and in any process.
+    """
+    full = f"{page.locale}/llms-full.txt"
+    return (
+        renderer.page_html(site, page, catalogs),
+        renderer.page_md(site, page, catalogs),
+        renderer.page_md(site, page, catalogs, from_path=full),
+    )
 
-    check("rendering the entry page")
+
+def site_wide_files(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer) -> dict[str, str]:
+    """The files made from the whole site rather than one page: entry page, llms.txt, 404s, nav, hosting."""
     files: dict[str, str] = {"index.html": renderer.root_index(site, catalogs)}
     files["llms.txt"] = renderer.llms(site, catalogs, None)
-    for page in pages_for(site):
-        check(f"rendering {_name(page.html_path)}")
-        files[page.html_path] = renderer.page_html(site, page, catalogs)
-        files[page.md_path] = renderer.page_md(site, page, catalogs)
-        if on_page:
-            on_page(page.html_path)
     for code in site.locales:
-        check(f"rendering {code}/llms.txt")
         files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
-        # Every twin of the locale in the site's page order, for readers that want one file.
-        # Rendered again with links relative to llms-full.txt, where these twins now live.
-        full = f"{code}/llms-full.txt"
-        twins = []
-        for p in pages_for(site):
-            if p.locale == code:
-                check(f"rendering {full}")
-                twins.append(renderer.page_md(site, p, catalogs, from_path=full))
-        files[full] = "\n".join(twins)
         files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
         files[f"{code}/nav.js"] = nav_script(site, catalogs[code])
     files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])
@@ -314,4 +307,29 @@ def render_site(
     files["_headers"] = headers(site)
     if (xml := sitemap(site)) is not None:
         files["sitemap.xml"] = xml
+    return files
+
+
+def render_site(
+    site: SiteModel,
+    catalogs: Mapping[str, Catalog],
+    renderer: Renderer,
+    on_page: Callable[[str], None] | None = None,
+    deadline: Deadline | None = None,
+) -> dict[str, str]:
+    """Every text file of the site, keyed by its path relative to the site root (in memory: small sites, tests)."""
+    if deadline is not None:
+        deadline.check("rendering the entry page")
+    files = site_wide_files(site, catalogs, renderer)
+    twins: dict[str, list[str]] = {code: [] for code in site.locales}
+    for page in pages_for(site):
+        if deadline is not None:
+            deadline.check(f"rendering {_name(page.html_path)}")
+        files[page.html_path], files[page.md_path], full = render_page(site, page, catalogs, renderer)
+        twins[page.locale].append(full)
+        if on_page:
+            on_page(page.html_path)
+    for code, parts in twins.items():
+        # Every twin of the locale in the site's page order, for readers that want one file.
+        files[f"{code}/llms-full.txt"] = "\n".join(parts)
     return files

@@ -1,0 +1,736 @@
+"""Scale benchmark: ``mcp-portal`` against Hugo (and MkDocs) on a server with many realistic tools.
+
+    python bench/bench_scale.py                                 # 1,000 tools, 3 runs of each build
+    python bench/bench_scale.py --tools 100,1000,5000 --search --rebuild --json before.json
+    python bench/bench_scale.py --introspect-only --tools 1000  # introspect vs. the SDK's bare list loop
+    python bench/bench_scale.py --mkdocs --mkdocs-bin /tmp/mkdocs-venv/bin/mkdocs
+
+For every N in ``--tools`` it starts ``bench/scale_server.py`` (a real MCP server on the SDK's
+low-level ``Server``, listing N tools in pages of ``--page-size``) and takes one snapshot of it
+with ``mcp-portal introspect``. Then, ``--runs`` times and interleaved (variant 1 run 1,
+variant 2 run 1, ..., variant 1 run 2, ...) so that the noise of a shared machine hits every
+variant alike, it runs as child processes:
+
+- ``introspect``: ``mcp-portal introspect --stdio <server> -o FILE``;
+- ``sdk list loop``: ``bench/sdk_list_tools.py``, the SDK's ``Client.list_tools`` cursor loop
+  against the same server, the floor for ``introspect``;
+- ``build --no-search`` (and ``build`` with search, with ``--search``):
+  ``mcp-portal build --from SNAPSHOT --out DIR`` for en, ru and ar into a fresh empty DIR;
+- ``rebuild``, with ``--rebuild``: one tool's description changed in the snapshot, built into the
+  DIR the ``--no-search`` build just wrote (the ratio second/first is printed);
+- ``build --jobs J`` for each J of ``--jobs 1,2``, only when ``mcp-portal build --help``
+  offers ``--jobs``;
+- ``hugo``: ``hugo --quiet -s SRC -d OUT`` over the same pages written as Markdown (title,
+  description, parameter table, output fields, annotations) in a multilingual site (en, ru, ar;
+  ar right to left) with a minimal ``single.html`` and ``list.html``, when ``hugo`` is on PATH;
+- ``mkdocs``, with ``--mkdocs``: ``mkdocs build`` of the same pages with mkdocs-material and
+  mkdocs-static-i18n (folder structure, en/ru/ar), when the ``mkdocs`` command is found.
+  It is not a dependency of this project; to try it::
+
+      python3 -m venv /tmp/mkdocs-venv && /tmp/mkdocs-venv/bin/pip install mkdocs-material mkdocs-static-i18n
+      python bench/bench_scale.py --mkdocs --mkdocs-bin /tmp/mkdocs-venv/bin/mkdocs
+
+Each child runs under ``bench/rusage.py``, which reaps it with ``os.wait4`` for its wall time,
+CPU time (user + system) and peak resident set size. CPU and RSS include the child's own
+children that it waited for (the stdio server, Pagefind): CPU is their sum, peak RSS the
+largest single process; about 10 MB (the wrapper's own size) is the floor of any RSS figure. The script prints a
+Markdown table of medians, the ratio of each build's wall time to Hugo's, the introspection
+ratio, and with ``--json FILE`` writes every sample. It never installs anything: a missing
+``hugo`` or ``mkdocs`` is skipped with a note. Nothing is written outside a temporary
+directory (or ``--workdir``, which is kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import json
+import os
+import platform
+import shlex
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+sys.path.insert(0, str(ROOT))
+
+from bench.scale_server import DEFAULT_PAGE_SIZE, DEFAULT_SEED, workload  # noqa: E402
+
+LOCALES = ("en", "ru", "ar")
+JSON = dict[str, Any]
+
+
+class BenchError(Exception):
+    """A step of the benchmark failed; the message says which and how."""
+
+
+# --- measuring a child process -----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One run of one variant: wall seconds, CPU seconds (user + sys) and peak RSS in KiB."""
+
+    wall: float
+    cpu: float
+    rss_kb: int
+
+
+def measure(cmd: Sequence[str], log: Path, cwd: Path | None = None) -> Sample:
+    """Run *cmd* to the end, its output into *log*; its wall time, CPU time and peak RSS.
+
+    It runs under ``bench/rusage.py``, a bare interpreter that reaps it with ``os.wait4``: that
+    counts in the children *cmd* reaped (a build's Pagefind run, an introspection's server), and
+    keeps this process's own size out of the child's peak RSS (see that file).
+    """
+    result = log.with_suffix(".rusage.json")
+    wrapped = [sys.executable, "-I", "-S", str(BENCH / "rusage.py"), str(result), *cmd]
+    with log.open("wb") as out:
+        done = subprocess.run(wrapped, stdout=out, stderr=subprocess.STDOUT, cwd=cwd, stdin=subprocess.DEVNULL)
+    if done.returncode != 0 or not result.is_file():
+        tail = "\n".join(log.read_text("utf-8", "replace").splitlines()[-15:])
+        raise BenchError(f"`{shlex.join(cmd)}` exited with {done.returncode}; the end of its output:\n{tail}")
+    usage = json.loads(result.read_text("utf-8"))
+    # ru_maxrss is in KiB on Linux (bytes on macOS; this benchmark is meant for Linux).
+    return Sample(wall=float(usage["wall"]), cpu=float(usage["cpu"]), rss_kb=int(usage["rss_kb"]))
+
+
+def tree_size(path: Path) -> tuple[int, int]:
+    """(files, bytes) under *path*."""
+    files = size = 0
+    for base, _, names in os.walk(path):
+        for name in names:
+            files += 1
+            size += os.lstat(os.path.join(base, name)).st_size
+    return files, size
+
+
+def capture(cmd: Sequence[str], cwd: Path | None = None) -> str:
+    """stdout + stderr of a short command, or "" when it cannot run or fails."""
+    try:
+        done = subprocess.run(list(cmd), capture_output=True, text=True, cwd=cwd, timeout=120, check=False)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return done.stdout + done.stderr if done.returncode == 0 else ""
+
+
+# --- the same pages as Markdown, for Hugo and MkDocs ----------------------------------------------
+
+LABELS: dict[str, dict[str, str]] = {
+    "en": {
+        "tools": "Tools",
+        "parameters": "Parameters",
+        "name": "Name",
+        "type": "Type",
+        "required": "Required",
+        "description": "Description",
+        "output": "Output",
+        "field": "Field",
+        "annotations": "Annotations",
+        "hint": "Hint",
+        "value": "Value",
+        "readOnlyHint": "Read-only",
+        "destructiveHint": "Destructive",
+        "idempotentHint": "Idempotent",
+        "openWorldHint": "Open world",
+        "yes": "yes",
+        "no": "no",
+        "default": "default",
+        "one of": "one of",
+    },
+    "ru": {
+        "tools": "Инструменты",
+        "parameters": "Параметры",
+        "name": "Имя",
+        "type": "Тип",
+        "required": "Обязательный",
+        "description": "Описание",
+        "output": "Результат",
+        "field": "Поле",
+        "annotations": "Аннотации",
+        "hint": "Подсказка",
+        "value": "Значение",
+        "readOnlyHint": "Только чтение",
+        "destructiveHint": "Разрушающий",
+        "idempotentHint": "Идемпотентный",
+        "openWorldHint": "Открытый мир",
+        "yes": "да",
+        "no": "нет",
+        "default": "по умолчанию",
+        "one of": "одно из",
+    },
+    "ar": {
+        "tools": "الأدوات",
+        "parameters": "المعاملات",
+        "name": "الاسم",
+        "type": "النوع",
+        "required": "مطلوب",
+        "description": "الوصف",
+        "output": "المخرجات",
+        "field": "الحقل",
+        "annotations": "التعليقات التوضيحية",
+        "hint": "التلميح",
+        "value": "القيمة",
+        "readOnlyHint": "للقراءة فقط",
+        "destructiveHint": "مدمِّر",
+        "idempotentHint": "متساوي القوى",
+        "openWorldHint": "عالم مفتوح",
+        "yes": "نعم",
+        "no": "لا",
+        "default": "الافتراضي",
+        "one of": "واحد من",
+    },
+}
+
+
+def cell(text: str) -> str:
+    """*text* safe inside a Markdown table cell."""
+    return text.replace("\\", "\\\\").replace("|", "\\|").replace("\n", " ")
+
+
+def type_text(schema: JSON, labels: dict[str, str]) -> str:
+    """A short type description: ``string | null``, ``integer, 1–100``, ``one of `a`, `b```..."""
+    if "anyOf" in schema:
+        kinds = [str(s.get("type", "any")) for s in schema["anyOf"]]
+    elif isinstance(schema.get("type"), list):
+        kinds = [str(t) for t in schema["type"]]
+    else:
+        kinds = [str(schema.get("type", "any"))]
+    text = " | ".join(kinds)
+    if kinds == ["array"] and isinstance(schema.get("items"), dict):
+        text = f"array of {schema['items'].get('type', 'any')}"
+    if "format" in schema:
+        text += f" ({schema['format']})"
+    if "minimum" in schema and "maximum" in schema:
+        text += f", {schema['minimum']}–{schema['maximum']}"
+    elif "minimum" in schema or "maximum" in schema:
+        text += f", ≥ {schema['minimum']}" if "minimum" in schema else f", ≤ {schema['maximum']}"
+    if "enum" in schema:
+        text += f", {labels['one of']} " + ", ".join(f"`{v}`" for v in schema["enum"])
+    if "default" in schema:
+        text += f", {labels['default']} `{json.dumps(schema['default'])}`"
+    return text
+
+
+def schema_rows(properties: JSON, required: Sequence[str], labels: dict[str, str], prefix: str = "") -> list[str]:
+    """One table row per property, nested object properties as ``parent.child`` rows."""
+    rows = []
+    for name, schema in properties.items():
+        needed = labels["yes"] if name in required else labels["no"]
+        rows.append(
+            f"| `{prefix}{name}` | {cell(type_text(schema, labels))} | {needed} | "
+            f"{cell(str(schema.get('description', '')))} |"
+        )
+        if schema.get("type") == "object" and isinstance(schema.get("properties"), dict):
+            rows += schema_rows(schema["properties"], schema.get("required", []), labels, f"{prefix}{name}.")
+    return rows
+
+
+def tool_markdown(tool: JSON, locale: str) -> str:
+    """The body of one tool's page: what the portal's tool page says, as plain Markdown."""
+    labels = LABELS[locale]
+    head = f"| {labels['name']} | {labels['type']} | {labels['required']} | {labels['description']} |"
+    inputs = tool["inputSchema"]
+    items = tool["outputSchema"]["properties"]["items"]
+    lines = [
+        f"`{tool['name']}`",
+        "",
+        tool["description"],
+        "",
+        f"## {labels['parameters']}",
+        "",
+        head,
+        "| --- | --- | --- | --- |",
+        *schema_rows(inputs["properties"], inputs.get("required", []), labels),
+        "",
+        f"## {labels['output']}",
+        "",
+        head.replace(labels["name"], labels["field"], 1),
+        "| --- | --- | --- | --- |",
+        *schema_rows(tool["outputSchema"]["properties"], tool["outputSchema"].get("required", []), labels),
+        *schema_rows(items["items"]["properties"], items["items"].get("required", []), labels, "items[]."),
+        "",
+        f"## {labels['annotations']}",
+        "",
+        f"| {labels['hint']} | {labels['value']} |",
+        "| --- | --- |",
+        *(
+            f"| {labels[hint]} (`{hint}`) | {labels['yes'] if value else labels['no']} |"
+            for hint, value in tool["annotations"].items()
+        ),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def summary(tool: JSON) -> str:
+    """The first sentence of the description (what the tool list shows)."""
+    return str(tool["description"]).split(". ", 1)[0].rstrip(".") + "."
+
+
+HUGO_CONFIG = """\
+baseURL = "https://bench.example/"
+title = "scale-bench"
+defaultContentLanguage = "en"
+defaultContentLanguageInSubdir = true
+# One list page per language (the home page), as the portal has: no section or taxonomy pages.
+disableKinds = ["taxonomy", "term", "section"]
+
+[languages.en]
+languageName = "English"
+contentDir = "content/en"
+weight = 1
+
+[languages.ru]
+languageName = "Русский"
+contentDir = "content/ru"
+weight = 2
+
+[languages.ar]
+languageName = "العربية"
+contentDir = "content/ar"
+languageDirection = "rtl"
+weight = 3
+"""
+
+HUGO_HEAD = """<!DOCTYPE html>
+<html lang="{{ .Language.Lang }}" dir="{{ .Language.LanguageDirection | default "ltr" }}">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{{ .Title }} · {{ .Site.Title }}</title></head>
+<body><nav><a href="{{ .Site.Home.RelPermalink }}">{{ .Site.Title }}</a></nav>
+<main><h1>{{ .Title }}</h1>
+"""
+HUGO_SINGLE = HUGO_HEAD + "{{ .Content }}\n</main></body></html>\n"
+HUGO_LIST = (
+    HUGO_HEAD
+    + "{{ .Content }}\n<ul>\n{{ range .Site.RegularPages }}"
+    + '<li><a href="{{ .RelPermalink }}">{{ .Title }}</a> {{ .Params.summary }}</li>\n{{ end }}</ul>\n'
+    + "</main></body></html>\n"
+)
+
+
+def write_hugo_site(src: Path, tools: Sequence[JSON]) -> None:
+    """A multilingual Hugo site with one page per tool and locale, under *src*."""
+    (src / "layouts" / "_default").mkdir(parents=True)
+    (src / "config.toml").write_text(HUGO_CONFIG, "utf-8")
+    (src / "layouts" / "_default" / "single.html").write_text(HUGO_SINGLE, "utf-8")
+    (src / "layouts" / "_default" / "list.html").write_text(HUGO_LIST, "utf-8")
+    for locale in LOCALES:
+        pages = src / "content" / locale / "tools"
+        pages.mkdir(parents=True)
+        front = f"---\ntitle: {json.dumps(LABELS[locale]['tools'], ensure_ascii=False)}\n---\n"
+        (src / "content" / locale / "_index.md").write_text(front, "utf-8")
+        for tool in tools:
+            front = (
+                f"---\ntitle: {json.dumps(tool['title'], ensure_ascii=False)}\n"
+                f"summary: {json.dumps(summary(tool), ensure_ascii=False)}\n---\n\n"
+            )
+            (pages / f"{tool['name']}.md").write_text(front + tool_markdown(tool, locale), "utf-8")
+
+
+MKDOCS_CONFIG = """\
+site_name: scale-bench
+site_url: https://bench.example/
+theme:
+  name: material
+plugins:
+  - i18n:
+      docs_structure: folder
+      languages:
+        - locale: en
+          default: true
+          name: English
+          build: true
+        - locale: ru
+          name: Русский
+          build: true
+        - locale: ar
+          name: العربية
+          build: true
+"""
+
+
+def write_mkdocs_site(src: Path, tools: Sequence[JSON]) -> None:
+    """The same pages as an mkdocs-material site with mkdocs-static-i18n (one folder per locale)."""
+    src.mkdir(parents=True)
+    (src / "mkdocs.yml").write_text(MKDOCS_CONFIG, "utf-8")
+    for locale in LOCALES:
+        pages = src / "docs" / locale / "tools"
+        pages.mkdir(parents=True)
+        index = [f"# {LABELS[locale]['tools']}", ""]
+        index += [f"- [{tool['title']}](tools/{tool['name']}.md) {summary(tool)}" for tool in tools]
+        (src / "docs" / locale / "index.md").write_text("\n".join(index) + "\n", "utf-8")
+        for tool in tools:
+            (pages / f"{tool['name']}.md").write_text(f"# {tool['title']}\n\n" + tool_markdown(tool, locale), "utf-8")
+
+
+# --- the variants ---------------------------------------------------------------------------------
+
+
+@dataclass
+class Variant:
+    """One command measured ``--runs`` times at one N; *run* takes the run number and the log path."""
+
+    name: str
+    tools: int
+    run: Callable[[int, Path], Sample]
+    samples: list[Sample] = field(default_factory=list)
+    output: tuple[int, int] | None = None  # (files, bytes) of the last run's output, when it has one
+
+    def median(self, attr: str) -> float:
+        """Median of one :class:`Sample` attribute over the runs."""
+        return statistics.median(float(getattr(s, attr)) for s in self.samples)
+
+
+@dataclass
+class Context:
+    """What every variant at one N shares."""
+
+    n: int
+    work: Path
+    repo: Path
+    portal: list[str]
+    server: str
+    snapshot: Path
+    build_help: str
+    introspect_help: str
+
+
+def portal_build(ctx: Context, snapshot: Path, out: Path, extra: Sequence[str]) -> list[str]:
+    """The ``mcp-portal build`` command line from *snapshot* into *out*."""
+    cmd = [*ctx.portal, "build", "--from", str(snapshot), "--out", str(out), "--locales", ",".join(LOCALES)]
+    if "--max-render-seconds" in ctx.build_help:  # the default budget is too short for the largest N
+        cmd += ["--max-render-seconds", "86400"]
+    return cmd + list(extra)
+
+
+def introspect_cmd(ctx: Context, output: Path) -> list[str]:
+    """The ``mcp-portal introspect`` command line for the scale server."""
+    cmd = [*ctx.portal, "introspect", "--stdio", ctx.server, "-o", str(output)]
+    if "--max-tools" in ctx.introspect_help:
+        cmd += ["--max-tools", str(max(ctx.n, 5000)), "--total-timeout", "3600"]
+    return cmd
+
+
+def fresh(path: Path) -> Path:
+    """*path*, removed first if it exists (every build starts from an empty --out)."""
+    if path.exists():
+        shutil.rmtree(path)
+    return path
+
+
+def edited_snapshot(source: Path, target: Path, repo: Path) -> None:
+    """*source* with one tool's description changed (and its fingerprint recomputed), into *target*.
+
+    The snapshot code of *repo* (the tree being measured) recomputes the fingerprint.
+    """
+    sys.path.insert(0, str(repo))
+    from generator.snapshot.snapshot import load_snapshot
+
+    snap = load_snapshot(source)
+    tools = [dict(t) for t in snap.tools]
+    middle = len(tools) // 2
+    tools[middle]["description"] = str(tools[middle]["description"]) + " Changed for the rebuild benchmark."
+    changed = dataclasses.replace(snap, tools=tuple(tools), fingerprint="")  # fingerprint="" recomputes it
+    target.write_text(changed.to_json(), "utf-8")
+
+
+def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> list[Variant]:
+    """Every variant to run at ``ctx.n``, in the order one round runs them."""
+    n, work = ctx.n, ctx.work
+    first_n = n == args.tools[0]  # notes about a missing tool are given once
+    found: list[Variant] = []
+
+    def add(name: str, run: Callable[[int, Path], Sample]) -> None:
+        found.append(Variant(name, n, run))
+
+    def site(name: str, out: Path, command: Callable[[Path], list[str]], keep: bool = False) -> None:
+        """A variant that writes a site into a fresh *out*; its size is recorded, then it is removed."""
+        variant = Variant(name, n, lambda r, log: Sample(0, 0, 0))
+
+        def run(r: int, log: Path) -> Sample:
+            sample = measure(command(fresh(out)), log, ctx.repo)
+            variant.output = tree_size(out)
+            if not keep:
+                shutil.rmtree(out)
+            return sample
+
+        variant.run = run
+        found.append(variant)
+
+    def introspect(r: int, log: Path) -> Sample:
+        out = work / f"introspect-{r}.json"
+        sample = measure(introspect_cmd(ctx, out), log, ctx.repo)
+        out.unlink()
+        return sample
+
+    add("introspect", introspect)
+    sdk = [sys.executable, str(BENCH / "sdk_list_tools.py"), ctx.server]
+    add("sdk list loop", lambda r, log: measure(sdk, log, ctx.repo))
+    if args.introspect_only:
+        return found
+
+    plain = work / "site-no-search"
+    site("build --no-search", plain, lambda out: portal_build(ctx, ctx.snapshot, out, ["--no-search"]), args.rebuild)
+    if args.rebuild:
+        edited = work / "snapshot-edited.json"
+        edited_snapshot(ctx.snapshot, edited, ctx.repo)
+
+        def rebuild(r: int, log: Path) -> Sample:
+            # Into the site the --no-search build of this round has just written.
+            sample = measure(portal_build(ctx, edited, plain, ["--no-search"]), log, ctx.repo)
+            shutil.rmtree(plain)
+            return sample
+
+        add("rebuild (1 description changed)", rebuild)
+    if args.search:
+        site("build (search)", work / "site-search", lambda out: portal_build(ctx, ctx.snapshot, out, []))
+    if args.jobs and "--jobs" in ctx.build_help:
+        for jobs in args.jobs:
+            extra = ["--no-search", "--jobs", str(jobs)]
+            site(
+                f"build --no-search --jobs {jobs}",
+                work / f"site-jobs{jobs}",
+                partial(portal_build, ctx, ctx.snapshot, extra=extra),
+            )
+    elif args.jobs and first_n:
+        notes.append("`mcp-portal build --help` offers no --jobs yet: the --jobs variants were skipped.")
+    hugo = shutil.which("hugo")
+    if hugo:
+        hsrc = work / "hugo-src"
+        write_hugo_site(hsrc, ctx_tools(ctx))
+        site("hugo", work / "hugo-out", lambda out: [hugo, "--quiet", "-s", str(hsrc), "-d", str(out)])
+    elif first_n:
+        notes.append("`hugo` is not on PATH: the Hugo comparison was skipped (Debian: `apt-get install hugo`).")
+    if args.mkdocs:
+        mkdocs = args.mkdocs_bin or shutil.which("mkdocs")
+        if not mkdocs:
+            if first_n:
+                notes.append("`mkdocs` was not found: the MkDocs comparison was skipped (see --mkdocs-bin).")
+        elif n > args.mkdocs_max_tools:
+            notes.append(f"MkDocs was skipped at {n:,} tools (above --mkdocs-max-tools {args.mkdocs_max_tools:,}).")
+        else:
+            msrc = work / "mkdocs-src"
+            write_mkdocs_site(msrc, ctx_tools(ctx))
+            config = str(msrc / "mkdocs.yml")
+            site(
+                "mkdocs-material",
+                work / "mkdocs-out",
+                lambda out: [mkdocs, "build", "-q", "-f", config, "-d", str(out)],
+            )
+    return found
+
+
+def ctx_tools(ctx: Context) -> list[JSON]:
+    """The tools exactly as the snapshot holds them (what the portal documents)."""
+    data = json.loads(ctx.snapshot.read_text("utf-8"))
+    tools: list[JSON] = data["tools"]
+    return tools
+
+
+# --- report -------------------------------------------------------------------------------------
+
+
+def mib(kb: float) -> str:
+    """KiB as MiB, one decimal."""
+    return f"{kb / 1024:,.0f}"
+
+
+def table(variants: Sequence[Variant]) -> str:
+    """The Markdown table of medians, one row per variant and N."""
+    lines = [
+        "| variant | tools | runs | median wall | median CPU | CPU/wall | peak RSS | × Hugo (wall) | output |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    hugo = {v.tools: v.median("wall") for v in variants if v.name == "hugo" and v.samples}
+    for v in variants:
+        if not v.samples:
+            continue
+        wall, cpu = v.median("wall"), v.median("cpu")
+        rss = max(s.rss_kb for s in v.samples)
+        versus = f"{wall / hugo[v.tools]:.1f}×" if v.tools in hugo and not v.name.startswith(("intro", "sdk")) else ""
+        output = f"{v.output[0]:,} files, {v.output[1] / 1e6:.1f} MB" if v.output else ""
+        lines.append(
+            f"| {v.name} | {v.tools:,} | {len(v.samples)} | {wall:.2f} s | {cpu:.2f} s | {cpu / wall:.2f} | "
+            f"{mib(rss)} MiB | {versus} | {output} |"
+        )
+    return "\n".join(lines)
+
+
+def ratios(variants: Sequence[Variant]) -> list[str]:
+    """Lines for the paired ratios: introspect / SDK loop, rebuild / first build (medians of per-run ratios)."""
+    by = {(v.name, v.tools): v for v in variants}
+    lines = []
+    for v in variants:
+        pairs = {
+            "introspect": ("sdk list loop", "`mcp-portal introspect` / the SDK's bare `list_tools` loop"),
+            "rebuild (1 description changed)": ("build --no-search", "rebuild after one description changed / build"),
+        }
+        if v.name not in pairs:
+            continue
+        base_name, label = pairs[v.name]
+        base = by.get((base_name, v.tools))
+        if base is None or not base.samples:
+            continue
+        per_run = [a.wall / b.wall for a, b in zip(v.samples, base.samples, strict=False)]
+        lines.append(
+            f"- {v.tools:,} tools: {label}: {statistics.median(per_run):.2f} "
+            f"({v.median('wall'):.2f} s vs {base.median('wall'):.2f} s, wall)"
+        )
+    return lines
+
+
+def environment(portal: Sequence[str], repo: Path) -> JSON:
+    """What the numbers were measured on."""
+    hugo = shutil.which("hugo")
+    return {
+        "cpus": os.cpu_count(),
+        "loadavg_start": os.getloadavg(),
+        "python": platform.python_version(),
+        "platform": platform.platform(),
+        "hugo": capture([hugo, "version"]).strip() if hugo else None,
+        "portal": shlex.join(portal),
+        "repo": str(repo),
+        "commit": capture(["git", "-C", str(repo), "rev-parse", "--short", "HEAD"]).strip() or None,
+    }
+
+
+# --- main ------------------------------------------------------------------------------------------
+
+
+def int_list(text: str) -> list[int]:
+    """``"100,1000"`` -> ``[100, 1000]`` (argparse type)."""
+    try:
+        values = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected comma-separated whole numbers, got {text!r}") from None
+    if not values or min(values) < 1:
+        raise argparse.ArgumentTypeError(f"expected numbers of at least 1, got {text!r}")
+    return values
+
+
+def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(
+        prog="python bench/bench_scale.py", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--tools", type=int_list, default=[1000], help="numbers of tools, e.g. 100,1000,5000")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each variant (default 3)")
+    parser.add_argument("--search", action="store_true", help="also time the build with the Pagefind index")
+    parser.add_argument("--rebuild", action="store_true", help="also time a rebuild after one description changed")
+    parser.add_argument("--jobs", type=int_list, default=None, help="also time build --jobs J (when it exists)")
+    parser.add_argument("--introspect-only", action="store_true", help="only introspect vs. the SDK's list loop")
+    parser.add_argument("--mkdocs", action="store_true", help="also time mkdocs-material + mkdocs-static-i18n")
+    parser.add_argument("--mkdocs-bin", help="the mkdocs command (default: mkdocs on PATH)")
+    parser.add_argument("--mkdocs-max-tools", type=int, default=1000, help="skip MkDocs above this N (default 1000)")
+    parser.add_argument("--page-size", type=int, default=DEFAULT_PAGE_SIZE, help="tools per tools/list page")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED, help="workload seed")
+    parser.add_argument("--portal", help='the mcp-portal command (default: "PYTHON -m generator", run in --repo)')
+    parser.add_argument(
+        "--repo",
+        type=Path,
+        default=ROOT,
+        help="the source tree whose generator is measured (default: this one); e.g. a `git archive` export",
+    )
+    parser.add_argument("--workdir", type=Path, help="keep the work files here instead of a temporary directory")
+    parser.add_argument("--json", type=Path, help="write every sample to this file")
+    args = parser.parse_args(argv)
+    if args.runs < 1:
+        parser.error("--runs must be at least 1")
+    if not (args.repo / "generator" / "__main__.py").is_file():
+        parser.error(f"--repo {args.repo} is not an mcp-portal source tree (no generator/__main__.py)")
+    args.repo = args.repo.resolve()
+    return args
+
+
+def run_one_n(n: int, args: argparse.Namespace, portal: list[str], root: Path, notes: list[str]) -> list[Variant]:
+    """Prepare the workload for *n* tools, then run every variant ``--runs`` times, interleaved."""
+    work = root / f"n{n}"
+    work.mkdir(parents=True, exist_ok=True)
+    sizes = ["--tools", str(n), "--page-size", str(args.page_size), "--seed", str(args.seed)]
+    server = shlex.join([sys.executable, str(BENCH / "scale_server.py"), *sizes])
+    ctx = Context(
+        n=n,
+        work=work,
+        repo=args.repo,
+        portal=portal,
+        server=server,
+        snapshot=work / "snapshot.json",
+        build_help=capture([*portal, "build", "--help"], args.repo),
+        introspect_help=capture([*portal, "introspect", "--help"], args.repo),
+    )
+    print(f"\n{n:,} tools: taking the snapshot ...", file=sys.stderr, flush=True)
+    measure(introspect_cmd(ctx, ctx.snapshot), work / "snapshot.log", args.repo)  # also warms the caches
+    got = len(json.loads(ctx.snapshot.read_text("utf-8"))["tools"])
+    if got != n or [t["name"] for t in ctx_tools(ctx)] != [t["name"] for t in workload(n, args.seed)]:
+        raise BenchError(f"the snapshot of the {n}-tool server holds {got} tools, not the workload's {n}")
+    variants = variants_for(ctx, args, notes)
+    for r in range(args.runs):
+        for v in variants:
+            print(f"  run {r + 1}/{args.runs}: {v.name} ...", end="", file=sys.stderr, flush=True)
+            sample = v.run(r, work / f"{v.name.replace(' ', '_').replace('/', '_')}-{r}.log")
+            v.samples.append(sample)
+            print(f" {sample.wall:.2f} s", file=sys.stderr, flush=True)
+    return variants
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the benchmark and print the table."""
+    args = parse_args(argv)
+    portal = shlex.split(args.portal) if args.portal else [sys.executable, "-m", "generator"]
+    notes: list[str] = []
+    env = environment(portal, args.repo)
+    root = args.workdir or Path(tempfile.mkdtemp(prefix="bench-scale-"))
+    results: list[Variant] = []
+    try:
+        for n in args.tools:
+            results += run_one_n(n, args, portal, root, notes)
+    except BenchError as exc:
+        print(f"bench_scale: {exc}", file=sys.stderr)
+        return 1
+    finally:
+        if args.workdir is None:
+            shutil.rmtree(root, ignore_errors=True)
+    env["loadavg_end"] = os.getloadavg()
+    print(
+        f"\n{env['cpus']} CPUs, Python {env['python']}, load average {env['loadavg_start'][0]:.2f} at the start and "
+        f"{env['loadavg_end'][0]:.2f} at the end; {env['repo']} (commit {env['commit']}); "
+        f"{env['hugo'] or 'no hugo'}\n"
+    )
+    print(table(results))
+    lines = ratios(results)
+    if lines:
+        print("\nPaired ratios (median of the per-run ratios):\n")
+        print("\n".join(lines))
+    for note in notes:
+        print(f"\nNote: {note}")
+    if args.json:
+        raw = {
+            "environment": env,
+            "notes": notes,
+            "results": [
+                {
+                    "variant": v.name,
+                    "tools": v.tools,
+                    "samples": [dataclasses.asdict(s) for s in v.samples],
+                    "output_files": v.output[0] if v.output else None,
+                    "output_bytes": v.output[1] if v.output else None,
+                }
+                for v in results
+            ],
+        }
+        args.json.write_text(json.dumps(raw, indent=2) + "\n", "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

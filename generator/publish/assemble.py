@@ -1,0 +1,164 @@
+"""Assembling a site: every page rendered (in worker processes), written as it is made, indexed, listed.
+
+A build never holds the whole site in memory. Pages are grouped by what they document (a
+tool's pages in every locale form one group, so its examples are found once), the groups are
+dealt round-robin to ``jobs`` worker processes, and each worker writes its files straight into
+the staging directory and sends back only their hashes and the twins' copies for
+``llms-full.txt``. The parent then writes the files made from the whole site, runs Pagefind over
+the staging directory itself, and writes ``manifest.json`` from the hashes. Every page is a
+pure function of the model, so the output is byte-identical whatever ``jobs`` is.
+
+Workers are forked (Linux): they inherit the model, the catalogs and the templates, so nothing
+large is pickled. Where ``fork`` is not available, or with ``jobs=1``, the pages are rendered in
+this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator import __version__
+from generator.model.pages import Page, pages_for
+from generator.model.site import SiteModel
+from generator.publish.write import MANIFEST, Staging, manifest_of
+from generator.render.i18n import Catalog
+from generator.render.renderer import Deadline, Renderer, find_examples, render_page, site_wide_files
+
+Advance = Callable[[int], None]
+
+
+def default_jobs() -> int:
+    """The number of CPUs this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+@dataclass
+class Job:
+    """What every worker needs; set before the workers are forked, so they inherit it."""
+
+    site: SiteModel
+    catalogs: Mapping[str, Catalog]
+    renderer: Renderer
+    pages: list[Page]
+    groups: list[list[int]]
+    """Indexes into :attr:`pages`, one list per documented thing (a tool in every locale)."""
+    deadline: Deadline
+
+
+@dataclass
+class Rendered:
+    """What a worker sends back: no page text except the twins' copies for ``llms-full.txt``."""
+
+    hashes: dict[str, str] = field(default_factory=dict)
+    fragments: dict[int, str] = field(default_factory=dict)
+    """Page index -> the twin as ``llms-full.txt`` holds it."""
+    warnings: dict[int, list[str]] = field(default_factory=dict)
+    """Group index -> the warnings of its examples."""
+    pages: int = 0
+
+
+_JOB: Job | None = None
+
+
+def _groups(pages: Sequence[Page]) -> list[list[int]]:
+    """Pages grouped by what they document: the same path below the locale."""
+    groups: dict[str, list[int]] = {}
+    for index, page in enumerate(pages):
+        groups.setdefault(page.directory.partition("/")[2], []).append(index)
+    return list(groups.values())
+
+
+def _render_groups(group_indexes: list[int], root: str) -> Rendered:
+    """Render and write the pages of some groups (in a worker, or in this process)."""
+    job = _JOB
+    if job is None:  # a worker started without the fork that carries the job
+        raise RuntimeError("the render job was not set before the workers started")
+    staging = Staging(Path(root))
+    result = Rendered(hashes=staging.hashes)
+    for group in group_indexes:
+        first = job.pages[job.groups[group][0]]
+        if first.tool is not None:
+            result.warnings[group] = find_examples(job.site, job.deadline, tools=[first.tool])
+        for index in job.groups[group]:
+            page = job.pages[index]
+            job.deadline.check(f"rendering {page.html_path}")
+            html, md, full = render_page(job.site, page, job.catalogs, job.renderer)
+            staging.write(page.html_path, html.encode("utf-8"))
+            staging.write(page.md_path, md.encode("utf-8"))
+            result.fragments[index] = full
+            result.pages += 1
+    return result
+
+
+def _deal(groups: int, jobs: int) -> list[list[int]]:
+    """Chunks of group indexes: about four per worker (at most 16 groups each), so the workers stay
+    balanced and the progress bar moves."""
+    order = list(range(groups))
+    if jobs <= 1:
+        return [order]
+    size = max(1, min(16, groups // (jobs * 4)))
+    return [order[i : i + size] for i in range(0, groups, size)]
+
+
+def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tuple[list[str], list[str]]:
+    """Render every page into *staging*; return the llms-full copies (in page order) and the warnings."""
+    global _JOB
+    _JOB = job
+    results: list[Rendered] = []
+    try:
+        fork = "fork" in multiprocessing.get_all_start_methods()
+        chunks = _deal(len(job.groups), jobs if fork else 1)
+        if jobs <= 1 or not fork or len(chunks) <= 1:
+            results.append(_render_groups(list(range(len(job.groups))), str(staging.root)))
+            advance(results[-1].pages)
+        else:
+            context = multiprocessing.get_context("fork")
+            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+                futures = [pool.submit(_render_groups, chunk, str(staging.root)) for chunk in chunks]
+                for future in as_completed(futures):
+                    results.append(future.result())
+                    advance(results[-1].pages)
+    finally:
+        _JOB = None
+    fragments: dict[int, str] = {}
+    warnings: dict[int, list[str]] = {}
+    for result in results:
+        staging.hashes.update(result.hashes)
+        fragments.update(result.fragments)
+        warnings.update(result.warnings)
+    ordered = [fragments[i] for i in range(len(job.pages))]
+    return ordered, [w for group in sorted(warnings) for w in warnings[group]]
+
+
+def write_site_wide(job: Job, staging: Staging, fragments: Sequence[str]) -> None:
+    """The files made from the whole site, and each locale's ``llms-full.txt`` from the twins' copies."""
+    job.deadline.check("rendering the entry page, llms.txt and the 404 pages")
+    for path, text in site_wide_files(job.site, job.catalogs, job.renderer).items():
+        staging.write(path, text.encode("utf-8"))
+    for code in job.site.locales:
+        # Every twin of the locale in the site's page order, for readers that want one file.
+        parts = [fragments[i] for i, page in enumerate(job.pages) if page.locale == code]
+        staging.write(f"{code}/llms-full.txt", "\n".join(parts).encode("utf-8"))
+
+
+def write_manifest(staging: Staging, meta: Mapping[str, str]) -> None:
+    """``manifest.json`` from the hashes taken as every file was written."""
+    staging.write(MANIFEST, manifest_of(staging.hashes, {**meta, "generator": f"mcp-portal {__version__}"}))
+
+
+def new_job(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer, deadline: Deadline) -> Job:
+    pages = pages_for(site)
+    return Job(site, catalogs, renderer, pages, _groups(pages), deadline)
+
+
+def staged_files(root: Path) -> dict[str, bytes]:
+    """Every file under *root*, by site path (for ``check`` and the tests, which compare bytes)."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
