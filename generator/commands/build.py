@@ -157,6 +157,10 @@ def build(
     progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
     out = Path(config.out)
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
+    if config.template_dir and not Path(config.template_dir).is_dir():  # before the output is locked
+        raise PortalError(
+            f"The template directory {config.template_dir} does not exist. Fix `templates` or --templates."
+        )
     with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
         snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
         advance(len(snapshot.tools))

@@ -381,6 +381,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
     from generator.publish.assemble import default_jobs
 
     config = config_from_args(args)
+    progress = Progress(quiet=args.quiet)
     result = build(
         config,
         from_file=Path(args.from_file) if args.from_file else None,
@@ -388,8 +389,9 @@ def _cmd_build(args: argparse.Namespace) -> int:
         lenient=args.lenient,
         introspect_warnings=args.introspect_warnings,
         jobs=config.jobs or default_jobs(),
-        progress=Progress(quiet=args.quiet),
+        progress=progress,
     )
+    progress.flush()
     for warning in result.warnings:
         say(f"warning: {one_line(warning)}", err=True)
     say(

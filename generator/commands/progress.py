@@ -36,7 +36,8 @@ class Progress:
         interactive = bool(getattr(self.stream, "isatty", lambda: False)())
         self.bars = (interactive and not quiet) if bars is None else bars
         self.lines: list[str] = []
-        """The summary lines printed so far (the tests read them)."""
+        """The summary lines so far. Without bars they are printed by :meth:`flush`, when the command
+        succeeded: a failure stays one paragraph on stderr, with no stage lines before it."""
 
     @contextlib.contextmanager
     def stage(self, name: str, total: int | None = None, unit: str = "files") -> Iterator[Advance]:
@@ -79,8 +80,16 @@ class Progress:
 
     def _line(self, text: str) -> None:
         self.lines.append(text)
-        self.stream.write(for_terminal(text) + "\n")
-        self.stream.flush()
+        if self.bars:
+            self.stream.write(for_terminal(text) + "\n")
+            self.stream.flush()
+
+    def flush(self) -> None:
+        """Print the summary lines (without bars, they wait until the command has succeeded)."""
+        if not self.bars:
+            for text in self.lines:
+                self.stream.write(for_terminal(text) + "\n")
+            self.stream.flush()
 
 
 SILENT: Advance = _nothing
