@@ -79,6 +79,16 @@ def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
     return {code: load_catalog(code, extra if extra and extra.is_dir() else None) for code in config.locales}
 
 
+def template_dir_of(config: PortalConfig) -> Path | None:
+    """The theme directory (``--templates``), which must exist when it is given."""
+    if config.template_dir is None:
+        return None
+    template_dir = Path(config.template_dir)
+    if not template_dir.is_dir():
+        raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
+    return template_dir
+
+
 def produce_site(
     snapshot: Snapshot, config: PortalConfig, staging: Staging, *, jobs: int = 1, progress: Progress | None = None
 ) -> list[str]:
@@ -100,9 +110,7 @@ def produce_site(
         warnings += catalog_warnings(catalogs)  # theme catalog keys nobody knows (typos)
         gathered = gather(snapshot, config)
         warnings += gathered.warnings
-        template_dir = Path(config.template_dir) if config.template_dir else None
-        if template_dir is not None and not template_dir.is_dir():
-            raise PortalError(f"The template directory {template_dir} does not exist. Fix `templates` or --templates.")
+        template_dir = template_dir_of(config)
         job = new_job(gathered.model, catalogs, Renderer(template_dir), deadline)
         advance(len(gathered.model.tools))
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
@@ -157,10 +165,7 @@ def build(
     progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
     out = Path(config.out)
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
-    if config.template_dir and not Path(config.template_dir).is_dir():  # before the output is locked
-        raise PortalError(
-            f"The template directory {config.template_dir} does not exist. Fix `templates` or --templates."
-        )
+    template_dir_of(config)  # a missing theme fails before the server is asked and the output is locked
     with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
         snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
         advance(len(snapshot.tools))

@@ -192,17 +192,13 @@ _PATH_OPTIONS = {
     "url": ("--url", f"--url {URL_EXAMPLE}"),
     "from_file": ("--from", "--from snapshot.json"),
     "config": ("--config", "--config portal.yaml"),
-    "out": ("--out", "--out site"),
     "output": ("--output", "-o snapshot.json"),
-    "templates": ("--templates", "--templates my-templates"),
-    "translations": ("--translations", "--translations translations"),
-    "overlays": ("--overlays", "--overlays overlays"),
-    "openapi": ("--openapi", "--openapi openapi.yaml"),
-    "previous": ("--previous", "--previous old/snapshot.json"),
     "old": ("OLD", "old/snapshot.json"),
     "new": ("NEW", "site"),
     "header": ("--header", '--header "Authorization: Bearer ${TOKEN}"'),
     "env": ("--env", "--env API_KEY"),
+    # and every path setting of the options table (--out, --templates, ...), with its example
+    **{o.dest: (o.cli, f"{o.cli} {o.example}") for o in OPTIONS if o.cli and o.example},
 }
 
 

@@ -56,6 +56,8 @@ class Option:
     """A path: relative to ``portal.yaml`` in the file, to the current directory on the command line."""
     negated: bool = False
     """A boolean whose option turns it off (``--no-search``)."""
+    example: str | None = None
+    """A valid value of a path option, for the message an empty value gets (``--out ""``)."""
 
     @property
     def dest(self) -> str:

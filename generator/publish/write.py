@@ -75,11 +75,6 @@ def _is_safe_relative(path: str) -> bool:
     )
 
 
-def manifest(files: Mapping[str, bytes], meta: Mapping[str, str]) -> bytes:
-    """``manifest.json``: the sha256 of every file plus what the site was built from."""
-    return manifest_of({path: hashlib.sha256(data).hexdigest() for path, data in files.items()}, meta)
-
-
 def manifest_of(hashes: Mapping[str, str], meta: Mapping[str, str]) -> bytes:
     """``manifest.json`` from the sha256 (hex) of every file, as :class:`Staging` records them."""
     body = dict(meta) | {"files": dict(sorted(hashes.items()))}
