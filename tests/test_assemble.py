@@ -48,3 +48,44 @@ def test_progress_goes_to_stderr_one_line_per_stage_and_never_into_a_json_report
     checked = _cli("check", "--from", snapshot, "--out", "site", "--no-search", "--format", "json", cwd=tmp_path)
     assert checked.returncode == 0, checked.stderr
     assert json.loads(checked.stdout)["status"] == "ok"
+
+
+def test_a_twin_rendered_once_has_the_links_of_both_places_it_lives() -> None:
+    """The twin is rendered once with marked links; each copy must equal a full rendering for its place,
+    even when server text holds what looks like a marked link (then both are rendered in full)."""
+    import dataclasses
+
+    from generator.commands.build import catalogs_for
+    from generator.model.gather import gather
+    from generator.model.pages import pages_for
+    from generator.render.renderer import Renderer, render_page
+
+    demo = load_snapshot(GOLDEN / "demo.snapshot.json")
+    tools = [dict(t) for t in demo.tools]
+    tools[0] = tools[0] | {"description": "Looks like a marker: `%01en/tools/x/index.md%02` and %01../x%02 too."}
+    for snapshot in (demo, dataclasses.replace(demo, tools=tuple(tools), fingerprint="")):
+        config = demo_config(PortalConfig(search=False))
+        site, catalogs, renderer = gather(snapshot, config).model, catalogs_for(config), Renderer()
+        for page in pages_for(site):
+            _, twin, full = render_page(site, page, catalogs, renderer)
+            assert twin == renderer.page_md(site, page, catalogs), page.md_path
+            assert full == renderer.page_md(site, page, catalogs, from_path=f"{page.locale}/llms-full.txt")
+
+
+def test_a_rebuild_links_unchanged_files_and_writes_the_rest(tmp_path: Path) -> None:
+    """Unchanged files become hard links to the previous site's (cheap); edited or changed ones are written."""
+    from generator.publish.write import publish
+
+    files, _ = site_files(load_snapshot(GOLDEN / "demo.snapshot.json"), demo_config(PortalConfig(search=False)))
+    out = tmp_path / "site"
+    publish(out, files)
+    before = {p: (out / p).stat().st_ino for p in files}
+    (out / "en/index.md").write_bytes(b"edited by hand\n")  # not what the manifest says: never linked
+    changed = dict(files) | {"en/llms.txt": files["en/llms.txt"] + b"\nmore\n"}
+    publish(out, changed)
+    assert {p: (out / p).read_bytes() for p in changed} == changed
+    assert (out / "en/index.md").stat().st_ino != before["en/index.md"]
+    assert (out / "en/llms.txt").stat().st_ino != before["en/llms.txt"]
+    same = [p for p in files if p not in ("en/index.md", "en/llms.txt", "manifest.json")]
+    assert all((out / p).stat().st_ino == before[p] for p in same)
+    assert all((out / p).stat().st_nlink == 1 for p in same)  # the previous site is gone: no shared copies

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from generator.commands.cli import main, make_parser
+from generator.commands.arguments import make_parser
+from generator.commands.cli import main
 from generator.config.options import LIMITS, OPTIONS, refresh
 from generator.config.portal import Limits, PortalConfig, load_config
 from generator.errors import ConfigError
@@ -76,7 +77,7 @@ def test_a_bad_value_gets_the_same_words_in_the_file_and_on_the_command_line(
 
 
 def test_the_command_line_overrides_the_file_one_setting_at_a_time(tmp_path: Path) -> None:
-    from generator.commands.cli import config_from_args
+    from generator.commands.arguments import config_from_args
 
     path = tmp_path / "portal.yaml"
     path.write_text(

@@ -19,7 +19,9 @@ from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.model.gather import gather
 from generator.publish.assemble import new_job, render_pages, staged_files, write_manifest, write_site_wide
-from generator.publish.write import Protected, Staging, preflight, publish
+from generator.publish.cache import RenderCache, cache_dir, site_key
+from generator.publish.location import Protected, preflight
+from generator.publish.write import Staging, publish
 from generator.render.i18n import Catalog, catalog_warnings, load_catalog
 from generator.render.renderer import Deadline, Renderer
 from generator.resources import data_dir
@@ -90,12 +92,19 @@ def template_dir_of(config: PortalConfig) -> Path | None:
 
 
 def produce_site(
-    snapshot: Snapshot, config: PortalConfig, staging: Staging, *, jobs: int = 1, progress: Progress | None = None
+    snapshot: Snapshot,
+    config: PortalConfig,
+    staging: Staging,
+    *,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    cache: RenderCache | None = None,
 ) -> list[str]:
     """Write every file of the site into *staging* as it is made; return the warnings.
 
-    Pages are rendered by *jobs* worker processes (see :mod:`generator.publish.assemble`); the
-    output is the same whatever *jobs* is.
+    Pages are rendered by *jobs* worker processes (see :mod:`generator.publish.assemble`), and
+    with a *cache* directory the pages of what did not change are reused
+    (:mod:`generator.publish.cache`); the output is the same either way.
     """
     progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
     deadline = Deadline(config.limits.max_render_seconds)
@@ -111,7 +120,7 @@ def produce_site(
         gathered = gather(snapshot, config)
         warnings += gathered.warnings
         template_dir = template_dir_of(config)
-        job = new_job(gathered.model, catalogs, Renderer(template_dir), deadline)
+        job = new_job(gathered.model, catalogs, Renderer(template_dir), deadline, cache)
         advance(len(gathered.model.tools))
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
         fragments, example_warnings = render_pages(job, staging, jobs, advance)
@@ -137,12 +146,22 @@ def produce_site(
     return warnings
 
 
-def site_files(snapshot: Snapshot, config: PortalConfig, *, jobs: int = 1) -> tuple[dict[str, bytes], list[str]]:
+def site_files(
+    snapshot: Snapshot, config: PortalConfig, *, jobs: int = 1, cache: Path | None = None
+) -> tuple[dict[str, bytes], list[str]]:
     """Every file of the site as bytes, plus warnings: the build's own pipeline, read back from a temporary
     directory (for ``check`` and the tests, which compare bytes)."""
     with tempfile.TemporaryDirectory(prefix="mcp-portal-site-") as tmp:
         staging = Staging(Path(tmp))
-        warnings = produce_site(snapshot, config, staging, jobs=jobs)
+        renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
+        try:
+            warnings = produce_site(snapshot, config, staging, jobs=jobs, cache=renders)
+        except BaseException:
+            if renders is not None:
+                renders.discard()
+            raise
+        if renders is not None:
+            renders.commit()
         return staged_files(Path(tmp)), warnings
 
 
@@ -166,13 +185,20 @@ def build(
     out = Path(config.out)
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
     template_dir_of(config)  # a missing theme fails before the server is asked and the output is locked
+    cache = cache_dir(config)
+    if cache is not None and cache.absolute().is_relative_to(out.absolute()):
+        raise PortalError(
+            f"The cache directory {cache} is inside the output directory {out}, which every build replaces. "
+            f"Give --cache a directory outside it (the default is .mcp-portal-cache/ beside --out)."
+        )
     with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
         snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
         advance(len(snapshot.tools))
     produced: dict[str, object] = {}
+    renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
 
     def produce(staging: Staging) -> None:
-        warnings = produce_site(snapshot, config, staging, jobs=jobs, progress=progress)
+        warnings = produce_site(snapshot, config, staging, jobs=jobs, progress=progress, cache=renders)
         if strict and warnings:
             raise PortalError(
                 "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
@@ -180,7 +206,14 @@ def build(
         produced.update(warnings=warnings, files=len(staging.hashes), written=time.perf_counter())
 
     # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
-    kept = publish(out, produce, protected=build_inputs(config, from_file))
+    try:
+        kept = publish(out, produce, protected=build_inputs(config, from_file))
+    except BaseException:
+        if renders is not None:
+            renders.discard()  # a failed build leaves the cache as it found it
+        raise
+    if renders is not None:
+        renders.commit()
     files = int(str(produced["files"]))
     progress.report("publish", files, "files", time.perf_counter() - float(str(produced["written"])))
     warnings = [*list(produced["warnings"]), *kept]  # type: ignore[call-overload]

@@ -22,7 +22,7 @@ from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.publish.assemble import default_jobs
-from generator.publish.write import MANIFEST
+from generator.publish.location import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot, canonical_json
 from generator.text import json_report, one_line

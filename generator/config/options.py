@@ -1,7 +1,7 @@
 """Every setting, declared once: its ``portal.yaml`` key, type, default, check and command-line option.
 
 The table below is the single source for a setting. :mod:`generator.config.portal` takes its
-dataclass defaults and its file validation from it, :mod:`generator.commands.cli` builds its
+dataclass defaults and its file validation from it, :mod:`generator.commands.arguments` builds its
 options and checks their values with it, and the reference tables of ``docs/configuration.md``
 are generated from it (``python -m generator.config.options --write docs/configuration.md``,
 run by ``scripts/update-golden``; a test fails when the page is stale). Adding a setting means
@@ -285,6 +285,30 @@ OPTIONS: tuple[Option, ...] = (
         cli="--jobs",
         metavar="N",
         default_doc="the number of CPUs",
+    ),
+    Option(
+        key="",
+        field="cache",
+        default=None,
+        type_doc="path",
+        meaning="keep rendered pages in DIR and reuse them when nothing they are made from changed",
+        check=checks.text,
+        cli="--cache",
+        metavar="DIR",
+        commands=(BUILD,),
+        default_doc="`.mcp-portal-cache/<name of --out>/` beside --out",
+        example=".cache/portal",
+    ),
+    Option(
+        key="",
+        field="use_cache",
+        default=True,
+        type_doc="`true` / `false`",
+        meaning="render every page again, without reading or writing the cache",
+        check=checks.flag,
+        cli="--no-cache",
+        commands=(BUILD,),
+        negated=True,
     ),
     Option(
         key="",

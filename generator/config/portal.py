@@ -128,6 +128,10 @@ class PortalConfig:
     """Author overlays, one YAML file per tool: notes, examples, troubleshooting, related tools (see overlays.py)."""
     previous: str | None = None
     """A previous snapshot (or built site): adds a changelog page of what changed since."""
+    cache: str | None = default("cache")
+    """Where rendered pages are kept between builds (``--cache``); None: beside ``out``."""
+    use_cache: bool = default("use_cache")
+    """False with ``--no-cache``."""
     jobs: int | None = default("jobs")
     """Render workers (``--jobs``); None: one per CPU."""
     source: str = "defaults"

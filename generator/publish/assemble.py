@@ -24,8 +24,11 @@ from pathlib import Path
 
 from generator import __version__
 from generator.model.pages import Page, pages_for
+from generator.model.product import Doc
 from generator.model.site import SiteModel
-from generator.publish.write import MANIFEST, Staging, manifest_of
+from generator.publish.cache import Entry, RenderCache, page_key
+from generator.publish.location import MANIFEST
+from generator.publish.write import Staging, manifest_of
 from generator.render.i18n import Catalog
 from generator.render.renderer import Deadline, Renderer, find_examples, render_page, site_wide_files
 
@@ -51,6 +54,13 @@ class Job:
     groups: list[list[int]]
     """Indexes into :attr:`pages`, one list per documented thing (a tool in every locale)."""
     deadline: Deadline
+    cache: RenderCache | None = None
+    keys: list[str | None] = field(default_factory=list)
+    """Each group's cache key; None for the pages made from the whole site (never cached)."""
+    hits: int = 0
+    """Groups whose pages came from the cache (for the progress line and the benchmark)."""
+    staging: Staging | None = None
+    """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
 
 
 @dataclass
@@ -63,6 +73,9 @@ class Rendered:
     warnings: dict[int, list[str]] = field(default_factory=dict)
     """Group index -> the warnings of its examples."""
     pages: int = 0
+    used: set[str] = field(default_factory=set)
+    """The cache keys this build needs (found or written)."""
+    hits: int = 0
 
 
 _JOB: Job | None = None
@@ -76,26 +89,47 @@ def _groups(pages: Sequence[Page]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _render_groups(group_indexes: list[int], root: str) -> Rendered:
+def _render_groups(group_indexes: list[int]) -> Rendered:
     """Render and write the pages of some groups (in a worker, or in this process)."""
     job = _JOB
     if job is None:  # a worker started without the fork that carries the job
         raise RuntimeError("the render job was not set before the workers started")
-    staging = Staging(Path(root))
+    if job.staging is None:
+        raise RuntimeError("the render job has no staging directory")
+    staging = job.staging.fresh()
     result = Rendered(hashes=staging.hashes)
     for group in group_indexes:
-        first = job.pages[job.groups[group][0]]
-        if first.tool is not None:
-            result.warnings[group] = find_examples(job.site, job.deadline, tools=[first.tool])
-        for index in job.groups[group]:
-            page = job.pages[index]
-            job.deadline.check(f"rendering {page.html_path}")
-            html, md, full = render_page(job.site, page, job.catalogs, job.renderer)
-            staging.write(page.html_path, html.encode("utf-8"))
-            staging.write(page.md_path, md.encode("utf-8"))
+        key = job.keys[group] if job.cache is not None else None
+        indexes = job.groups[group]
+        entry = job.cache.get(key, [job.pages[i].html_path for i in indexes]) if job.cache and key else None
+        if entry is None:
+            entry = _render_group(job, indexes)
+            if job.cache is not None and key is not None:
+                job.cache.put(key, entry)
+        else:
+            result.hits += 1
+        if key is not None:
+            result.used.add(key)
+        result.warnings[group] = list(entry.warnings)
+        for index, (html_path, html, md_path, md, full) in zip(indexes, entry.pages, strict=True):
+            staging.write(html_path, html.encode("utf-8"))
+            staging.write(md_path, md.encode("utf-8"))
             result.fragments[index] = full
             result.pages += 1
     return result
+
+
+def _render_group(job: Job, indexes: Sequence[int]) -> Entry:
+    """Render one documented thing's pages in every locale (its examples are found once)."""
+    first = job.pages[indexes[0]]
+    warnings = find_examples(job.site, job.deadline, tools=[first.tool]) if first.tool is not None else []
+    pages = []
+    for index in indexes:
+        page = job.pages[index]
+        job.deadline.check(f"rendering {page.html_path}")
+        html, md, full = render_page(job.site, page, job.catalogs, job.renderer)
+        pages.append((page.html_path, html, page.md_path, md, full))
+    return Entry(tuple(pages), tuple(warnings))
 
 
 def _deal(groups: int, jobs: int) -> list[list[int]]:
@@ -112,17 +146,19 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
     """Render every page into *staging*; return the llms-full copies (in page order) and the warnings."""
     global _JOB
     _JOB = job
+    job.staging = staging
     results: list[Rendered] = []
     try:
         fork = "fork" in multiprocessing.get_all_start_methods()
         chunks = _deal(len(job.groups), jobs if fork else 1)
         if jobs <= 1 or not fork or len(chunks) <= 1:
-            results.append(_render_groups(list(range(len(job.groups))), str(staging.root)))
+            results.append(_render_groups(list(range(len(job.groups)))))
             advance(results[-1].pages)
         else:
+            job.renderer.preload(job.pages)  # compiled once here, not once per worker
             context = multiprocessing.get_context("fork")
             with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                futures = [pool.submit(_render_groups, chunk, str(staging.root)) for chunk in chunks]
+                futures = [pool.submit(_render_groups, chunk) for chunk in chunks]
                 for future in as_completed(futures):
                     results.append(future.result())
                     advance(results[-1].pages)
@@ -130,10 +166,15 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
         _JOB = None
     fragments: dict[int, str] = {}
     warnings: dict[int, list[str]] = {}
+    used: set[str] = set()
     for result in results:
         staging.hashes.update(result.hashes)
         fragments.update(result.fragments)
         warnings.update(result.warnings)
+        used |= result.used
+        job.hits += result.hits
+    if job.cache is not None:
+        job.cache.used = used
     ordered = [fragments[i] for i in range(len(job.pages))]
     return ordered, [w for group in sorted(warnings) for w in warnings[group]]
 
@@ -154,9 +195,28 @@ def write_manifest(staging: Staging, meta: Mapping[str, str]) -> None:
     staging.write(MANIFEST, manifest_of(staging.hashes, {**meta, "generator": f"mcp-portal {__version__}"}))
 
 
-def new_job(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer, deadline: Deadline) -> Job:
+def new_job(
+    site: SiteModel,
+    catalogs: Mapping[str, Catalog],
+    renderer: Renderer,
+    deadline: Deadline,
+    cache: RenderCache | None = None,
+) -> Job:
+    """The render job for *site*; with *cache*, each documented thing's pages get their cache key."""
     pages = pages_for(site)
-    return Job(site, catalogs, renderer, pages, _groups(pages), deadline)
+    groups = _groups(pages)
+    keys: list[str | None] = []
+    for group in groups:
+        doc = pages[group[0]].doc
+        linked = [] if doc is None or pages[group[0]].tool is None else _linked(site, pages[group[0]])
+        keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked))
+    return Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
+
+
+def _linked(site: SiteModel, page: Page) -> list[Doc]:
+    """The docs a tool page summarises besides its own: the related tools of its overlay."""
+    tool = page.tool
+    return [other for _, other in site.related_to(tool) if other is not None] if tool is not None else []
 
 
 def staged_files(root: Path) -> dict[str, bytes]:

@@ -18,7 +18,9 @@ Everything else is refused before anything is written: the file system root,
 the home directory, the current directory and its parents, a non-empty
 directory that is not a site, and a directory that holds (or lies inside) the
 inputs this build reads.  A symlinked ``--out`` is followed: the target's
-content is swapped and the link stays.
+content is swapped and the link stays.  Those checks (where ``--out`` may be,
+and whether it holds a site we built) are in :mod:`generator.publish.location`;
+this module writes, carries over, locks and swaps.
 """
 
 from __future__ import annotations
@@ -37,42 +39,17 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from generator.errors import PortalError
+from generator.publish.location import MANIFEST, Protected, check_location, inspect, is_safe_relative
 
-MANIFEST = "manifest.json"
-GENERATOR = "mcp-portal"
-"""The first word of a manifest's ``generator``: how we know a directory is a site we built."""
-MAX_MANIFEST_BYTES = 64 * 1024 * 1024
-"""A manifest larger than this is not one we wrote (ours is about 100 bytes a file)."""
 _SHOWN = 10
 """File names shown in a warning before the rest are counted."""
-_WHY = (
-    "mcp-portal replaces the whole --out directory on every build, so it only writes into a new or empty "
-    "directory or one holding a site it built before, and never deletes files it did not write."
-)
-_ADVICE = "Choose an empty or new directory such as ./site."
-
-Protected = Sequence[tuple[str, Path]]
-"""The inputs a build reads, each with how to name it in a message (``("the config file", path)``)."""
 
 
 def _safe_relative(path: str) -> PurePosixPath:
     """Reject any path that could leave the output directory (defence in depth: slugs already avoid it)."""
-    if not _is_safe_relative(path):
+    if not is_safe_relative(path):
         raise PortalError(f"Refusing to write {path!r}: it would land outside the output directory.")
     return PurePosixPath(path)
-
-
-def _is_safe_relative(path: str) -> bool:
-    pure = PurePosixPath(path)
-    return not (
-        pure.is_absolute()
-        or not pure.parts
-        or ".." in pure.parts
-        or any(p in ("", ".") for p in pure.parts)
-        or "\x00" in path
-        or "\\" in path
-        or path != pure.as_posix()  # "a//b", "a/./b", "a/": not a form we ever write
-    )
 
 
 def manifest_of(hashes: Mapping[str, str], meta: Mapping[str, str]) -> bytes:
@@ -88,22 +65,47 @@ class Staging:
     :attr:`hashes` is all that is kept of it (for ``manifest.json``).
     """
 
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, previous: Path | None = None, unchanged: Mapping[str, str] | None = None) -> None:
         self.root = root
         self.hashes: dict[str, str] = {}
         self._dirs: set[Path] = {root}
+        self.previous = previous
+        """The site being replaced, whose files :attr:`unchanged` lists."""
+        self.unchanged: Mapping[str, str] = unchanged or {}
+        """Its files that still hold what its manifest says (path -> sha256): a new file with the same
+        bytes is a hard link to the old one, which costs a directory entry instead of a write."""
+
+    def fresh(self) -> Staging:
+        """A writer into the same directory with its own :attr:`hashes` (one per render worker)."""
+        return Staging(self.root, self.previous, self.unchanged)
 
     def write(self, path: str, data: bytes) -> None:
         """Write one file of the site (*path* relative to its root); a path is written once."""
         if path in self.hashes:
             raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
-        target = self.root.joinpath(*_safe_relative(path).parts)
+        parts = _safe_relative(path).parts
+        target = self.root.joinpath(*parts)
         if target.parent not in self._dirs:
             target.parent.mkdir(parents=True, exist_ok=True)
             self._dirs.add(target.parent)
-        with open(target, "wb") as handle:
-            handle.write(data)
-        self.hashes[path] = hashlib.sha256(data).hexdigest()
+        digest = hashlib.sha256(data).hexdigest()
+        if not (self.unchanged.get(path) == digest and self._link(parts, target)):
+            with open(target, "wb") as handle:
+                handle.write(data)
+        self.hashes[path] = digest
+
+    def _link(self, parts: tuple[str, ...], target: Path) -> bool:
+        """Hard-link the previous site's copy of a file to *target*, if it is a regular file there."""
+        if self.previous is None:
+            return False
+        source = self.previous.joinpath(*parts)
+        try:
+            if not stat.S_ISREG(os.lstat(source).st_mode):
+                return False
+            os.link(source, target, follow_symlinks=False)
+        except OSError:  # another file system, no hard links, a file gone since: write it instead
+            return False
+        return True
 
     def adopt(self, directory: str) -> None:
         """Record the files another program wrote under *directory* (Pagefind's index)."""
@@ -121,171 +123,6 @@ class Staging:
 
 Producer = Callable[[Staging], None]
 """Writes a whole site into a :class:`Staging`, ``manifest.json`` included."""
-
-
-# --------------------------------------------------------------------------- where --out may be
-
-
-def _real(path: Path) -> Path:
-    """*path* absolute with every symlink followed (a missing tail is kept as written)."""
-    return Path(os.path.realpath(path))
-
-
-def _refusal(out: Path, real: Path, why: str, advice: str = _ADVICE) -> PortalError:
-    shown = str(out) if str(out) == str(real) else f"{out} ({real})"
-    return PortalError(f"Refusing to use {shown} as the output directory: it is {why}. {_WHY} {advice}")
-
-
-def _location_problem(real: Path) -> str | None:
-    """Why *real* can never be an output directory (root, home, current directory), or None."""
-    if real == Path(real.anchor):
-        return "the root of the file system"
-    with contextlib.suppress(RuntimeError, KeyError):
-        home = _real(Path.home())
-        if real == home:
-            return "your home directory"
-        if real in home.parents:
-            return f"a parent of your home directory {home}"
-    with contextlib.suppress(OSError):
-        cwd = _real(Path.cwd())
-        if real == cwd:
-            return "the current directory (building there would delete the directory you are in)"
-        if real in cwd.parents:
-            return f"a parent of the current directory {cwd}"
-    return None
-
-
-def _input_around(real: Path, protected: Protected) -> tuple[str, Path] | None:
-    """An input directory (templates, overlays...) that *real* lies inside, or None."""
-    for label, path in protected:
-        for form in {_real(path.absolute()), Path(os.path.abspath(path))}:
-            if form.is_dir() and form in real.parents:
-                return label, form
-    return None
-
-
-def _input_inside(real: Path, protected: Protected, ours: Mapping[str, str]) -> tuple[str, Path] | None:
-    """An input that lies inside (or is) *real* and is not one of the site's own files, or None.
-
-    A site's own file read back (``--from site/snapshot.json``, ``--previous site``) is
-    in memory before the swap, so replacing it is what the user asked for.
-    """
-    for label, path in protected:
-        for form in {_real(path.absolute()), Path(os.path.abspath(path))}:
-            if form != real and real not in form.parents:
-                continue
-            relative = form.relative_to(real).as_posix() if form != real else ""
-            if relative in ours and form.is_file() and not form.is_symlink():
-                continue
-            return label, form
-    return None
-
-
-def check_location(out: Path, protected: Protected = ()) -> Path:
-    """The real output directory, or a refusal if it is never a place to build into.
-
-    Pure path logic, run before anything is written (even the lock file or a parent directory).
-    """
-    real = _real(out.absolute())
-    if real.is_symlink():  # realpath stops at a loop and hands back a link
-        raise _refusal(out, real, "a symbolic link that loops", "Point --out at a real directory such as ./site.")
-    problem = _location_problem(real)
-    if problem is not None:
-        raise _refusal(out, real, problem)
-    around = _input_around(real, protected)
-    if around is not None:
-        label, where = around
-        raise _refusal(
-            out,
-            real,
-            f"inside {label} {where}, which this build reads",
-            "Keep the site apart from its sources: choose a directory outside them, such as ./site.",
-        )
-    return real
-
-
-# --------------------------------------------------------------------------- is it a site we built?
-
-
-@dataclass(frozen=True)
-class OldSite:
-    """What is at the output directory before the swap."""
-
-    exists: bool
-    listed: Mapping[str, str]
-    """The previous manifest's files (path -> sha256): ours, replaced or dropped by the swap."""
-
-
-def _read_manifest(real: Path) -> tuple[dict[str, str] | None, str]:
-    """The files a site's manifest lists, or None and why the directory is not a site we built."""
-    path = real / MANIFEST
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return None, f"it has no {MANIFEST}"
-    except OSError as exc:
-        if exc.errno == errno.ELOOP:
-            return None, f"its {MANIFEST} is a symbolic link, which mcp-portal never writes"
-        return None, f"its {MANIFEST} cannot be read ({exc.strerror})"
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode):
-            return None, f"its {MANIFEST} is not a regular file"
-        if info.st_size > MAX_MANIFEST_BYTES:
-            return None, f"its {MANIFEST} is far larger than any mcp-portal writes"
-        raw = handle.read(MAX_MANIFEST_BYTES + 1)
-    try:
-        data = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
-        return None, f"its {MANIFEST} is not valid JSON"
-    if not isinstance(data, dict):
-        return None, f"its {MANIFEST} is not a JSON object"
-    generator = data.get("generator")
-    if not isinstance(generator, str) or generator.split(" ", 1)[0] != GENERATOR:
-        return None, f'its {MANIFEST} does not name mcp-portal as its "generator"'
-    files = data.get("files")
-    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
-        return None, f'its {MANIFEST} has no "files" list of hashes'
-    for name in files:
-        if not _is_safe_relative(name) or name == MANIFEST:
-            return None, f"its {MANIFEST} lists {name!r}, a path mcp-portal never writes (outside the directory?)"
-    return dict(files), ""
-
-
-def inspect(out: Path, real: Path, protected: Protected = ()) -> OldSite:
-    """What is at *real*, or a refusal when it is not ours to replace.  Reads, never writes."""
-    if not real.exists():
-        return OldSite(exists=False, listed={})
-    if not real.is_dir():
-        raise PortalError(f"The output path {out} exists and is not a directory. Choose another --out.")
-    listed, why = _read_manifest(real)
-    inside = _input_inside(real, protected, listed or {})
-    if inside is not None:
-        label, where = inside
-        raise _refusal(
-            out,
-            real,
-            f"a directory holding {label} {where}, which this build reads",
-            "Keep the site apart from its sources: choose a directory outside them, such as ./site.",
-        )
-    if listed is None:
-        try:
-            empty = not any(os.scandir(real))
-        except OSError as exc:
-            raise PortalError(f"Cannot read the output directory {out} ({exc.strerror}).") from None
-        if not empty:
-            raise _refusal(
-                out,
-                real,
-                f"not empty and not a site built by mcp-portal ({why})",
-                f"{_ADVICE} If everything in {out} may go, empty it yourself and build again.",
-            )
-    return OldSite(exists=True, listed=listed or {})
-
-
-def preflight(out: Path, protected: Protected = ()) -> None:
-    """Refuse a bad ``--out`` before a build spends time on the server; :func:`publish` checks again."""
-    inspect(out, check_location(out, protected), protected)
 
 
 # --------------------------------------------------------------------------- what the new site keeps
@@ -491,7 +328,9 @@ def publish(out: Path, files: Mapping[str, bytes] | Producer, *, protected: Prot
             edited = _edited(real, site.listed)
             shutil.rmtree(staging, ignore_errors=True)
             staging.mkdir()
-            written = Staging(staging)
+            edited_set = set(edited)
+            unchanged = {p: h for p, h in site.listed.items() if p not in edited_set} if site.exists else {}
+            written = Staging(staging, real, unchanged)
             produce(written)
             new_files = set(written.hashes) | {MANIFEST}
             new_dirs = {str(parent) for p in new_files for parent in PurePosixPath(p).parents if parent.parts}

@@ -131,13 +131,18 @@ def available_locales(extra: Path | None = None) -> list[str]:
     return sorted(codes)
 
 
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+"""libyaml's safe loader when PyYAML was built with it (the wheels are), else the pure-Python one."""
+
+
 def _read_shipped(code: str) -> dict[str, Entry] | None:
     """The shipped catalog of *code*, or None when mcp-portal ships none."""
     path = data_dir("locales") / f"{code}.yaml"
     if not path.is_file():
         return None
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+        # Our own files, read on every build: libyaml's safe loader is about ten times faster.
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER) or {}
     except yaml.YAMLError as exc:
         raise PortalError(f"The locale file {path} is not valid YAML ({exc}). Fix it and run again.") from None
     if not isinstance(data, dict):

@@ -16,11 +16,13 @@ what a finished build writes.
 from __future__ import annotations
 
 import json
+import re
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from jinja2 import (
     Environment,
@@ -36,7 +38,7 @@ from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.model.tool import ToolDoc
 from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
-from generator.render.filters import FILTERS, GLOBALS, MarkdownCatalog, markdown_environment, md_finalize
+from generator.render.filters import FILTERS, GLOBALS, MarkdownCatalog, markdown_environment, md_finalize, md_url
 from generator.render.i18n import Catalog
 from generator.render.themes import ThemeEnvironment, template_loader
 from generator.schema.patterns import describe, watch
@@ -138,6 +140,9 @@ class Context:
     """True while rendering the Markdown twin: links start from the twin's location."""
     from_path: str | None = None
     """Where the text will live when that is not the page itself (a twin inside llms-full.txt)."""
+    marks: list[int] | None = None
+    """When given, links are written as site paths between markers and counted here, so one
+    rendering of a twin can be given the links of both places it lives (see :func:`render_page`)."""
 
     def url(self, target: Page | str, *, twin: bool = False) -> str:
         """Relative link from this page to another page (or to a site path)."""
@@ -145,6 +150,9 @@ class Context:
             path = target.md_path if twin else target.html_path
         else:
             path = target
+        if self.marks is not None:
+            self.marks[0] += 1
+            return f"{_MARK_START}{path}{_MARK_END}"
         return relative(self.here(), path)
 
     def absolute_or_relative(self, target: Page) -> str:
@@ -209,15 +217,26 @@ class Renderer:
         md = MarkdownCatalog(catalog)
         return self._globals(site, catalog) | {"t": md.t, "tn": md.plural}
 
+    def preload(self, pages: Iterable[Page]) -> None:
+        """Compile the templates of *pages* now, so worker processes forked later inherit them."""
+        for name in sorted({page.template for page in pages}):
+            self.html.get_template(f"html/{name}.html.j2")
+            self.text.get_template(f"md/{name}.md.j2")
+
     def page_html(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
         ctx = Context(site, page, catalogs[page.locale], catalogs)
         template = self.html.get_template(f"html/{page.template}.html.j2")
         return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
 
     def page_md(
-        self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog], from_path: str | None = None
+        self,
+        site: SiteModel,
+        page: Page,
+        catalogs: Mapping[str, Catalog],
+        from_path: str | None = None,
+        marks: list[int] | None = None,
     ) -> str:
-        ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True, from_path=from_path)
+        ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True, from_path=from_path, marks=marks)
         template = self.text.get_template(f"md/{page.template}.md.j2")
         return template.render(self._md_globals(site, ctx.L), page=page, ctx=ctx)
 
@@ -277,21 +296,36 @@ def nav_script(site: SiteModel, catalog: Catalog) -> str:
     return "window.PORTAL_NAV = " + json.dumps(body, ensure_ascii=True, sort_keys=True) + ";\n"
 
 
+_MARK_START, _MARK_END = "\x01", "\x02"
+_MARKED = re.compile("%01(.*?)%02")
+"""A marked link once ``md_url`` has percent-encoded it. Server text cannot produce one: every
+expression shows control characters as ``[U+0001]``, and a stray match is caught by the count."""
+
+
+def _relink(here: str, encoded: str) -> str:
+    """The link target ``md_url(ctx.url(...))`` gives from *here* to the marked site path."""
+    return md_url(relative(here, unquote(encoded)))
+
+
 def render_page(
     site: SiteModel, page: Page, catalogs: Mapping[str, Catalog], renderer: Renderer
 ) -> tuple[str, str, str]:
     """One page: its HTML, its Markdown twin, and the twin as ``llms-full.txt`` holds it.
 
-    The copy in ``llms-full.txt`` is rendered again with links relative to that file, where
-    the twin then lives. A page depends only on the model, so pages can be rendered in any
-    order and in any process.
+    The twin lives in two places whose links differ: its own file and ``llms-full.txt``. It is
+    rendered once with its links marked, and each copy gets its own relative links. If the
+    markers found are not exactly the links written (which no real page does), both copies are
+    rendered in full instead, so the result is always what two renderings would give. A page
+    depends only on the model, so pages can be rendered in any order and in any process.
     """
     full = f"{page.locale}/llms-full.txt"
-    return (
-        renderer.page_html(site, page, catalogs),
-        renderer.page_md(site, page, catalogs),
-        renderer.page_md(site, page, catalogs, from_path=full),
-    )
+    html = renderer.page_html(site, page, catalogs)
+    marks = [0]
+    marked = renderer.page_md(site, page, catalogs, marks=marks)
+    if len(_MARKED.findall(marked)) != marks[0]:
+        return html, renderer.page_md(site, page, catalogs), renderer.page_md(site, page, catalogs, from_path=full)
+    twin = _MARKED.sub(lambda m: _relink(page.md_path, m.group(1)), marked)
+    return html, twin, _MARKED.sub(lambda m: _relink(full, m.group(1)), marked)
 
 
 def site_wide_files(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer) -> dict[str, str]:

@@ -1,0 +1,219 @@
+"""Where ``--out`` may be, and whether what is there is a site we built: the checks before a swap.
+
+Nothing here writes.  :func:`check_location` refuses a place that is never an output directory
+(the file system root, the home directory, the current directory and its parents, inside an input
+of the build); :func:`inspect` reads what is there and refuses anything that is not a new or empty
+directory or a previous mcp-portal site (its ``manifest.json`` parses, names the generator and
+lists only paths we write), or that holds an input.  :func:`preflight` runs both before a build
+spends time on the server.  The whole ``--out`` contract, and the swap that relies on these
+checks, is in :mod:`generator.publish.write`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import stat
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+
+from generator.errors import PortalError
+
+MANIFEST = "manifest.json"
+GENERATOR = "mcp-portal"
+"""The first word of a manifest's ``generator``: how we know a directory is a site we built."""
+MAX_MANIFEST_BYTES = 64 * 1024 * 1024
+"""A manifest larger than this is not one we wrote (ours is about 100 bytes a file)."""
+_WHY = (
+    "mcp-portal replaces the whole --out directory on every build, so it only writes into a new or empty "
+    "directory or one holding a site it built before, and never deletes files it did not write."
+)
+_ADVICE = "Choose an empty or new directory such as ./site."
+
+Protected = Sequence[tuple[str, Path]]
+"""The inputs a build reads, each with how to name it in a message (``("the config file", path)``)."""
+
+
+def is_safe_relative(path: str) -> bool:
+    """Whether *path* is a file path inside a site, in the one form mcp-portal writes it."""
+    pure = PurePosixPath(path)
+    return not (
+        pure.is_absolute()
+        or not pure.parts
+        or ".." in pure.parts
+        or any(p in ("", ".") for p in pure.parts)
+        or "\x00" in path
+        or "\\" in path
+        or path != pure.as_posix()  # "a//b", "a/./b", "a/": not a form we ever write
+    )
+
+
+# --------------------------------------------------------------------------- where --out may be
+
+
+def _real(path: Path) -> Path:
+    """*path* absolute with every symlink followed (a missing tail is kept as written)."""
+    return Path(os.path.realpath(path))
+
+
+def _refusal(out: Path, real: Path, why: str, advice: str = _ADVICE) -> PortalError:
+    shown = str(out) if str(out) == str(real) else f"{out} ({real})"
+    return PortalError(f"Refusing to use {shown} as the output directory: it is {why}. {_WHY} {advice}")
+
+
+def _location_problem(real: Path) -> str | None:
+    """Why *real* can never be an output directory (root, home, current directory), or None."""
+    if real == Path(real.anchor):
+        return "the root of the file system"
+    with contextlib.suppress(RuntimeError, KeyError):
+        home = _real(Path.home())
+        if real == home:
+            return "your home directory"
+        if real in home.parents:
+            return f"a parent of your home directory {home}"
+    with contextlib.suppress(OSError):
+        cwd = _real(Path.cwd())
+        if real == cwd:
+            return "the current directory (building there would delete the directory you are in)"
+        if real in cwd.parents:
+            return f"a parent of the current directory {cwd}"
+    return None
+
+
+def _input_around(real: Path, protected: Protected) -> tuple[str, Path] | None:
+    """An input directory (templates, overlays...) that *real* lies inside, or None."""
+    for label, path in protected:
+        for form in {_real(path.absolute()), Path(os.path.abspath(path))}:
+            if form.is_dir() and form in real.parents:
+                return label, form
+    return None
+
+
+def _input_inside(real: Path, protected: Protected, ours: Mapping[str, str]) -> tuple[str, Path] | None:
+    """An input that lies inside (or is) *real* and is not one of the site's own files, or None.
+
+    A site's own file read back (``--from site/snapshot.json``, ``--previous site``) is
+    in memory before the swap, so replacing it is what the user asked for.
+    """
+    for label, path in protected:
+        for form in {_real(path.absolute()), Path(os.path.abspath(path))}:
+            if form != real and real not in form.parents:
+                continue
+            relative = form.relative_to(real).as_posix() if form != real else ""
+            if relative in ours and form.is_file() and not form.is_symlink():
+                continue
+            return label, form
+    return None
+
+
+def check_location(out: Path, protected: Protected = ()) -> Path:
+    """The real output directory, or a refusal if it is never a place to build into.
+
+    Pure path logic, run before anything is written (even the lock file or a parent directory).
+    """
+    real = _real(out.absolute())
+    if real.is_symlink():  # realpath stops at a loop and hands back a link
+        raise _refusal(out, real, "a symbolic link that loops", "Point --out at a real directory such as ./site.")
+    problem = _location_problem(real)
+    if problem is not None:
+        raise _refusal(out, real, problem)
+    around = _input_around(real, protected)
+    if around is not None:
+        label, where = around
+        raise _refusal(
+            out,
+            real,
+            f"inside {label} {where}, which this build reads",
+            "Keep the site apart from its sources: choose a directory outside them, such as ./site.",
+        )
+    return real
+
+
+# --------------------------------------------------------------------------- is it a site we built?
+
+
+@dataclass(frozen=True)
+class OldSite:
+    """What is at the output directory before the swap."""
+
+    exists: bool
+    listed: Mapping[str, str]
+    """The previous manifest's files (path -> sha256): ours, replaced or dropped by the swap."""
+
+
+def _read_manifest(real: Path) -> tuple[dict[str, str] | None, str]:
+    """The files a site's manifest lists, or None and why the directory is not a site we built."""
+    path = real / MANIFEST
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None, f"it has no {MANIFEST}"
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return None, f"its {MANIFEST} is a symbolic link, which mcp-portal never writes"
+        return None, f"its {MANIFEST} cannot be read ({exc.strerror})"
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode):
+            return None, f"its {MANIFEST} is not a regular file"
+        if info.st_size > MAX_MANIFEST_BYTES:
+            return None, f"its {MANIFEST} is far larger than any mcp-portal writes"
+        raw = handle.read(MAX_MANIFEST_BYTES + 1)
+    try:
+        data = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return None, f"its {MANIFEST} is not valid JSON"
+    if not isinstance(data, dict):
+        return None, f"its {MANIFEST} is not a JSON object"
+    generator = data.get("generator")
+    if not isinstance(generator, str) or generator.split(" ", 1)[0] != GENERATOR:
+        return None, f'its {MANIFEST} does not name mcp-portal as its "generator"'
+    files = data.get("files")
+    if not isinstance(files, dict) or not all(isinstance(v, str) for v in files.values()):
+        return None, f'its {MANIFEST} has no "files" list of hashes'
+    for name in files:
+        if not is_safe_relative(name) or name == MANIFEST:
+            return None, f"its {MANIFEST} lists {name!r}, a path mcp-portal never writes (outside the directory?)"
+    return dict(files), ""
+
+
+def inspect(out: Path, real: Path, protected: Protected = ()) -> OldSite:
+    """What is at *real*, or a refusal when it is not ours to replace.  Reads, never writes."""
+    if not real.exists():
+        return OldSite(exists=False, listed={})
+    if not real.is_dir():
+        raise PortalError(f"The output path {out} exists and is not a directory. Choose another --out.")
+    listed, why = _read_manifest(real)
+    inside = _input_inside(real, protected, listed or {})
+    if inside is not None:
+        label, where = inside
+        raise _refusal(
+            out,
+            real,
+            f"a directory holding {label} {where}, which this build reads",
+            "Keep the site apart from its sources: choose a directory outside them, such as ./site.",
+        )
+    if listed is None:
+        try:
+            empty = not any(os.scandir(real))
+        except OSError as exc:
+            raise PortalError(f"Cannot read the output directory {out} ({exc.strerror}).") from None
+        if not empty:
+            raise _refusal(
+                out,
+                real,
+                f"not empty and not a site built by mcp-portal ({why})",
+                f"{_ADVICE} If everything in {out} may go, empty it yourself and build again.",
+            )
+    return OldSite(exists=True, listed=listed or {})
+
+
+def preflight(out: Path, protected: Protected = ()) -> None:
+    """Refuse a bad ``--out`` before a build spends time on the server.
+
+    :func:`generator.publish.write.publish` checks again, under the lock.
+    """
+    inspect(out, check_location(out, protected), protected)
