@@ -24,6 +24,7 @@ from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, server_identity, wire
 from generator.errors import PortalError
 from generator.snapshot.records import EndpointRecord
+from generator.snapshot.shape import gc_paused
 from generator.snapshot.snapshot import Snapshot, fingerprint, resolve_capability_version
 
 
@@ -95,11 +96,12 @@ def _freeze(
         resources=tuple(str(r.get("uri")) for r in wire_resources),
         resource_templates=tuple(str(t.get("uriTemplate")) for t in wire_templates),
     )
+    tools_fp = fingerprint(wire_tools)  # one endpoint: its record is not hashed, so this is the snapshot's too
     return Snapshot(
         protocol_version=listing.version,
         server=listing.server,
         tools=tuple(wire_tools),
-        capability_version=resolve_capability_version(capability_rule, listing.server, fingerprint(wire_tools)),
+        capability_version=resolve_capability_version(capability_rule, listing.server, tools_fp),
         transport=spec.transport,
         endpoint=spec.public_endpoint(),
         prompts=tuple(wire_prompts),
@@ -107,6 +109,7 @@ def _freeze(
         resource_templates=tuple(wire_templates),
         skipped_tools=tuple(listing.skipped),
         endpoints=(record,),
+        fingerprint=tools_fp,
     )
 
 
@@ -170,7 +173,8 @@ def introspect_all(
         results[index] = await _introspect_one(spec, limits, lenient, found)
 
     try:
-        anyio.run(run_all)
+        with gc_paused():  # thousands of tools are kept, in no cycle: see gc_paused
+            anyio.run(run_all)
     except (Exception, BaseExceptionGroup) as exc:
         first = leaf(exc)
         if isinstance(first, PortalError):

@@ -35,16 +35,35 @@ def _union(lists: Sequence[Sequence[dict[str, Any]]], key: str) -> list[dict[str
     return merged
 
 
+class _Listings:
+    """The merged listing of one section, to tell which of an endpoint's items differ from it."""
+
+    def __init__(self, items: Sequence[dict[str, Any]], key: str) -> None:
+        self.key = key
+        self.items = {str(item.get(key)): item for item in items}
+        self.texts: dict[str, str] = {}
+
+    def differs(self, item: dict[str, Any]) -> bool:
+        """Whether *item* says something else than the merged listing of its key.
+
+        The merged listing holds the very dict of the endpoint that listed it first (always the
+        case with one endpoint), so only other dicts are compared, by their canonical JSON.
+        """
+        ident = str(item.get(self.key))
+        main = self.items[ident]
+        if item is main:
+            return False
+        if ident not in self.texts:
+            self.texts[ident] = canonical_json(main)
+        return canonical_json(item) != self.texts[ident]
+
+
 def _item_variants(snap: Snapshot, unions: dict[str, list[dict[str, Any]]]) -> dict[str, dict[str, Any]]:
     """The prompts, resources and templates *snap*'s endpoint lists differently from the merged listing."""
     found: dict[str, dict[str, Any]] = {}
     for section, key in ITEM_KEYS.items():
-        main = {str(item.get(key)): canonical_json(item) for item in unions[section]}
-        differing = {
-            str(item.get(key)): item
-            for item in getattr(snap, section)
-            if canonical_json(item) != main[str(item.get(key))]
-        }
+        main = _Listings(unions[section], key)
+        differing = {str(item.get(key)): item for item in getattr(snap, section) if main.differs(item)}
         if differing:
             found[section] = differing
     return found
@@ -63,12 +82,12 @@ def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
     """
     primary = parts[0]
     tools = _union([snap.tools for snap in parts], "name")
-    main = {t["name"]: canonical_json(t) for t in tools}
+    main = _Listings(tools, "name")
     unions = {section: _union([getattr(snap, section) for snap in parts], key) for section, key in ITEM_KEYS.items()}
     records: list[EndpointRecord] = []
     for snap in parts:
         own = snap.endpoints[0]
-        variants = {t["name"]: t for t in snap.tools if canonical_json(t) != main[t["name"]]}
+        variants = {t["name"]: t for t in snap.tools if main.differs(t)}
         # The portal is stamped with the primary's identity; one that differs is kept to be flagged.
         differs = _identity(snap.server) != _identity(primary.server)
         records.append(
@@ -85,7 +104,8 @@ def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
             entry = dict(item) if len(parts) == 1 else {**item, "endpoint": snap.endpoints[0].name}
             if entry not in skipped:
                 skipped.append(entry)
-    tools_fp = fingerprint(tools, [r.to_json() for r in records])
+    # One endpoint: the tools are its own and a single record is not hashed, so its fingerprint stands.
+    tools_fp = primary.fingerprint if len(parts) == 1 else fingerprint(tools, [r.to_json() for r in records])
     return Snapshot(
         protocol_version=primary.protocol_version,
         server=primary.server,

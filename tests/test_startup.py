@@ -1,0 +1,200 @@
+"""Start-up cost: commands import only what they use, and the IRI grammar only when an IRI is checked.
+
+``generator/__init__.py`` runs jsonschema's ``_format`` module with ``rfc3987_syntax`` hidden and
+registers the same ``iri`` / ``iri-reference`` checkers itself, importing the grammar (0.9 s)
+on the first check.  These tests hold both halves: the slow import stays out of the commands,
+and jsonschema's format checkers are exactly the ones a plain import registers, with the same verdicts.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.snapshot.jsontext import pretty
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO_SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
+
+
+def _python(code: str, *flags: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, *flags, "-c", textwrap.dedent(code)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+
+
+def _imported(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after running *code*."""
+    done = _python(textwrap.dedent(code) + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))")
+    return set(json.loads(done.stdout.splitlines()[-1]))
+
+
+HEAVY_FOR_HELP = {"jsonschema", "mcp", "pydantic", "jinja2", "babel", "markdown_it", "starlette", "uvicorn", "lark"}
+
+
+def test_help_imports_no_stage_library() -> None:
+    """``mcp-portal --help`` prints from the argument parser alone: no SDK, no schema or template engine."""
+    loaded = _imported(
+        """
+        import contextlib, io, sys
+        from generator.commands.cli import run  # the console script's entry point
+        sys.argv = ["mcp-portal", "--help"]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.suppress(SystemExit):
+            run()
+        assert "usage: mcp-portal" in out.getvalue()
+        """
+    )
+    assert not HEAVY_FOR_HELP & loaded
+
+
+def test_build_from_a_file_does_not_build_the_iri_grammar() -> None:
+    """A build from a snapshot file loads, checks and renders without the MCP SDK and without the IRI grammar."""
+    loaded = _imported(
+        f"""
+        from pathlib import Path
+        import generator.commands.build, generator.commands.check
+        from generator.snapshot.snapshot import load_snapshot
+        from generator.schema.validation import validate
+        load_snapshot(Path({str(DEMO_SNAPSHOT)!r}))
+        assert validate("2026-09-03", {{"type": "string", "format": "date"}}) == []
+        """
+    )
+    assert "rfc3987_syntax" not in loaded
+    assert "lark" not in loaded
+    assert not {"mcp", "pydantic", "starlette", "uvicorn"} & loaded
+
+
+def test_build_from_end_to_end_never_imports_the_grammar(tmp_path: Path) -> None:
+    """``python -X importtime -m generator build --from``: the report has no line for the grammar's modules."""
+    build = ["build", "--from", str(DEMO_SNAPSHOT), "--out", str(tmp_path / "site"), "--no-search", "--quiet"]
+    done = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "generator", *build],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    imported = {line.rsplit("|", 1)[-1].strip() for line in done.stderr.splitlines() if line.startswith("import time")}
+    assert "generator.snapshot.shape" in imported  # the report is there: the check below means something
+    assert not {"rfc3987_syntax.syntax_helpers", "lark.lark"} & imported
+
+
+_CHECKERS = """
+import json
+from jsonschema import _format, FormatChecker
+def names(checker):
+    found = sorted(checker.checkers.items())
+    return {name: [f"{f.__module__}.{f.__name__}", repr(raises)] for name, (f, raises) in found}
+print(json.dumps({"drafts": {d: names(c) for d, c in _format._draft_checkers.items()},
+                  "default": names(FormatChecker())}))
+"""
+
+
+def test_format_checkers_are_those_of_a_plain_import() -> None:
+    """Every draft has the same format names and ``raises``, and the same functions but for the deferred two."""
+    plain = _python(_CHECKERS).stdout
+    ours = _python("import generator\n" + _CHECKERS).stdout
+    assert "generator._is_iri" in ours and "generator._is_iri_reference" in ours
+    deferred = {"generator._is_iri": "jsonschema._format.is_iri"}
+    deferred["generator._is_iri_reference"] = "jsonschema._format.is_iri_reference"
+    for mine, theirs in deferred.items():
+        ours = ours.replace(f'"{mine}"', f'"{theirs}"')
+    assert json.loads(ours) == json.loads(plain)
+    assert json.loads(plain)["drafts"]["draft202012"]["iri"] == ["jsonschema._format.is_iri", repr(ValueError)]
+
+
+IRIS = [
+    "https://例え.jp/パス?q=値#frag",
+    "http://example.com/a b",
+    "urn:isbn:0451450523",
+    "/docs/quarterly-report",
+    "//host/path",
+    "not an iri",
+    "http://[::1]:80/",
+    "http://[::1/",
+    "",
+    "mailto:José@example.com",
+]
+
+
+@pytest.mark.parametrize("value", IRIS)
+def test_iri_verdicts_are_the_grammars(value: str) -> None:
+    """validate() decides ``iri`` and ``iri-reference`` as rfc3987_syntax does, in every draft that has them."""
+    from rfc3987_syntax import is_valid_syntax  # type: ignore[import-untyped]
+
+    from generator.schema.validation import validate
+
+    for dialect in ("https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-07/schema#"):
+        for fmt, term in (("iri", "iri"), ("iri-reference", "iri_reference")):
+            assert (validate(value, {"$schema": dialect, "format": fmt}) == []) == is_valid_syntax(term, value)
+    # draft-06 has no IRI formats: anything passes, as with a plain jsonschema
+    assert validate("not an iri", {"$schema": "http://json-schema.org/draft-06/schema#", "format": "iri"}) == []
+
+
+def test_the_grammar_is_imported_on_the_first_iri_check() -> None:
+    """The deferral only moves the cost: the first IRI check imports the grammar and decides with it."""
+    done = _python(
+        """
+        import sys
+        from generator.schema.validation import validate
+        before = "rfc3987_syntax" in sys.modules
+        bad = validate("not an iri", {"type": "string", "format": "iri"})
+        good = validate("https://例え.jp/", {"type": "string", "format": "iri"})
+        print(before, "rfc3987_syntax" in sys.modules, bool(bad), good == [])
+        """
+    )
+    assert done.stdout.split() == ["False", "True", "True", "True"]
+
+
+_SCALAR_VALUES = st.none() | st.booleans() | st.integers() | st.floats() | st.text()
+_JSON_VALUES = st.recursive(
+    _SCALAR_VALUES,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=8), inner, max_size=5),
+    max_leaves=40,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON_VALUES)
+def test_pretty_is_the_stdlib_indenting_encoder(value: object) -> None:
+    """The snapshot's fast writer gives json.dumps(indent=2, ensure_ascii=False)'s text, byte for byte."""
+    assert pretty(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"a": (1, [2, {"b": ()}])},  # tuples are arrays to the stdlib
+        {1: "x", "y": {2.5: None, True: [1]}},  # keys the stdlib converts
+        [{"n": float("nan"), "i": float("-inf")}, "\u2028\ud800 \x00"],
+        {"deep": [[[[{"k": []}]]]], "e": {}},
+    ],
+)
+def test_pretty_matches_on_odd_values(value: object) -> None:
+    assert pretty(value) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_snapshot_text_round_trips_byte_for_byte() -> None:
+    """A golden snapshot is written back as it was read, and a frozen snapshot returns the text it parsed."""
+    from generator.snapshot.snapshot import frozen, load_snapshot
+
+    for path in sorted((ROOT / "tests" / "golden").glob("*.snapshot.json")):
+        snapshot = load_snapshot(path)
+        raw = path.read_text(encoding="utf-8")
+        assert snapshot.to_json() == raw
+        again = frozen(snapshot)
+        assert again == snapshot and again.to_json() == raw
