@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from generator.commands.demo_portal import demo_config, demo_endpoints, is_bundled_demo
+from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
@@ -25,7 +25,7 @@ from generator.publish.write import Staging, publish
 from generator.render.i18n import Catalog, catalog_warnings, load_catalog
 from generator.render.renderer import Deadline, Renderer
 from generator.resources import data_dir
-from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot
+from generator.snapshot.snapshot import Snapshot
 
 
 @dataclass(frozen=True)
@@ -35,45 +35,6 @@ class BuildResult:
     seconds: float
     snapshot: Snapshot
     warnings: tuple[str, ...]
-
-
-def obtain_snapshot(
-    config: PortalConfig,
-    from_file: Path | None,
-    *,
-    lenient: bool = False,
-    introspect_warnings: list[str] | None = None,
-) -> tuple[Snapshot, PortalConfig]:
-    """The snapshot to build from: a file, the configured server, or the bundled demo.
-
-    *lenient* (``--lenient``) skips invalid tools and repeated names with a warning instead of
-    failing; introspection's warnings are appended to *introspect_warnings* when given.  A
-    snapshot file needs neither, and never imports the MCP SDK.
-    """
-    if from_file is not None:
-        snapshot = load_snapshot(from_file)
-        if not config.connections and is_bundled_demo(snapshot):
-            # A snapshot of the bundled demo renders as the live demo build does.
-            config = demo_config(config)
-        return snapshot, config
-    # Imported here: the SDK takes a second to import, and offline builds never need it.
-    from generator.connect.introspect import introspect_all
-
-    if not config.connections:
-        # No server given: document the bundled demo's three endpoints, as a product portal would.
-        from generator.demo.launch import running_http_demo
-
-        demo = demo_config(config)
-        with running_http_demo() as base:
-            specs = demo_endpoints(base)
-            found = introspect_all(
-                specs, demo.limits, demo.capability_version, lenient=lenient, warnings=introspect_warnings
-            )
-            return frozen(found), demo
-    found = introspect_all(
-        config.connections, config.limits, config.capability_version, lenient=lenient, warnings=introspect_warnings
-    )
-    return frozen(found), config
 
 
 def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:

@@ -17,7 +17,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from generator.commands.build import obtain_snapshot, site_files
+from generator.commands.build import site_files
+from generator.commands.obtain import obtain_snapshot
 from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError

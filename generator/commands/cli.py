@@ -131,7 +131,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_introspect(args: argparse.Namespace) -> int:
-    from generator.commands.build import obtain_snapshot
+    from generator.commands.obtain import obtain_snapshot
 
     snapshot, _ = obtain_snapshot(
         config_from_args(args), None, lenient=args.lenient, introspect_warnings=args.introspect_warnings
@@ -177,7 +177,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 def _cmd_translations(args: argparse.Namespace) -> int:
     from generator.authoring.translations import load_translations, todo
-    from generator.commands.build import obtain_snapshot
+    from generator.commands.obtain import obtain_snapshot
 
     config = config_from_args(args)
     snapshot, config = obtain_snapshot(

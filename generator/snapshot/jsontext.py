@@ -72,8 +72,7 @@ def _write(value: object, newline: str, out: list[str]) -> None:
     if kind in _SCALARS:
         out.append("".join(_flat(newline)(value, 0)))
         return
-    if kind is dict:
-        assert isinstance(value, dict)
+    if isinstance(value, dict) and kind is dict:  # exact types only: subclasses go to the stdlib encoder
         if not value:
             out.append("{}")
             return
@@ -91,8 +90,7 @@ def _write(value: object, newline: str, out: list[str]) -> None:
             _write(item, inner, out)
         out.append(newline + "}")
         return
-    if kind is list:
-        assert isinstance(value, list)
+    if isinstance(value, list) and kind is list:
         if not value:
             out.append("[]")
             return
