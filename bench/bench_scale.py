@@ -410,7 +410,14 @@ def portal_build(ctx: Context, snapshot: Path, out: Path, extra: Sequence[str]) 
     cmd = [*ctx.portal, "build", "--from", str(snapshot), "--out", str(out), "--locales", ",".join(LOCALES)]
     if "--max-render-seconds" in ctx.build_help:  # the default budget is too short for the largest N
         cmd += ["--max-render-seconds", "86400"]
+    if "--cache" in ctx.build_help:  # each site its own render cache, emptied with the site by fresh()
+        cmd += ["--cache", str(cache_of(out))]
     return cmd + list(extra)
+
+
+def cache_of(out: Path) -> Path:
+    """The render cache of the site built into *out*: a full build starts without one, a rebuild reuses it."""
+    return out.with_name(out.name + ".cache")
 
 
 def introspect_cmd(ctx: Context, output: Path) -> list[str]:
@@ -422,9 +429,11 @@ def introspect_cmd(ctx: Context, output: Path) -> list[str]:
 
 
 def fresh(path: Path) -> Path:
-    """*path*, removed first if it exists (every build starts from an empty --out)."""
-    if path.exists():
-        shutil.rmtree(path)
+    """*path*, removed first if it exists, and its render cache too: every build starts from an
+    empty --out and, so that it is a full build, an empty cache."""
+    for stale in (path, cache_of(path)):
+        if stale.exists():
+            shutil.rmtree(stale)
     return path
 
 
@@ -486,7 +495,7 @@ def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> li
         edited_snapshot(ctx.snapshot, edited, ctx.repo)
 
         def rebuild(r: int, log: Path) -> Sample:
-            # Into the site the --no-search build of this round has just written.
+            # Into the site the --no-search build of this round has just written, with its warm cache.
             sample = measure(portal_build(ctx, edited, plain, ["--no-search"]), log, ctx.repo)
             shutil.rmtree(plain)
             return sample
