@@ -84,8 +84,8 @@ def produce_site(
         job = new_job(gathered.model, catalogs, Renderer(template_dir), deadline, cache)
         advance(len(gathered.model.tools))
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
-        fragments, example_warnings = render_pages(job, staging, jobs, advance)
-        write_site_wide(job, staging, fragments)
+        example_warnings = render_pages(job, staging, jobs, advance)
+        write_site_wide(job, staging)
     warnings += example_warnings
     if config.search:
         from generator.publish.search import index_site

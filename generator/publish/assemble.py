@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import tempfile
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -61,6 +62,9 @@ class Job:
     """Groups whose pages came from the cache (for the progress line and the benchmark)."""
     staging: Staging | None = None
     """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
+    fragments: Path | None = None
+    """A private directory for the twins' ``llms-full.txt`` copies, one file per chunk and locale."""
+    chunks: int = 0
 
 
 @dataclass
@@ -68,8 +72,6 @@ class Rendered:
     """What a worker sends back: no page text except the twins' copies for ``llms-full.txt``."""
 
     hashes: dict[str, str] = field(default_factory=dict)
-    fragments: dict[int, str] = field(default_factory=dict)
-    """Page index -> the twin as ``llms-full.txt`` holds it."""
     warnings: dict[int, list[str]] = field(default_factory=dict)
     """Group index -> the warnings of its examples."""
     pages: int = 0
@@ -89,8 +91,12 @@ def _groups(pages: Sequence[Page]) -> list[list[int]]:
     return list(groups.values())
 
 
-def _render_groups(group_indexes: list[int]) -> Rendered:
-    """Render and write the pages of some groups (in a worker, or in this process)."""
+def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
+    """Render and write the pages of some consecutive groups (in a worker, or in this process).
+
+    The twins' copies for ``llms-full.txt`` go to one file per locale for this *chunk* in
+    :attr:`Job.fragments`, so neither the worker nor the parent holds them all in memory.
+    """
     job = _JOB
     if job is None:  # a worker started without the fork that carries the job
         raise RuntimeError("the render job was not set before the workers started")
@@ -98,6 +104,7 @@ def _render_groups(group_indexes: list[int]) -> Rendered:
         raise RuntimeError("the render job has no staging directory")
     staging = job.staging.fresh()
     result = Rendered(hashes=staging.hashes)
+    copies: dict[str, list[str]] = {code: [] for code in job.site.locales}
     for group in group_indexes:
         key = job.keys[group] if job.cache is not None else None
         indexes = job.groups[group]
@@ -114,9 +121,18 @@ def _render_groups(group_indexes: list[int]) -> Rendered:
         for index, (html_path, html, md_path, md, full) in zip(indexes, entry.pages, strict=True):
             staging.write(html_path, html.encode("utf-8"))
             staging.write(md_path, md.encode("utf-8"))
-            result.fragments[index] = full
+            copies[job.pages[index].locale].append(full)
             result.pages += 1
+    for code, parts in copies.items():
+        _fragment_file(job, chunk, code).write_text("\n".join(parts), encoding="utf-8")
     return result
+
+
+def _fragment_file(job: Job, chunk: int, locale: str) -> Path:
+    """Where one chunk's ``llms-full.txt`` copies of one locale wait to be joined."""
+    if job.fragments is None:
+        raise RuntimeError("the render job has no directory for the llms-full.txt copies")
+    return job.fragments / f"{chunk:06d}.{locale}"
 
 
 def _render_group(job: Job, indexes: Sequence[int]) -> Entry:
@@ -142,52 +158,54 @@ def _deal(groups: int, jobs: int) -> list[list[int]]:
     return [order[i : i + size] for i in range(0, groups, size)]
 
 
-def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tuple[list[str], list[str]]:
-    """Render every page into *staging*; return the llms-full copies (in page order) and the warnings."""
+def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> list[str]:
+    """Render every page into *staging*, and each locale's ``llms-full.txt``; return the warnings."""
     global _JOB
     _JOB = job
     job.staging = staging
     results: list[Rendered] = []
-    try:
-        fork = "fork" in multiprocessing.get_all_start_methods()
-        chunks = _deal(len(job.groups), jobs if fork else 1)
-        if jobs <= 1 or not fork or len(chunks) <= 1:
-            results.append(_render_groups(list(range(len(job.groups)))))
-            advance(results[-1].pages)
-        else:
-            job.renderer.preload(job.pages)  # compiled once here, not once per worker
-            context = multiprocessing.get_context("fork")
-            with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                futures = [pool.submit(_render_groups, chunk) for chunk in chunks]
-                for future in as_completed(futures):
-                    results.append(future.result())
-                    advance(results[-1].pages)
-    finally:
-        _JOB = None
-    fragments: dict[int, str] = {}
+    with tempfile.TemporaryDirectory(prefix="mcp-portal-llms-") as tmp:
+        job.fragments = Path(tmp)
+        try:
+            fork = "fork" in multiprocessing.get_all_start_methods()
+            chunks = _deal(len(job.groups), jobs if fork else 1)
+            job.chunks = len(chunks)
+            if jobs <= 1 or not fork or len(chunks) <= 1:
+                job.chunks = 1
+                results.append(_render_groups(list(range(len(job.groups))), 0))
+                advance(results[-1].pages)
+            else:
+                job.renderer.preload(job.pages)  # compiled once here, not once per worker
+                context = multiprocessing.get_context("fork")
+                with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+                    futures = [pool.submit(_render_groups, chunk, i) for i, chunk in enumerate(chunks)]
+                    for future in as_completed(futures):
+                        results.append(future.result())
+                        advance(results[-1].pages)
+        finally:
+            _JOB = None
+        for code in job.site.locales:
+            # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
+            parts = (_fragment_file(job, i, code).read_bytes() for i in range(job.chunks))
+            staging.write_parts(f"{code}/llms-full.txt", parts, b"\n")
+        job.fragments = None
     warnings: dict[int, list[str]] = {}
     used: set[str] = set()
     for result in results:
         staging.hashes.update(result.hashes)
-        fragments.update(result.fragments)
         warnings.update(result.warnings)
         used |= result.used
         job.hits += result.hits
     if job.cache is not None:
         job.cache.used = used
-    ordered = [fragments[i] for i in range(len(job.pages))]
-    return ordered, [w for group in sorted(warnings) for w in warnings[group]]
+    return [w for group in sorted(warnings) for w in warnings[group]]
 
 
-def write_site_wide(job: Job, staging: Staging, fragments: Sequence[str]) -> None:
-    """The files made from the whole site, and each locale's ``llms-full.txt`` from the twins' copies."""
+def write_site_wide(job: Job, staging: Staging) -> None:
+    """The files made from the whole site rather than one page."""
     job.deadline.check("rendering the entry page, llms.txt and the 404 pages")
     for path, text in site_wide_files(job.site, job.catalogs, job.renderer).items():
         staging.write(path, text.encode("utf-8"))
-    for code in job.site.locales:
-        # Every twin of the locale in the site's page order, for readers that want one file.
-        parts = [fragments[i] for i, page in enumerate(job.pages) if page.locale == code]
-        staging.write(f"{code}/llms-full.txt", "\n".join(parts).encode("utf-8"))
 
 
 def write_manifest(staging: Staging, meta: Mapping[str, str]) -> None:

@@ -34,7 +34,7 @@ import json
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
@@ -93,6 +93,21 @@ class Staging:
             with open(target, "wb") as handle:
                 handle.write(data)
         self.hashes[path] = digest
+
+    def write_parts(self, path: str, parts: Iterable[bytes], separator: bytes) -> None:
+        """Write one file made of *parts* joined by *separator*, one part in memory at a time."""
+        if path in self.hashes:
+            raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
+        target = self.root.joinpath(*_safe_relative(path).parts)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        self._dirs.add(target.parent)
+        digest = hashlib.sha256()
+        with open(target, "wb") as handle:
+            for i, part in enumerate(parts):
+                for piece in (separator, part) if i else (part,):
+                    handle.write(piece)
+                    digest.update(piece)
+        self.hashes[path] = digest.hexdigest()
 
     def _link(self, parts: tuple[str, ...], target: Path) -> bool:
         """Hard-link the previous site's copy of a file to *target*, if it is a regular file there."""
