@@ -23,8 +23,8 @@ from generator.connect.merge import merge
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, server_identity, wire
 from generator.errors import PortalError
+from generator.snapshot.jsontext import gc_paused
 from generator.snapshot.records import EndpointRecord
-from generator.snapshot.shape import gc_paused
 from generator.snapshot.snapshot import Snapshot, fingerprint, resolve_capability_version
 
 

@@ -28,8 +28,8 @@ from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.publish.cache import Entry, RenderCache, page_key
-from generator.publish.location import MANIFEST
-from generator.publish.write import Staging, manifest_of
+from generator.publish.location import MANIFEST, manifest_of
+from generator.publish.write import Staging
 from generator.render.i18n import Catalog
 from generator.render.renderer import Deadline, Renderer, find_examples, render_page, site_wide_files
 

@@ -135,6 +135,12 @@ def check_location(out: Path, protected: Protected = ()) -> Path:
 # --------------------------------------------------------------------------- is it a site we built?
 
 
+def manifest_of(hashes: Mapping[str, str], meta: Mapping[str, str]) -> bytes:
+    """``manifest.json``: the sha256 (hex) of every file, as the build recorded them while writing."""
+    body = dict(meta) | {"files": dict(sorted(hashes.items()))}
+    return (json.dumps(body, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
+
+
 @dataclass(frozen=True)
 class OldSite:
     """What is at the output directory before the swap."""

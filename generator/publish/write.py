@@ -30,7 +30,6 @@ import errno
 import fcntl
 import glob
 import hashlib
-import json
 import os
 import shutil
 import stat
@@ -50,12 +49,6 @@ def _safe_relative(path: str) -> PurePosixPath:
     if not is_safe_relative(path):
         raise PortalError(f"Refusing to write {path!r}: it would land outside the output directory.")
     return PurePosixPath(path)
-
-
-def manifest_of(hashes: Mapping[str, str], meta: Mapping[str, str]) -> bytes:
-    """``manifest.json`` from the sha256 (hex) of every file, as :class:`Staging` records them."""
-    body = dict(meta) | {"files": dict(sorted(hashes.items()))}
-    return (json.dumps(body, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 class Staging:
@@ -79,41 +72,41 @@ class Staging:
         """A writer into the same directory with its own :attr:`hashes` (one per render worker)."""
         return Staging(self.root, self.previous, self.unchanged)
 
-    def write(self, path: str, data: bytes) -> None:
-        """Write one file of the site (*path* relative to its root); a path is written once."""
+    def _claim(self, path: str) -> Path:
+        """Where *path* goes, its directory made; a path is written once per build."""
         if path in self.hashes:
             raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
-        parts = _safe_relative(path).parts
-        target = self.root.joinpath(*parts)
+        target = self.root.joinpath(*_safe_relative(path).parts)
         if target.parent not in self._dirs:
             target.parent.mkdir(parents=True, exist_ok=True)
             self._dirs.add(target.parent)
+        return target
+
+    def write(self, path: str, data: bytes) -> None:
+        """Write one file of the site (*path* relative to its root)."""
+        target = self._claim(path)
         digest = hashlib.sha256(data).hexdigest()
-        if not (self.unchanged.get(path) == digest and self._link(parts, target)):
+        if not (self.unchanged.get(path) == digest and self._link(target)):
             with open(target, "wb") as handle:
                 handle.write(data)
         self.hashes[path] = digest
 
     def write_parts(self, path: str, parts: Iterable[bytes], separator: bytes) -> None:
         """Write one file made of *parts* joined by *separator*, one part in memory at a time."""
-        if path in self.hashes:
-            raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
-        target = self.root.joinpath(*_safe_relative(path).parts)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        self._dirs.add(target.parent)
+        target = self._claim(path)
         digest = hashlib.sha256()
         with open(target, "wb") as handle:
             for i, part in enumerate(parts):
-                for piece in (separator, part) if i else (part,):
-                    handle.write(piece)
-                    digest.update(piece)
+                piece = separator + part if i else part  # one chunk of one locale: a few MB at most
+                handle.write(piece)
+                digest.update(piece)
         self.hashes[path] = digest.hexdigest()
 
-    def _link(self, parts: tuple[str, ...], target: Path) -> bool:
+    def _link(self, target: Path) -> bool:
         """Hard-link the previous site's copy of a file to *target*, if it is a regular file there."""
         if self.previous is None:
             return False
-        source = self.previous.joinpath(*parts)
+        source = self.previous / target.relative_to(self.root)
         try:
             if not stat.S_ISREG(os.lstat(source).st_mode):
                 return False

@@ -10,11 +10,17 @@ a raw newline, so that output is exactly what the pure-Python encoder writes for
 Anything that is not plain JSON data (a key that is not a string, a tuple, a subclass, a
 value the stdlib would convert) goes to :func:`json.dumps` itself, so the result is the
 stdlib's in every case; ``tests/test_startup.py`` compares the two on generated values.
+
+:func:`gc_paused` serves the other direction: reading (or listing) a large snapshot's JSON
+without the garbage collector walking the new objects again and again.
 """
 
 from __future__ import annotations
 
+import gc
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import cache
 from json.encoder import encode_basestring
 from typing import Any
@@ -107,3 +113,21 @@ def _write(value: object, newline: str, out: list[str]) -> None:
         out.append(newline + "]")
         return
     raise _NotPlain
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Run the block without the cyclic garbage collector (restored after, as it was).
+
+    Reading a snapshot, or listing a large server, builds millions of small objects that are
+    kept and form no cycles; each full collection walks all of them again, which cost about a
+    third of the time at 10,000 tools.  Reference counting still frees everything as usual;
+    only cycles made in the block wait for the next collection after it.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -9,12 +9,10 @@ the loader in :mod:`generator.snapshot.snapshot` adds the file's name and the re
 
 from __future__ import annotations
 
-import gc
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
@@ -351,24 +349,6 @@ def check_shape(data: JSON) -> str | None:
         return None
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
     return _problem(errors[0]) + more
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Run the block without the cyclic garbage collector (restored after, as it was).
-
-    Reading a snapshot, or listing a large server, builds millions of small objects that are
-    kept and form no cycles; each full collection walks all of them again, which cost about a
-    third of the time at 10,000 tools.  Reference counting still frees everything as usual;
-    only cycles made in the block wait for the next collection after it.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was_enabled:
-            gc.enable()
 
 
 def load_json(raw: str) -> JSON:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import PortalError
-from generator.snapshot.jsontext import pretty
+from generator.snapshot.jsontext import gc_paused, pretty
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import (
     JSON,
@@ -25,7 +25,6 @@ from generator.snapshot.shape import (
     SNAPSHOT_VERSION,
     ShapeProblem,
     check_shape,
-    gc_paused,
     load_json,
     quote,
     shown,
