@@ -499,7 +499,7 @@ def test_placeholder_shape() -> None:
         "exact": True,
         "tags": ["<tags>"],
         "filter": {"owner": "<owner>"},
-        "mode": "<mode>",
+        "mode": "a",
         "anything": "<anything>",
         "maybe": 1,
         "pair": ["<pair>", 1],

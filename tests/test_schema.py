@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import time
 from typing import Any
 
@@ -310,14 +311,14 @@ def test_every_kind_is_known_and_ordered() -> None:
         "contentEncoding": "base64",
         "minLength": 1,
         "maxLength": 9,
-        "not": '{"const":"b"}',
+        "not": {"const": "b"},
     }
     assert kinds(n) == {"minimum": 0, "exclusiveMinimum": -1, "maximum": 9, "exclusiveMaximum": 10, "multipleOf": 0.5}
     assert kinds(a) == {
         "minItems": 1,
         "maxItems": 3,
         "uniqueItems": True,
-        "contains": '{"type":"integer"}',
+        "contains": {"type": "integer"},
         "minContains": 1,
         "maxContains": 2,
     }
@@ -325,10 +326,10 @@ def test_every_kind_is_known_and_ordered() -> None:
         "minProperties": 1,
         "maxProperties": 4,
         "noAdditional": True,
-        "propertyNames": '{"pattern":"^[a-z]+$"}',
+        "propertyNames": {"pattern": "^[a-z]+$"},
         "dependentRequired": {"a": ["b"]},
-        "dependentSchemas": {"c": '{"required":["d"]}'},
-        "if": {"if": '{"required":["a"]}', "then": '{"required":["b"]}', "else": None},
+        "dependentSchemas": {"c": {"required": ["d"]}},
+        "if": {"if": {"required": ["a"]}, "then": {"required": ["b"]}},
     }
 
 
@@ -336,21 +337,24 @@ def test_if_then_else_summary() -> None:
     schema = {"if": {"properties": {"k": {"const": 1}}}, "then": {"required": ["a"]}, "else": {"required": ["b"]}}
     row = flatten(schema).rows[0]
     assert kinds(row)["if"] == {
-        "if": '{"properties":{"k":{"const":1}}}',
-        "then": '{"required":["a"]}',
-        "else": '{"required":["b"]}',
+        "if": {"properties": {"k": {"const": 1}}},
+        "then": {"required": ["a"]},
+        "else": {"required": ["b"]},
     }
 
 
-def test_not_summary_is_compact_json() -> None:
-    row = by_path(flatten({"properties": {"p": {"not": {"type": "string", "enum": ["x", "y"]}}}}))["p"]
-    assert kinds(row)["not"] == '{"type":"string","enum":["x","y"]}'
+def test_not_is_a_schema_not_a_string() -> None:
+    """A subschema in a constraint is the schema itself (shown once as JSON), never its JSON text."""
+    schema = {"properties": {"p": {"not": {"type": "string", "enum": ["x", "y"], "description": "d"}}}}
+    assert kinds(by_path(flatten(schema))["p"])["not"] == {"type": "string", "enum": ["x", "y"]}
 
 
-def test_long_summaries_are_clipped() -> None:
-    row = by_path(flatten({"properties": {"p": {"not": {"enum": [f"value-{i}" for i in range(100)]}}}}))["p"]
-    assert len(kinds(row)["not"]) <= 200
-    assert kinds(row)["not"].endswith("…")
+def test_long_subschemas_are_shortened() -> None:
+    schema = {"properties": {"p": {"not": {"type": "string", "enum": [f"value-{i}" for i in range(100)]}}}}
+    shown = kinds(by_path(flatten(schema))["p"])["not"]
+    assert isinstance(shown, dict) and shown["type"] == "string"
+    assert len(json.dumps(shown, separators=(",", ":"))) <= 220
+    assert shown["enum"][-1] == "…"
 
 
 def test_draft04_boolean_exclusive_bounds() -> None:
@@ -378,7 +382,7 @@ def test_draft07_dependencies_both_forms() -> None:
     assert flat.root is not None
     assert kinds(flat.root) == {
         "dependentRequired": {"card": ["billing"]},
-        "dependentSchemas": {"vip": '{"required":["tier"]}'},
+        "dependentSchemas": {"vip": {"required": ["tier"]}},
     }
 
 
@@ -585,7 +589,7 @@ def test_boolean_schemas(schema: bool, label: str) -> None:
     assert by_path(flat)["p"].type_label == label
     assert flatten(schema).rows[0].type_label == label
     if not schema:
-        assert kinds(by_path(flat)["p"]) == {"not": "true"}
+        assert kinds(by_path(flat)["p"]) == {"not": True}
 
 
 # --------------------------------------------------------------------------- unions and allOf

@@ -21,7 +21,7 @@ from generator.connect.failures import Progress, explain, leaf, stderr_tail
 from generator.connect.listing import ToolLister, first_of_each, optional_lists, walk_pages
 from generator.connect.merge import merge
 from generator.connect.secrets import Redactor
-from generator.connect.session import RawTools, open_client, server_identity, wire
+from generator.connect.session import RawTools, open_client, server_identity
 from generator.errors import PortalError
 from generator.snapshot.jsontext import gc_paused
 from generator.snapshot.records import EndpointRecord
@@ -37,9 +37,9 @@ class _Listing:
     supported: list[str]
     tools: list[dict[str, Any]]
     skipped: list[dict[str, Any]]
-    prompts: list[Any]
-    resources: list[Any]
-    templates: list[Any]
+    prompts: list[dict[str, Any]]
+    resources: list[dict[str, Any]]
+    templates: list[dict[str, Any]]
 
 
 async def _list_everything(
@@ -58,7 +58,7 @@ async def _list_everything(
         server = server_identity(client)
         progress.request = "tools/list"
         lister = ToolLister(client, tap, who, progress, lenient)
-        tools = await walk_pages("tools/list", lister.page, "tools", limits, progress, who)
+        tools = await walk_pages("tools/list", lister.page, limits, progress, who)
         wire_tools = lister.unique(tools)
         warnings.extend(redactor.redact(w) for w in lister.warnings)
         prompts, resources, templates, optional_warnings = await optional_lists(client, limits, progress, who)
@@ -78,9 +78,9 @@ def _freeze(
     who = spec.describe()
     wire_tools = listing.tools
     found: list[str] = []
-    wire_prompts = first_of_each([wire(p) for p in listing.prompts], "prompts", who, lenient, found)
-    wire_resources = first_of_each([wire(r) for r in listing.resources], "resources", who, lenient, found)
-    wire_templates = first_of_each([wire(t) for t in listing.templates], "resource_templates", who, lenient, found)
+    wire_prompts = first_of_each(listing.prompts, "prompts", who, lenient, found)
+    wire_resources = first_of_each(listing.resources, "resources", who, lenient, found)
+    wire_templates = first_of_each(listing.templates, "resource_templates", who, lenient, found)
     warnings.extend(redactor.redact(w) for w in found)
     record = EndpointRecord(
         name=spec.name,

@@ -1,4 +1,12 @@
-"""Listing what a server offers: every page of each list, bounded, each entry checked.
+"""Listing what a server offers: every page of each list, bounded, each entry checked, kept as sent.
+
+Each list request goes through the SDK's session (:func:`raw_page`), which checks the reply
+against the negotiated protocol version, but asks for the result as a plain dict: the SDK's
+models drop the fields they do not know (``annotations.category``, a prompt argument's
+``default``, ``x-vendor`` keys), and a documentation portal must keep exactly what the server
+said.  The SDK's models still read every page (:func:`faithful`), so an invalid entry is named
+as before, and a value the SDK coerces to its type (``"yes"`` for a boolean hint) is kept as
+the SDK reads it.
 
 ``tools/list`` is walked page by page with loop and size guards (:func:`walk_pages`); a tool the SDK
 rejects is named, or with ``--lenient`` skipped (:class:`ToolLister`).  Prompts, resources and
@@ -10,6 +18,7 @@ or URI is an error, or with ``--lenient`` a warning (:func:`first_of_each`).
 from __future__ import annotations
 
 import contextlib
+import functools
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -21,12 +30,13 @@ from mcp.shared.inbound import find_invalid_x_mcp_header
 from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND
 from mcp_types import methods as mcp_methods
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
-from pydantic import ValidationError
+from pydantic import BaseModel, RootModel, ValidationError
 
 from generator.config.portal import Limits
 from generator.connect.failures import Progress
-from generator.connect.session import RawTools, wire
+from generator.connect.session import RawTools
 from generator.errors import PortalError
+from generator.jsonutil import json_type
 
 _NAME_SHOWN = 80
 """Characters of an invalid tool's name quoted in a message (a name can be megabytes long)."""
@@ -34,22 +44,110 @@ _NAME_KEPT = 200
 """Characters of a skipped tool's name recorded in the snapshot."""
 
 
+class RawResult(RootModel[dict[str, Any]]):
+    """The result type handed to the SDK's session: the reply as a dict, every key in the server's order."""
+
+
+_LISTS: dict[str, tuple[type[Any], type[BaseModel], str, str]] = {
+    # method: (the SDK's request, its result model, the reply's field holding the items, the model's)
+    "tools/list": (mcp_types.ListToolsRequest, mcp_types.ListToolsResult, "tools", "tools"),
+    "prompts/list": (mcp_types.ListPromptsRequest, mcp_types.ListPromptsResult, "prompts", "prompts"),
+    "resources/list": (mcp_types.ListResourcesRequest, mcp_types.ListResourcesResult, "resources", "resources"),
+    "resources/templates/list": (
+        mcp_types.ListResourceTemplatesRequest,
+        mcp_types.ListResourceTemplatesResult,
+        "resourceTemplates",
+        "resource_templates",
+    ),
+}
+
+_FAITHFUL_DEPTH = 32
+"""How deep :func:`faithful` follows the SDK's models; below that every value is a plain JSON value."""
+
+
+@dataclass
+class Page:
+    """One page of a list: its items as the server sent them, and the cursor of the next page."""
+
+    items: list[dict[str, Any]]
+    next_cursor: str | None
+
+
+async def raw_page(client: Client, method: str, cursor: str | None) -> tuple[dict[str, Any], Any]:
+    """One page of *method*: the reply as sent (after the SDK's protocol check), and the SDK's reading of it.
+
+    Raises what the SDK raises: :class:`MCPError` for an error reply, :class:`ValidationError`
+    when the reply breaks the negotiated protocol version's types.
+    """
+    request, result, _, _ = _LISTS[method]
+    params = mcp_types.PaginatedRequestParams(cursor=cursor)
+    raw = (await client.session.send_request(request(params=params), RawResult)).root
+    return raw, result.model_validate(raw, by_name=False)
+
+
+@functools.cache
+def _aliases(model: type[BaseModel]) -> dict[str, str]:
+    """The wire names of a model's fields, mapped to their Python names."""
+    return {(info.alias or name): name for name, info in model.model_fields.items()}
+
+
+def faithful(raw: Any, read: Any, depth: int = 0) -> Any:
+    """*raw* (what the server sent), checked against *read* (the SDK's model of it).
+
+    Kept as sent: every key in the server's order, keys the SDK does not know, and every value
+    of the type the specification gives it.  Two things follow the SDK's reading instead: a
+    field the SDK knows that the server sent as ``null`` (the specification's "absent"), and a
+    value the SDK coerced to another JSON type (``"yes"`` or ``1`` for a boolean hint), so the
+    snapshot's types are the specification's.
+    """
+    if isinstance(read, BaseModel) and isinstance(raw, dict) and depth < _FAITHFUL_DEPTH:
+        known = _aliases(type(read))
+        kept: dict[str, Any] = {}
+        for key, value in raw.items():
+            name = known.get(key)
+            if name is None:
+                kept[key] = value  # a field the SDK does not model: exactly as sent
+                continue
+            field = getattr(read, name)
+            if value is None and field is None:
+                continue
+            kept[key] = faithful(value, field, depth + 1)
+        return kept
+    if isinstance(read, list) and isinstance(raw, list) and len(read) == len(raw) and depth < _FAITHFUL_DEPTH:
+        return [faithful(r, m, depth + 1) for r, m in zip(raw, read, strict=True)]
+    sent, understood = json_type(raw), json_type(read)
+    if sent == understood or {sent, understood} <= {"integer", "number"} or isinstance(read, dict | list):
+        return raw
+    if isinstance(read, BaseModel):
+        return read.model_dump(by_alias=True, mode="json", exclude_none=True)
+    return read
+
+
+def faithful_items(raw: dict[str, Any], result: Any, method: str) -> list[dict[str, Any]]:
+    """The items of one page as sent, each checked against the SDK's model of it (see :func:`faithful`)."""
+    _, _, key, attr = _LISTS[method]
+    models = getattr(result, attr)
+    items = raw.get(key)
+    if not isinstance(items, list) or len(items) != len(models):  # pragma: no cover - the SDK's check ensures both
+        return [m.model_dump(by_alias=True, mode="json", exclude_none=True) for m in models]
+    return [faithful(item, model) for item, model in zip(items, models, strict=True)]
+
+
 async def walk_pages(
     name: str,
-    fetch: Callable[[str | None], Awaitable[Any]],
-    items_attr: str,
+    fetch: Callable[[str | None], Awaitable[Page]],
     limits: Limits,
     progress: Progress,
     who: str,
-) -> list[Any]:
+) -> list[dict[str, Any]]:
     """Every item of a paginated list, in the server's order, with loop and size guards."""
-    items: list[Any] = []
+    items: list[dict[str, Any]] = []
     seen: set[str] = set()
     cursor: str | None = None
     for page_number in range(1, limits.max_pages + 1):
         progress.request = f"{name} (page {page_number})"
         page = await fetch(cursor)
-        items.extend(getattr(page, items_attr))
+        items.extend(page.items)
         if len(items) > limits.max_tools:
             raise PortalError(
                 f"{who} listed more than {limits.max_tools} entries in {name}. If that is expected, "
@@ -69,12 +167,6 @@ async def walk_pages(
         f"{who} was still sending pages of {name} after {limits.max_pages} pages. If the list is "
         f"really that long, raise --max-pages; otherwise the server's cursors never end."
     )
-
-
-@dataclass
-class _ToolPage:
-    tools: list[dict[str, Any]]
-    next_cursor: str | None
 
 
 def _tool_label(item: object, index: int) -> str:
@@ -102,7 +194,7 @@ def _reason(exc: ValidationError) -> str:
 
 
 class ToolLister:
-    """``tools/list`` through the SDK, naming (or, with --lenient, skipping) each invalid tool."""
+    """``tools/list`` through the SDK's session, naming (or, with --lenient, skipping) each invalid tool."""
 
     def __init__(self, client: Client, tap: RawTools, who: str, progress: Progress, lenient: bool) -> None:
         self.client = client
@@ -113,29 +205,28 @@ class ToolLister:
         self.skipped: list[dict[str, Any]] = []
         self.warnings: list[str] = []
 
-    async def page(self, cursor: str | None) -> _ToolPage:
+    async def page(self, cursor: str | None) -> Page:
         self.tap.last = None
+        raw: dict[str, Any] | None = None
         try:
-            result = await self.client.list_tools(cursor=cursor)
+            raw, result = await raw_page(self.client, "tools/list", cursor)
         except ValidationError as exc:
-            raw = self.tap.last
-            if raw is None or not all(e["loc"][:1] == ("tools",) and len(e["loc"]) > 1 for e in exc.errors()):
+            # The SDK checks the whole page before handing it over; the tap kept what was sent.
+            sent = raw if raw is not None else self.tap.last
+            if sent is None or not all(e["loc"][:1] == ("tools",) and len(e["loc"]) > 1 for e in exc.errors()):
                 raise  # the page itself is broken, not one tool: reported as such by explain()
-            return self._salvage(raw, exc)
-        tools = [wire(t) for t in result.tools]
-        # At 2026-07-28 the SDK drops, with only a log line, tools whose x-mcp-header is invalid.
-        # A documentation portal must not lose a tool silently: treat it like any invalid tool.
-        if self.tap.last is not None and isinstance(self.tap.last.get("tools"), list):
-            kept = {t.name for t in result.tools}
-            invalid = [
-                (_tool_label(item, i), find_invalid_x_mcp_header(item.get("inputSchema")) or "dropped by the MCP SDK")
-                for i, item in enumerate(self.tap.last["tools"])
-                if isinstance(item, dict) and item.get("name") not in kept
-            ]
-            self._invalid(invalid)
-        return _ToolPage(tools, result.next_cursor)
+            return self._salvage(sent, exc)
+        tools = faithful_items(raw, result, "tools/list")
+        if self.client.protocol_version in MODERN_PROTOCOL_VERSIONS:
+            # At 2026-07-28 clients must drop a tool whose x-mcp-header is invalid. A documentation
+            # portal must not lose a tool silently: treat it like any invalid tool.
+            found = ((i, find_invalid_x_mcp_header(model.input_schema)) for i, model in enumerate(result.tools))
+            bad = {i: why for i, why in found if why}
+            self._invalid([(_tool_label(tools[i], i), why) for i, why in bad.items()])
+            tools = [tool for i, tool in enumerate(tools) if i not in bad]
+        return Page(tools, result.next_cursor)
 
-    def _salvage(self, raw: dict[str, Any], exc: ValidationError) -> _ToolPage:
+    def _salvage(self, raw: dict[str, Any], exc: ValidationError) -> Page:
         """Check each tool of a page that failed as a whole; name the invalid ones."""
         version = self.client.protocol_version or "2025-11-25"
         items = raw.get("tools")
@@ -158,12 +249,12 @@ class ToolLister:
             if version in MODERN_PROTOCOL_VERSIONS and (why := find_invalid_x_mcp_header(tool.input_schema)):
                 invalid.append((label, why))
                 continue
-            good.append(wire(tool))
+            good.append(faithful(item, tool))
         if not invalid:
             raise exc  # every tool passes alone, so the page as a whole is what is wrong
         self._invalid(invalid)
         cursor = rest.get("nextCursor")
-        return _ToolPage(good, cursor if isinstance(cursor, str) else None)
+        return Page(good, cursor if isinstance(cursor, str) else None)
 
     def _invalid(self, invalid: list[tuple[str, str]]) -> None:
         if not invalid:
@@ -235,31 +326,31 @@ class _OptionalLists:
     a later page, is still an error; ``tools/list`` is never optional (see :class:`ToolLister`).
     """
 
-    def __init__(self, limits: Limits, progress: Progress, who: str) -> None:
+    def __init__(self, client: Client, limits: Limits, progress: Progress, who: str) -> None:
+        self.client = client
         self.limits = limits
         self.progress = progress
         self.who = who
         self.warnings: list[str] = []
 
-    async def walk(
-        self, method: str, list_page: Callable[..., Awaitable[Any]], items_attr: str, capability: str
-    ) -> list[Any]:
-        async def fetch(cursor: str | None) -> Any:
+    async def walk(self, method: str, capability: str) -> list[dict[str, Any]]:
+        async def fetch(cursor: str | None) -> Page:
             try:
-                return await list_page(cursor=cursor)
+                raw, result = await raw_page(self.client, method, cursor)
             except MCPError as exc:
                 if cursor is None and exc.code in _ABSENT_CODES:
                     raise _ListAbsent(exc) from exc
                 raise
+            return Page(faithful_items(raw, result, method), result.next_cursor)
 
         try:
-            return await walk_pages(method, fetch, items_attr, self.limits, self.progress, self.who)
+            return await walk_pages(method, fetch, self.limits, self.progress, self.who)
         except _ListAbsent as absent:
             code = absent.error.code
             self.warnings.append(
                 f"{self.who} declares the {capability} capability but answered {method} with "
                 f"{code} ({_ABSENT_CODES[code]}); documented it as having no "
-                f"{items_attr.replace('_', ' ')}."
+                f"{_LISTS[method][3].replace('_', ' ')}."
             )
             return []
 
@@ -295,25 +386,20 @@ def first_of_each(
 
 async def optional_lists(
     client: Client, limits: Limits, progress: Progress, who: str
-) -> tuple[list[Any], list[Any], list[Any], list[str]]:
-    """The prompts, resources and resource templates, for the capabilities the server declares.
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], list[str]]:
+    """The prompts, resources and resource templates, for the capabilities the server declares, as sent.
 
     Returns ``(prompts, resources, templates, warnings)``; the warnings name each optional list
     the server declared but does not serve (see :class:`_OptionalLists`).
     """
     caps = client.server_capabilities
-    prompts: list[Any] = []
-    resources: list[Any] = []
-    templates: list[Any] = []
-    optional = _OptionalLists(limits, progress, who)
+    prompts: list[dict[str, Any]] = []
+    resources: list[dict[str, Any]] = []
+    templates: list[dict[str, Any]] = []
+    optional = _OptionalLists(client, limits, progress, who)
     if caps.prompts is not None:
-        prompts = await optional.walk("prompts/list", client.list_prompts, "prompts", "prompts")
+        prompts = await optional.walk("prompts/list", "prompts")
     if caps.resources is not None:
-        resources = await optional.walk("resources/list", client.list_resources, "resources", "resources")
-        templates = await optional.walk(
-            "resources/templates/list",
-            client.list_resource_templates,
-            "resource_templates",
-            "resources",
-        )
+        resources = await optional.walk("resources/list", "resources")
+        templates = await optional.walk("resources/templates/list", "resources")
     return prompts, resources, templates, optional.warnings

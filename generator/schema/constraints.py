@@ -12,12 +12,13 @@ caller passes ``types_of`` (see :mod:`generator.schema.flatten` and
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from generator.jsonutil import MAX_LIST, is_number, json_equal, json_type, jsonable, summary
+from generator.jsonutil import MAX_LIST, is_number, json_equal, json_type, jsonable
 
 # Constraint kinds in the order they are listed on a row (documented, stable).
 KINDS: tuple[str, ...] = (
@@ -26,7 +27,7 @@ KINDS: tuple[str, ...] = (
     "minimum", "exclusiveMinimum", "maximum", "exclusiveMaximum", "multipleOf",
     "minLength", "maxLength", "minItems", "maxItems", "uniqueItems", "contains", "minContains",
     "maxContains", "minProperties", "maxProperties", "noAdditional", "propertyNames",
-    "dependentRequired", "dependentSchemas", "not", "if", "allOf", "oneOf", "anyOf",
+    "dependentRequired", "dependentSchemas", "not", "if", "allOf", "oneOf", "anyOf", "someVariants",
     "recursive", "ref", "truncated",
 )  # fmt: skip
 
@@ -251,23 +252,93 @@ def _numeric_constraints(schema: dict[str, Any], out: list[Constraint], warn: Ca
             _add(out, key, schema[bound])
 
 
+_SCHEMA_CHARS = 200
+"""Characters of compact JSON a subschema may take in a constraint before it is shortened."""
+_PROSE = frozenset({"title", "description", "examples", "example", "$comment"})
+"""Keywords left out of a subschema shown in a constraint: they describe, and the row has room for rules only."""
+
+
+def schema_value(schema: object) -> Any:
+    """A subschema (``propertyNames``, ``contains``, ``not``, ...) as a constraint shows it: a schema.
+
+    The value is the schema itself, a JSON object (or ``true``/``false``), so a page shows
+    ``{"type":"string","maxLength":20}``; never the JSON text of it as a string, which a page
+    would quote and escape a second time.  Prose keywords are left out, and a schema longer than
+    :data:`_SCHEMA_CHARS` keeps its short top-level rules and the first items of long lists, the
+    rest shown as ``"…"``.
+    """
+    lean = _without_prose(jsonable(schema))
+    if len(_compact(lean)) <= _SCHEMA_CHARS or not isinstance(lean, dict):
+        return lean
+    short: dict[str, Any] = {}
+    for key, value in lean.items():
+        short[key] = _shorter(value)
+        if len(_compact(short)) > _SCHEMA_CHARS:
+            short[key] = "…"
+            break
+    return short
+
+
+def _shorter(value: Any, limit: int = 60) -> Any:
+    """*value* if its JSON is short; else a list's first items and ``"…"``, or ``"…"`` alone."""
+    if len(_compact(value)) <= limit:
+        return value
+    if not isinstance(value, list):
+        return "…"
+    kept: list[Any] = []
+    for item in value:
+        if len(_compact([*kept, item, "…"])) > limit:
+            break
+        kept.append(item)
+    return [*kept, "…"]
+
+
+def _compact(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
+_DATA = frozenset({"const", "enum", "default", "required", "dependentRequired"})
+"""Keywords whose values are data, not schemas: kept whole."""
+_NAMED = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+"""Keywords whose values map names (any name, ``title`` too) to schemas."""
+
+
+def _without_prose(value: Any) -> Any:
+    """*value* (a jsonable copy, so bounded in depth) without the prose keywords of its schemas."""
+    if isinstance(value, list):
+        return [_without_prose(v) for v in value]
+    if not isinstance(value, dict):
+        return value
+    out: dict[str, Any] = {}
+    for key, sub in value.items():
+        if key in _PROSE:
+            continue
+        if key in _DATA:
+            out[key] = sub
+        elif key in _NAMED and isinstance(sub, dict):
+            out[key] = {name: _without_prose(item) for name, item in sub.items()}
+        else:
+            out[key] = _without_prose(sub)
+    return out
+
+
 def _structure_constraints(schema: dict[str, Any], out: list[Constraint]) -> None:
-    """contains, closed objects, propertyNames, dependencies, not and if/then/else."""
+    """contains, closed objects, propertyNames, dependencies, not and if/then/else (each subschema a schema)."""
     if "contains" in schema:
-        _add(out, "contains", summary(schema["contains"]))
+        _add(out, "contains", schema_value(schema["contains"]))
     if schema.get("additionalProperties") is False or schema.get("unevaluatedProperties") is False:
         _add(out, "noAdditional", True)
     if "propertyNames" in schema:
-        _add(out, "propertyNames", summary(schema["propertyNames"]))
+        _add(out, "propertyNames", schema_value(schema["propertyNames"]))
     dep_required, dep_schemas = _dependencies(schema)
     if dep_required:
         _add(out, "dependentRequired", dep_required)
     if dep_schemas:
         _add(out, "dependentSchemas", dep_schemas)
     if "not" in schema:
-        _add(out, "not", summary(schema["not"]))
+        _add(out, "not", schema_value(schema["not"]))
     if "if" in schema:
-        branches = {k: summary(schema[k]) if k in schema else None for k in ("if", "then", "else")}
+        branches = {k: schema_value(schema[k]) for k in ("if", "then", "else") if k in schema}
         _add(out, "if", branches)
 
 
@@ -283,5 +354,5 @@ def _dependencies(schema: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any
             if isinstance(dep, list) and key != "dependentSchemas":
                 dep_required[str(prop)] = [d for d in dep if isinstance(d, str)]
             elif isinstance(dep, dict | bool) and key != "dependentRequired":
-                dep_schemas[str(prop)] = summary(dep)
+                dep_schemas[str(prop)] = schema_value(dep)
     return dep_required, dep_schemas

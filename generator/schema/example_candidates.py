@@ -25,7 +25,7 @@ from generator.schema.example_views import FAIL, Ctx, SchemaViews
 from generator.schema.patterns import search as search_pattern
 from generator.schema.regexgen import generate as regex_strings
 from generator.schema.validation import Checker
-from generator.schema.values import FORMAT_VALUES, NUMBER_HINTS, fit_length, hint_key, string_hint
+from generator.schema.values import FORMAT_VALUES, fit_length, number_hint, string_hint
 
 
 def _int_or(value: object, default: int) -> int:
@@ -123,7 +123,7 @@ class Candidates(SchemaViews, ABC):
         if isinstance(pattern, str):
             found = regex_strings(pattern, min_len=lo, max_len=top, limit=max(3, ctx.salt % 16 + 1))
             yield from found[ctx.salt % len(found) :] + found[: ctx.salt % len(found)] if found else ()
-        hint = string_hint(ctx.name)
+        hint = string_hint(ctx.name, view.get("description"))
         if ctx.salt:
             hint = f"{hint} {ctx.salt + 1}"
         if view.get("contentEncoding") == "base64":
@@ -152,8 +152,10 @@ class Candidates(SchemaViews, ABC):
         if integer:
             # integer multiples of p/q are the multiples of p (q divides the factor)
             step = Fraction(step.numerator) if step is not None else Fraction(1)
-        key = hint_key(ctx.name)
-        preferred = Fraction(NUMBER_HINTS.get(key, 1 if integer else 1.5)).limit_denominator(1000)
+        hinted = number_hint(ctx.name, view.get("description"))
+        preferred = Fraction(hinted if hinted is not None else 1 if integer else 1.5).limit_denominator(1000)
+        # An id or a count reads as a whole number (``pageId: 42``) even where the schema says ``number``.
+        whole = integer or (hinted is not None and preferred.denominator == 1)
         unit = step or Fraction(1)
         low = max([x for x in (lo, lo_x) if x is not None], default=None)
         high = min([x for x in (hi, hi_x) if x is not None], default=None)
@@ -179,19 +181,20 @@ class Candidates(SchemaViews, ABC):
         start = ctx.salt % len(fitting)
         seen: list[object] = []
         for value in fitting[start:] + fitting[:start]:
-            for out in self.number_forms(value, integer):
+            for out in self.number_forms(value, integer, whole=whole):
                 if not any(type(out) is type(s) and out == s for s in seen):
                     seen.append(out)
                     yield out
 
     @staticmethod
-    def number_forms(value: Fraction, integer: bool) -> list[object]:
+    def number_forms(value: Fraction, integer: bool, *, whole: bool = False) -> list[object]:
+        """The JSON forms of *value* to try: ``42`` for an integer or a whole-number hint, else ``42.0`` first."""
         if value.denominator == 1:
             as_int = int(value)
             if integer or as_int.bit_length() > 1000:
                 return [as_int]
             try:
-                return [float(as_int), as_int]
+                return [as_int, float(as_int)] if whole else [float(as_int), as_int]
             except OverflowError:
                 return [as_int]
         if integer:

@@ -167,7 +167,7 @@ class _Flattener(SchemaResolver):
         if res.ref is not None:
             extra.append(Constraint("ref", res.ref))
         if res.schema is False:
-            extra.append(Constraint("not", "true"))
+            extra.append(Constraint("not", True))  # the schema `false`: nothing is valid
             self.add(Row(spot.path, (), (), spot.required, None, None, tuple(extra), spot.depth, spot.variant))
             return
         schema: dict[str, Any] = {} if res.schema is True else res.schema
@@ -212,8 +212,9 @@ class _Flattener(SchemaResolver):
         collapsed = self.collapse(schema, kind)
         if collapsed is None:
             return False
-        new, null = collapsed
-        self.emit_at(new, replace(spot, add_null=spot.add_null or null, hops=spot.hops + 1))
+        new, null, partial = collapsed
+        pre = (*spot.pre, Constraint("someVariants", partial)) if partial else spot.pre
+        self.emit_at(new, replace(spot, add_null=spot.add_null or null, hops=spot.hops + 1, pre=pre))
         return True
 
     def _row_types(self, schema: dict[str, Any], variants: list[tuple[str, list[Any]]], spot: _Spot) -> tuple[str, ...]:

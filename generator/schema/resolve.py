@@ -47,6 +47,37 @@ def _is_null_only(schema: object) -> bool:
     )
 
 
+_APPLIES_TO: dict[str, frozenset[str]] = {
+    **dict.fromkeys(
+        ("format", "pattern", "minLength", "maxLength", "contentMediaType", "contentEncoding", "contentSchema"),
+        frozenset({"string"}),
+    ),
+    **dict.fromkeys(
+        ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"),
+        frozenset({"number", "integer"}),
+    ),
+    **dict.fromkeys(("minItems", "maxItems", "uniqueItems", "minContains", "maxContains"), frozenset({"array"})),
+    **dict.fromkeys(("minProperties", "maxProperties"), frozenset({"object"})),
+}
+"""The types a validation keyword constrains; any other keyword constrains every type."""
+
+
+def _binding(key: str, value: Any, branches: list[dict[str, Any]]) -> bool:
+    """Does *key* hold in every branch that admits the values it constrains (so it is the union's rule)?
+
+    ``maxLength`` in the string branch of ``string | integer`` binds (integers have no length);
+    ``format`` in one of two string branches does not: the other accepts any string.
+    """
+    applies = _APPLIES_TO.get(key)
+    for branch in branches:
+        if key in branch and json_equal(branch[key], value):
+            continue
+        admits = set(own_types(branch))
+        if applies is None or admits & applies or ("number" in applies and "integer" in admits):
+            return False
+    return True
+
+
 @dataclass
 class Resolved:
     """A subschema after ``$ref``: the schema, the ``$ref`` targets entered on the way, and why it stops.
@@ -196,8 +227,13 @@ class SchemaResolver:
                 return None, []
         return acc, entered
 
-    def collapse(self, schema: dict[str, Any], kind: str) -> tuple[dict[str, Any], bool] | None:
-        """A union of simple types (or X | null) as one schema plus "add null"; None if real alternatives."""
+    def collapse(self, schema: dict[str, Any], kind: str) -> tuple[dict[str, Any], bool, dict[str, Any]] | None:
+        """A union of simple types (or X | null) as one schema plus "add null"; None if real alternatives.
+
+        The third item holds the rules only some branches state (``format: date-time`` in
+        ``anyOf: [string, string with format date-time]``): the first branch accepts any string,
+        so such a rule is not the row's; the caller shows it as holding "in some variants".
+        """
         branches = schema[kind]
         if len(branches) > MAX_BRANCHES:
             return None
@@ -213,22 +249,24 @@ class SchemaResolver:
         others = [r for r in resolved if not _is_null_only(r[1])]
         if not others:
             merged = merge_schemas(rest, {"type": "null"}, self.plain_types) if nulls else None
-            return (merged, False) if merged is not None else None
+            return (merged, False, {}) if merged is not None else None
         if len(others) == 1:
             raw = others[0][0]
             merged = merge_schemas(rest, raw if isinstance(raw, dict) else {}, self.plain_types)
-            return (merged, bool(nulls)) if merged is not None else None
+            return (merged, bool(nulls), {}) if merged is not None else None
         new = dict(rest)
         types: list[str] = []
         values: list[Any] = []
         valued = 0
         descriptions = []
+        subs: list[dict[str, Any]] = []
         for _, sub in others:
             if not isinstance(sub, dict) or _STRUCTURAL & sub.keys():
                 return None
             sub_types = own_types(sub)
             if not sub_types:
                 return None
+            subs.append(sub)
             types.extend(sub_types)
             if "const" in sub or isinstance(sub.get("enum"), list):
                 valued += 1
@@ -241,6 +279,7 @@ class SchemaResolver:
                 if key in new and not json_equal(new[key], value):
                     return None
                 new[key] = value
+        partial = {key: new.pop(key) for key in list(new) if key not in rest and not _binding(key, new[key], subs)}
         if values:
             if valued != len(others) or "enum" in new or "const" in new:
                 return None
@@ -249,7 +288,7 @@ class SchemaResolver:
             new["type"] = list(norm_types(types))
         if "description" not in new and len(descriptions) == 1:
             new["description"] = descriptions[0]
-        return new, bool(nulls)
+        return new, bool(nulls), partial
 
     # ---- arrays
 

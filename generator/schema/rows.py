@@ -29,7 +29,7 @@ class Row:
     def type_label(self) -> str:
         """``string | null``, ``array of object``, ``array of (string | null)``; ``any``/``never``."""
         if not self.types:
-            never = any(c.kind == "not" and c.value == "true" for c in self.constraints)
+            never = any(c.kind == "not" and c.value is True for c in self.constraints)
             return "never" if never else "any"
         parts = []
         for t in self.types:
