@@ -44,11 +44,13 @@ def port(site: Path) -> Iterator[int]:
         thread.join(timeout=5)
 
 
-def get(port: int, path: str, method: str = "GET") -> tuple[int, dict[str, str], bytes]:
+def get(port: int, path: str, method: str = "GET", accept: str | None = None) -> tuple[int, dict[str, str], bytes]:
     """Send *path* exactly as written (no client-side normalisation) and return status, headers, body."""
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
     try:
         conn.putrequest(method, path, skip_accept_encoding=True)
+        if accept is not None:
+            conn.putheader("Accept", accept)
         conn.endheaders()
         resp = conn.getresponse()
         return resp.status, {k.lower(): v for k, v in resp.getheaders()}, resp.read()
@@ -68,6 +70,8 @@ def get(port: int, path: str, method: str = "GET") -> tuple[int, dict[str, str],
         ("/snapshot.json", "application/json"),
         ("/assets/portal.css", "text/css; charset=utf-8"),
         ("/assets/probe.js", "text/javascript; charset=utf-8"),
+        ("/openapi.yaml", "application/yaml"),
+        ("/en/connecting.md", "text/markdown; charset=utf-8"),
     ],
 )
 def test_content_types(port: int, site: Path, path: str, content_type: str) -> None:
@@ -99,18 +103,128 @@ def test_directory_without_slash_redirects_to_the_slash(port: int) -> None:
     assert headers["location"] == "/en/tools/search_chat/"
 
 
-@pytest.mark.parametrize("path", ["/en/tools/no_such_tool/", "/fr/index.html", "/en/tools/search_chat.html"])
-def test_missing_pages_are_404(port: int, path: str) -> None:
-    status, _, _ = get(port, path)
+@pytest.mark.parametrize(
+    ("path", "page"),
+    [
+        ("/en/tools/no_such_tool/", "en/404.html"),
+        ("/fr/index.html", "404.html"),
+        ("/en/tools/search_chat.html", "en/404.html"),
+        ("/ru/nope", "ru/404.html"),
+        ("/ar/tools/x/y/z.md", "ar/404.html"),
+        ("/nothing-here", "404.html"),
+        ("/%2e%2e/404.html", "404.html"),
+    ],
+)
+def test_missing_pages_are_the_sites_own_404(port: int, site: Path, path: str, page: str) -> None:
+    """Unknown URLs get the site's 404.html (the locale's under /L/), status 404, as a static host sends it."""
+    status, headers, body = get(port, path)
     assert status == 404
+    assert headers["content-type"] == "text/html; charset=utf-8"
+    assert body == (site / page).read_bytes()
+    assert b"Error response" not in body  # Python's stock page
 
 
-@pytest.mark.parametrize("path", ["/assets/", "/en/tools/", "/empty/"])
-def test_directories_without_index_are_404_not_listings(port: int, path: str) -> None:
+def test_head_of_a_missing_page_has_no_body(port: int) -> None:
+    status, headers, body = get(port, "/en/missing/", method="HEAD")
+    assert (status, body) == (404, b"")
+    assert int(headers["content-length"]) > 0
+
+
+TWINS = [
+    ("/en/tools/search_chat/", "en/tools/search_chat.md"),
+    ("/ru/tools/search_chat/index.html", "ru/tools/search_chat.md"),
+    ("/ar/", "ar/index.md"),
+    ("/en/index.html", "en/index.md"),
+    ("/en/connecting/", "en/connecting.md"),
+]
+
+
+@pytest.mark.parametrize(("path", "twin"), TWINS)
+@pytest.mark.parametrize(
+    "accept",
+    [
+        "text/markdown",
+        "text/markdown, text/html;q=0.9",
+        "text/html;q=0.5, text/markdown",
+        "text/*;q=0.2, text/markdown",
+    ],
+)
+def test_accept_markdown_gets_the_twin(port: int, site: Path, path: str, twin: str, accept: str) -> None:
+    status, headers, body = get(port, path, accept=accept)
+    assert status == 200
+    assert headers["content-type"] == "text/markdown; charset=utf-8"
+    assert headers["vary"] == "Accept"
+    assert body == (site / twin).read_bytes()
+
+
+@pytest.mark.parametrize(
+    "accept",
+    [
+        None,
+        "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",  # a browser
+        "*/*",
+        "text/html, text/markdown",  # a tie goes to HTML
+        "text/markdown;q=0.4, text/html;q=0.5",
+        "text/markdown;q=0",
+        "text/markdown;q=oops",
+    ],
+)
+def test_other_accept_headers_get_the_html(port: int, site: Path, accept: str | None) -> None:
+    status, headers, body = get(port, "/en/tools/search_chat/", accept=accept)
+    assert status == 200
+    assert headers["content-type"] == "text/html; charset=utf-8"
+    assert headers["vary"] == "Accept"
+    assert body == (site / "en/tools/search_chat/index.html").read_bytes()
+
+
+def test_negotiation_keeps_the_slash_redirect_and_files_without_twins(port: int, site: Path) -> None:
+    status, headers, _ = get(port, "/en/tools/search_chat", accept="text/markdown")
+    assert (status, headers["location"]) == (301, "/en/tools/search_chat/")
+    status, headers, body = get(port, "/llms.txt", accept="text/markdown")
+    assert (status, headers["content-type"]) == (200, "text/plain; charset=utf-8")
+    assert "vary" not in headers
+    status, headers, body = get(port, "/", accept="text/markdown")  # the entry page has no twin
+    assert (status, headers["content-type"]) == (200, "text/html; charset=utf-8")
+    assert body == (site / "index.html").read_bytes()
+
+
+def test_twins_never_come_from_outside_the_site(tmp_path: Path) -> None:
+    """The entry page has no twin beside the site directory, and a twin symlinked out of it is not served."""
+    root = tmp_path / "site"
+    (root / "en" / "x").mkdir(parents=True)
+    (root / "index.html").write_text("entry", encoding="utf-8")
+    (root / "en" / "x" / "index.html").write_text("page", encoding="utf-8")
+    (tmp_path / "site.md").write_text(SECRET, encoding="utf-8")
+    (tmp_path / "x.md").write_text(SECRET, encoding="utf-8")
+    (root / "en" / "x.md").symlink_to(tmp_path / "x.md")
+    server = make_server(root, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        port = int(server.server_address[1])
+        assert get(port, "/", accept="text/markdown")[2] == b"entry"
+        assert get(port, "/en/x/", accept="text/markdown")[2] == b"page"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+def test_head_with_accept_markdown(port: int, site: Path) -> None:
+    status, headers, body = get(port, "/en/", method="HEAD", accept="text/markdown")
+    assert (status, body) == (200, b"")
+    assert headers["content-type"] == "text/markdown; charset=utf-8"
+    assert int(headers["content-length"]) == len((site / "en/index.md").read_bytes())
+
+
+@pytest.mark.parametrize(
+    ("path", "page"), [("/assets/", "404.html"), ("/en/tools/", "en/404.html"), ("/empty/", "404.html")]
+)
+def test_directories_without_index_are_404_not_listings(port: int, site: Path, path: str, page: str) -> None:
     status, _, body = get(port, path)
     assert status == 404
     assert b"Directory listing" not in body
-    assert b"portal.css" not in body
+    assert body == (site / page).read_bytes()
 
 
 @pytest.mark.parametrize(
@@ -152,6 +266,37 @@ def test_no_request_log(site: Path, capfd: pytest.CaptureFixture[str]) -> None:
     captured = capfd.readouterr()
     assert captured.out == ""
     assert captured.err == ""
+
+
+def test_serve_says_serving_once(site: Path) -> None:
+    """``mcp-portal serve`` prints its address once, after it is listening (it used to print it twice)."""
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT
+
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "generator", "serve", "--out", str(site), "--port", "0"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert first.startswith(f"Serving {site} at http://127.0.0.1:"), first
+        port = int(first.rsplit(":", 1)[1].split("/", 1)[0])
+        assert port != 0
+        assert get(port, "/en/")[0] == 200
+        time.sleep(0.2)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=10)
+    assert proc.returncode == 0, err
+    assert "Serving" not in out + err, f"printed again: {out!r} {err!r}"
 
 
 def test_missing_directory_is_a_portal_error(tmp_path: Path) -> None:

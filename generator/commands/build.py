@@ -97,7 +97,7 @@ def produce_site(
     staging.write("snapshot.json", snapshot.to_json().encode("utf-8"))
     if gathered.api is not None:
         staging.write(gathered.api.published_name, gathered.api.content)
-    for asset in ("portal.css", "portal.js"):
+    for asset in ("portal.css", "highlight.css", "portal.js"):
         # A template directory may override the shipped assets too, file by file.
         source = data_dir("templates") / "static" / asset
         if template_dir and (template_dir / "static" / asset).is_file():

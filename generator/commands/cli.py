@@ -205,7 +205,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     directory = Path(args.out)
     if not (directory / "index.html").is_file():
         raise PortalError(f"There is no built site in {directory}. Run `mcp-portal build --out {directory}` first.")
-    say(f"Serving {directory} at http://{args.host}:{args.port}/ (Ctrl-C to stop).")
+    # serve() says "Serving ..." itself, once it is listening (with the port it really got).
     try:
         serve(directory, host=args.host, port=args.port)
     except OSError as exc:

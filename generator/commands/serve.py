@@ -9,6 +9,11 @@ it to:
   types name UTF-8 (the Markdown twins and ``llms.txt`` are UTF-8 in en, ru, ar);
 * a directory URL serves its ``index.html``; a directory without one is a 404,
   never a listing;
+* a missing URL gets the site's own ``404.html`` (the locale's, under ``/L/``) with
+  status 404, as a static host would send it;
+* content negotiation: a page URL asked for with ``Accept: text/markdown`` (preferred
+  over ``text/html`` by its q-value) gets the page's Markdown twin, and every page
+  response says ``Vary: Accept``;
 * nothing outside the site directory is served, even through a symlink;
 * requests are not logged, and nothing is cached, so a rebuild shows at once.
 
@@ -22,6 +27,7 @@ import functools
 import io
 import os
 import posixpath
+import re
 import sys
 import urllib.parse
 from http import HTTPStatus
@@ -44,10 +50,62 @@ CONTENT_TYPES: dict[str, str] = {
     ".png": "image/png",
     ".ico": "image/vnd.microsoft.icon",
     ".xml": "application/xml",
+    ".yaml": "application/yaml",
+    ".yml": "application/yaml",
+    ".wasm": "application/wasm",
 }
 """Content type by file extension (lower case); anything else is ``application/octet-stream``."""
 
 FALLBACK_TYPE = "application/octet-stream"
+
+MARKDOWN = "text/markdown"
+_LOCALE_DIR = re.compile(r"[A-Za-z0-9_-]{1,35}")
+
+
+def _quality(accept: str, media: str) -> float:
+    """The q-value *accept* gives *media*: that of its most specific matching range (RFC 9110, 12.5.1)."""
+    kind = media.split("/", 1)[0]
+    best, found = -1, 0.0
+    for entry in accept.split(","):
+        name, *params = (piece.strip() for piece in entry.split(";"))
+        name = name.lower()
+        rank = 2 if name == media else 1 if name == f"{kind}/*" else 0 if name == "*/*" else -1
+        if rank <= best:
+            continue
+        q = 1.0
+        for param in params:
+            key, _, value = param.partition("=")
+            if key.strip().lower() == "q":
+                try:
+                    q = min(max(float(value.strip()), 0.0), 1.0)
+                except ValueError:
+                    q = 0.0
+        best, found = rank, q
+    return found
+
+
+def prefers_markdown(accept: str | None) -> bool:
+    """True when *accept* rates ``text/markdown`` above zero and above ``text/html`` (a tie is HTML)."""
+    if not accept:
+        return False
+    markdown = _quality(accept, MARKDOWN)
+    return markdown > 0 and markdown > _quality(accept, "text/html")
+
+
+def twin_of(html_file: str, root: str) -> str | None:
+    """The Markdown twin beside a page's ``index.html``: ``D/index.html`` -> ``D.md``, else ``D/index.md``.
+
+    Only a file inside *root* counts: the entry page ``root/index.html`` has no ``root.md``
+    twin beside the site, and a symlink out of the site is not followed.
+    """
+    if os.path.basename(html_file) != "index.html":
+        return None
+    directory = os.path.dirname(html_file)
+    inside = os.path.realpath(root).rstrip(os.sep) + os.sep
+    for candidate in (directory + ".md", os.path.join(directory, "index.md")):
+        if os.path.realpath(candidate).startswith(inside) and os.path.isfile(candidate):
+            return candidate
+    return None
 
 
 class PreviewHandler(SimpleHTTPRequestHandler):
@@ -62,12 +120,53 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         _, ext = posixpath.splitext(os.fspath(path))
         return CONTENT_TYPES.get(ext.lower(), FALLBACK_TYPE)
 
+    vary = False
+    """Set for a page with a twin: its answer depends on ``Accept``."""
+
     def send_head(self) -> Any:
-        """Refuse paths that leave the site, then answer as the standard handler does."""
+        """Refuse paths that leave the site, hand a page's twin to a Markdown reader, else answer as usual."""
+        self.vary = False
         if not self._inside_root():
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
             return None
+        path = self.translate_path(self.path)
+        url_path = urllib.parse.urlsplit(self.path).path
+        if os.path.isdir(path) and url_path.endswith("/"):
+            path = os.path.join(path, "index.html")
+        twin = twin_of(path, self.directory) if os.path.isfile(path) else None
+        if twin is not None:
+            self.vary = True
+            if prefers_markdown(self.headers.get("Accept")):
+                # Serve the twin through the standard path: same headers, same If-Modified-Since.
+                relative = os.path.relpath(twin, self.directory).replace(os.sep, "/")
+                self.path = "/" + urllib.parse.quote(relative)
         return super().send_head()
+
+    def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
+        """A 404 is the site's own ``404.html`` (the locale's under ``/L/``); other errors as usual."""
+        page = self._not_found_page() if code == HTTPStatus.NOT_FOUND else None
+        if page is None:
+            super().send_error(code, message, explain)
+            return
+        self.send_response(HTTPStatus.NOT_FOUND)
+        self.send_header("Content-Type", CONTENT_TYPES[".html"])
+        self.send_header("Content-Length", str(len(page)))
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(page)
+
+    def _not_found_page(self) -> bytes | None:
+        """The bytes of the 404 page for this request's locale, or the site's; None if the site has none."""
+        first = urllib.parse.unquote(self.path.split("?", 1)[0]).lstrip("/").split("/", 1)[0]
+        candidates = [os.path.join(first, "404.html")] if _LOCALE_DIR.fullmatch(first) else []
+        root = os.path.realpath(self.directory)
+        for relative in [*candidates, "404.html"]:
+            path = os.path.realpath(os.path.join(root, relative))
+            # The page must be the site's own, not a symlink out of it.
+            if path.startswith(root.rstrip(os.sep) + os.sep) and os.path.isfile(path):
+                with contextlib.suppress(OSError), open(path, "rb") as page:
+                    return page.read()
+        return None
 
     def list_directory(self, path: str | os.PathLike[str]) -> io.BytesIO | None:
         """A directory without ``index.html`` is not found: a preview never lists files."""
@@ -77,6 +176,8 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     def end_headers(self) -> None:
         """Add headers that keep a preview honest: no caching, no content sniffing."""
         self.send_header("Cache-Control", "no-store")
+        if self.vary:
+            self.send_header("Vary", "Accept")
         self.send_header("X-Content-Type-Options", "nosniff")
         # The same policy as the published _headers file, so a preview behaves like the real host.
         self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)

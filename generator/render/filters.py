@@ -4,6 +4,10 @@ Server text reaches templates only through these, through autoescape (HTML) and 
 :func:`md_finalize` (Markdown and llms.txt), so this module and ``text.py`` are where
 untrusted strings are made safe.  One escaper per output context; the Markdown ones are
 listed in the table below.
+
+The sanitizer for a server's CommonMark in HTML (:func:`markdown`, :func:`markdown_inline`,
+:func:`plain_text`) lives in :mod:`generator.render.prose`, and code-block highlighting in
+:mod:`generator.render.highlight`; both are registered here.
 """
 
 from __future__ import annotations
@@ -11,56 +15,20 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import Any
-from urllib.parse import quote, urlsplit
+from urllib.parse import quote
 
 from jinja2 import Environment, pass_context
 from jinja2.runtime import Context, Macro
-from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
+from generator.render.highlight import highlight
 from generator.render.i18n import Catalog
+from generator.render.prose import SAFE_SCHEMES, markdown, markdown_inline, plain_text, safe_link, wbr
+from generator.schema.rows import Row
 from generator.text import code_span, json_inline, visible
 
-SAFE_SCHEMES = ("http", "https", "mailto")
-
-
-def safe_link(url: str) -> bool:
-    """Links from server text may be http(s), mailto or relative; nothing else (no javascript:, data:)."""
-    cleaned = re.sub(r"[\x00-\x20\x7f]", "", url)
-    scheme = urlsplit(cleaned).scheme.lower()
-    return scheme == "" or scheme in SAFE_SCHEMES
-
-
-def _markdown_renderer() -> MarkdownIt:
-    # CommonMark with raw HTML off: tags in a description are shown as text.
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-    md.validateLink = safe_link  # type: ignore[method-assign]
-    # A server's image would be a request to another host; show it as a link instead.
-    md.disable("image")
-    md.add_render_rule("link_open", _link_open)
-    return md
-
-
-def _link_open(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
-    tokens[idx].attrSet("rel", "nofollow noopener noreferrer")
-    return str(self.renderToken(tokens, idx, options, env))
-
-
-_MD = _markdown_renderer()
-
-
-def markdown(text: str | None) -> Markup:
-    """Render untrusted CommonMark to HTML with raw HTML, images and unsafe links disabled."""
-    if not text:
-        return Markup("")
-    # Headings inside a description would break the page outline; demote them to paragraphs.
-    tokens = _MD.parse(visible(text))
-    for token in tokens:
-        if token.type in ("heading_open", "heading_close"):
-            token.tag = "p"
-            token.markup = ""
-    return Markup(_MD.renderer.render(tokens, _MD.options, {}))
-
+# Re-exported: callers and tests import the HTML sanitizer from here, as before the split.
+__all__ = ["FILTERS", "GLOBALS", "SAFE_SCHEMES", "markdown", "markdown_inline", "plain_text", "safe_link", "wbr"]
 
 # --------------------------------------------------------------------------- Markdown
 #
@@ -360,8 +328,41 @@ def commas(context: Context, items: Iterable[Any], empty: Any = "", caller: Macr
     return Md(visible(separator.join(safe)))
 
 
+def _ltr_code(text: str) -> str:
+    return f'<code dir="ltr">{escape(text)}</code>'
+
+
+@pass_context
+def type_words(context: Context, row: Row) -> Markup:
+    """A row's type for the HTML tables: JSON keywords in code, the words around them in the page's language.
+
+    ``string | null`` stays one code span; ``array of object`` becomes the catalog's
+    ``tool.type_array_of`` around ``<code>object</code>`` ("массив из", "مصفوفة من"); a row
+    with no type says ``tool.type_any`` or ``tool.type_never``.  The Markdown twins keep the
+    English :attr:`Row.type_label`, which an agent reads as JSON Schema.
+    """
+    catalog = context.resolve("L")
+    if not row.types:
+        return Markup(escape(catalog.t(f"tool.type_{row.type_label}")))
+    if "array" not in row.types or not row.item_types:
+        return Markup(_ltr_code(row.type_label))
+    parts = []
+    for t in row.types:
+        if t != "array":
+            parts.append(_ltr_code(t))
+            continue
+        inner = _ltr_code(" | ".join(row.item_types))
+        items = f"({inner})" if len(row.item_types) > 1 else inner
+        # The catalog string is escaped first, then the code spans go where {items} was.
+        parts.append(str(escape(catalog.t("tool.type_array_of", items="\x1e"))).replace("\x1e", items))
+    return Markup(" | ".join(parts))
+
+
 FILTERS = {
     "markdown": markdown,
+    "markdown_inline": markdown_inline,
+    "plain_text": plain_text,
+    "wbr": wbr,
     "md_cell": md_cell,
     "md_code": md_code,
     "md_cell_code": md_cell_code,
@@ -375,6 +376,8 @@ FILTERS = {
     "json": inline_json,
     "visible": visible,
     "commas": commas,
+    "highlight": highlight,
+    "type_words": type_words,
 }
 """Every filter of both environments; :func:`commas` is a global too (see :data:`GLOBALS`)."""
 

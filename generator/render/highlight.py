@@ -1,0 +1,135 @@
+"""Syntax highlighting of code blocks at build time (Pygments), as CSS classes only.
+
+A page's code blocks (JSON requests and schemas, shell commands, YAML) are coloured when the
+site is built, so nothing runs in the browser and the Content-Security-Policy keeps
+``style-src 'self'``: the output carries class names and no ``style`` attribute, and the
+colours live in ``assets/highlight.css`` (light and dark).
+
+The class names are Pygments' standard short names of a token's *parent* type (``s`` for every
+string, ``m`` for every number, ``k`` for keywords and JSON's ``true``/``false``/``null``,
+``nt`` for JSON and YAML keys, ``c`` for comments, ``nv`` for shell variables), so a stylesheet
+made with ``pygmentize -S STYLE -f html -a "code.hl"`` works too.  Punctuation, whitespace and
+plain text get no span: they take the block's own colour, and a page with a thousand blocks
+stays small.
+
+Highlighting is a pure function of (text, language), cached: the same example appears on a
+tool's page in every locale, and pages are rendered one tool (all locales) at a time.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from markupsafe import Markup, escape
+from pygments.lexer import Lexer
+from pygments.lexers.data import JsonLexer, YamlLexer
+from pygments.lexers.shell import BashLexer
+from pygments.token import _TokenType
+
+from generator.text import visible
+
+# One lexer instance per language, made once: creating a Pygments lexer costs more than
+# lexing a small block.  ``stripnl=False`` and ``ensurenl=False`` keep the text exactly as given.
+_LEXERS: dict[str, Lexer] = {}
+_ALIASES = {
+    "json": "json",
+    "jsonc": "json",
+    "shell": "shell",
+    "sh": "shell",
+    "bash": "shell",
+    "console": "shell",
+    "curl": "shell",
+    "yaml": "yaml",
+    "yml": "yaml",
+}
+_LEXER_CLASSES: dict[str, type[Lexer]] = {"json": JsonLexer, "shell": BashLexer, "yaml": YamlLexer}
+
+MAX_HIGHLIGHTED = 200_000
+"""Longer blocks (a huge raw schema) are shown plain: colour is not worth the page weight there."""
+
+# Token type (or its closest listed ancestor) -> class.  Types not listed get no span.
+_CLASSES: dict[str, str] = {
+    "Token.Name.Tag": "nt",
+    "Token.Name.Attribute": "na",
+    "Token.Name.Variable": "nv",
+    "Token.Name.Builtin": "nb",
+    "Token.Literal.String.Interpol": "nv",
+    "Token.Literal.String.Escape": "se",
+    "Token.Literal.String": "s",
+    "Token.Literal.Number": "m",
+    "Token.Keyword": "k",
+    "Token.Comment": "c",
+    "Token.Operator": "o",
+}
+
+
+def language_of(label: str) -> str | None:
+    """The highlighter's language for a code block's label (``json``, ``shell``, ``yaml``), or None."""
+    return _ALIASES.get(label.lower())
+
+
+def _lexer(language: str) -> Lexer:
+    lexer = _LEXERS.get(language)
+    if lexer is None:
+        lexer = _LEXERS[language] = _LEXER_CLASSES[language](stripnl=False, ensurenl=False)
+    return lexer
+
+
+_CLASS_OF: dict[_TokenType, str] = {}
+"""Token type -> class, filled as types are met (a few dozen)."""
+
+
+def _class_of(token: _TokenType) -> str:
+    """The class for *token*: that of its nearest ancestor in :data:`_CLASSES`, or "" for none."""
+    current: _TokenType | None = token
+    while current is not None:
+        found = _CLASSES.get(str(current))
+        if found is not None:
+            return found
+        current = current.parent
+    return ""
+
+
+@lru_cache(maxsize=256)
+def highlight_html(text: str, label: str) -> Markup:
+    """The HTML inside ``<code>`` for *text*: escaped, with ``<span class>`` around coloured tokens.
+
+    Unknown labels, and text longer than :data:`MAX_HIGHLIGHTED`, come back escaped and
+    uncoloured.  Hidden characters become visible markers first (as everywhere on a page),
+    and adjacent tokens of one class share a span.  The text content of the result is
+    exactly the (visible) input, so a copy button copying ``innerText`` copies the code.
+    """
+    shown = visible(text)
+    language = language_of(label)
+    if language is None or len(shown) > MAX_HIGHLIGHTED:
+        return Markup(escape(shown))  # as autoescape would have written it
+    out: list[str] = []
+    current, pending = "", list[str]()  # the open class and its pieces of text
+    classes = _CLASS_OF
+    # get_tokens_unprocessed: the text is lexed as it is (visible() left no "\r" to normalise).
+    for _, token, value in _lexer(language).get_tokens_unprocessed(shown):
+        css = classes.get(token)
+        if css is None:
+            css = classes[token] = _class_of(token)
+        if css != current:
+            _flush(out, current, pending)
+            current, pending = css, []
+        pending.append(value)
+    _flush(out, current, pending)
+    return Markup("".join(out))
+
+
+def _flush(out: list[str], css: str, pieces: list[str]) -> None:
+    if not pieces:
+        return
+    # Text nodes need only &, < and > escaped; leaving quotes bare keeps JSON blocks small.
+    text = "".join(pieces).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out.append(f'<span class="{css}">{text}</span>' if css else text)
+
+
+def highlight(text: object, label: str = "json") -> Markup:
+    """Jinja filter: ``{{ text|highlight(label) }}`` inside the ``code`` macro's ``<code>``."""
+    if isinstance(text, Markup):
+        # Already HTML (a caller that built its own markup): leave it as it is.
+        return text
+    return highlight_html(str(text), label)
