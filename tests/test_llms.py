@@ -157,8 +157,13 @@ def test_llms_full_is_every_twin_of_the_locale_in_page_order(site: tuple[Path, s
     for code in LOCALES:
         full = files[f"{code}/llms-full.txt"].decode("utf-8")
         twins = [files[p].decode("utf-8") for p in _twins(files, code)]
+        # The notice every twin repeats (the pointer to llms.txt, "generated from") is stated once, at the top.
+        head = _strip_targets(full[: full.index("---\n")].strip("\n"))
+        assert head.startswith("> ") and all(head in _strip_targets(t) for t in twins), code
+        body = _strip_targets(full[full.index("---\n") :])
+        assert head not in body, code
         # Link targets may be rewritten for the new location; everything else is the twins, in order.
-        assert _strip_targets(full) == _strip_targets("\n".join(twins)), code
+        assert body == "\n".join(_strip_targets(t).replace(head + "\n\n", "", 1) for t in twins), code
         starts = [full.index(t.split("\n", 3)[1]) for t in twins]  # each twin's `title:` line, in order
         assert starts == sorted(starts), code
 

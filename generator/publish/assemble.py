@@ -15,15 +15,17 @@ this process.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import tempfile
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import __version__
+from generator.model.kinds import PageKind
 from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
@@ -31,9 +33,34 @@ from generator.publish.cache import Entry, RenderCache, page_key
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.write import Staging
 from generator.render.i18n import Catalog
-from generator.render.renderer import Deadline, Renderer, find_examples, render_page, site_wide_files
+from generator.render.renderer import Context, Deadline, Renderer, find_examples, render_page, site_wide_files
 
 Advance = Callable[[int], None]
+
+PART_TOKENS = 100_000
+"""The most tokens one part of a split ``llms-full.txt`` holds (estimated: :data:`BYTES_PER_TOKEN`).
+
+A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-01.txt``,
+``-02``... : consecutive whole pages, each part under the budget (a single page larger than the
+budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
+BYTES_PER_TOKEN = 4
+"""The estimate: one token per four bytes of UTF-8 (English runs about four characters a token;
+Cyrillic and Arabic take two bytes a character and run two to three characters a token)."""
+
+
+def estimate_tokens(size: int) -> int:
+    """Tokens in *size* bytes of UTF-8 text, estimated (:data:`BYTES_PER_TOKEN`), rounded up."""
+    return -(-size // BYTES_PER_TOKEN)
+
+
+@dataclass(frozen=True)
+class FullPart:
+    """One part of a split ``llms-full.txt``: its site path, the pages it holds (first and last), its size."""
+
+    path: str
+    first: str
+    last: str
+    tokens: int
 
 
 def default_jobs() -> int:
@@ -65,6 +92,11 @@ class Job:
     fragments: Path | None = None
     """A private directory for the twins' ``llms-full.txt`` copies, one file per chunk and locale."""
     chunks: int = 0
+    shared: dict[str, str] = field(default_factory=dict)
+    parts: dict[str, list[FullPart]] = field(default_factory=dict)
+    """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
+    """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
+    reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
 
 
 @dataclass
@@ -78,6 +110,9 @@ class Rendered:
     used: set[str] = field(default_factory=set)
     """The cache keys this build needs (found or written)."""
     hits: int = 0
+    chunk: int = 0
+    sizes: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    """Locale -> (page index, bytes) of each twin copy in this chunk's fragment, in order."""
 
 
 _JOB: Job | None = None
@@ -103,8 +138,9 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     if job.staging is None:
         raise RuntimeError("the render job has no staging directory")
     staging = job.staging.fresh()
-    result = Rendered(hashes=staging.hashes)
+    result = Rendered(hashes=staging.hashes, chunk=chunk)
     copies: dict[str, list[str]] = {code: [] for code in job.site.locales}
+    result.sizes = {code: [] for code in job.site.locales}
     for group in group_indexes:
         key = job.keys[group] if job.cache is not None else None
         indexes = job.groups[group]
@@ -121,7 +157,10 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
         for index, (html_path, html, md_path, md, full) in zip(indexes, entry.pages, strict=True):
             staging.write(html_path, html.encode("utf-8"))
             staging.write(md_path, md.encode("utf-8"))
-            copies[job.pages[index].locale].append(full)
+            locale = job.pages[index].locale
+            copy = without_shared(full, job.shared.get(locale))
+            copies[locale].append(copy)
+            result.sizes[locale].append((index, len(copy.encode("utf-8"))))
             result.pages += 1
     for code, parts in copies.items():
         _fragment_file(job, chunk, code).write_text("\n".join(parts), encoding="utf-8")
@@ -163,6 +202,7 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> lis
     global _JOB
     _JOB = job
     job.staging = staging
+    job.shared = {code: shared_text(job.site, job.catalogs, job.renderer, code) for code in job.site.locales}
     results: list[Rendered] = []
     with tempfile.TemporaryDirectory(prefix="mcp-portal-llms-") as tmp:
         job.fragments = Path(tmp)
@@ -184,10 +224,13 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> lis
                         advance(results[-1].pages)
         finally:
             _JOB = None
+        sizes = {result.chunk: result.sizes for result in results}
         for code in job.site.locales:
             # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
+            head = [job.shared[code].encode("utf-8") + b"\n"] if job.shared.get(code) else []
             parts = (_fragment_file(job, i, code).read_bytes() for i in range(job.chunks))
-            staging.write_parts(f"{code}/llms-full.txt", parts, b"\n")
+            staging.write_parts(f"{code}/llms-full.txt", itertools.chain(head, parts), b"\n")
+            job.parts[code] = _split_full(job, staging, code, sizes)
         job.fragments = None
     warnings: dict[int, list[str]] = {}
     used: set[str] = set()
@@ -201,11 +244,107 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> lis
     return [w for group in sorted(warnings) for w in warnings[group]]
 
 
+def _copies(
+    job: Job, code: str, sizes: Mapping[int, Mapping[str, list[tuple[int, int]]]]
+) -> Iterator[tuple[int, bytes]]:
+    """Each twin copy of *code* as (page index, bytes), in page order, one chunk in memory at a time."""
+    for chunk in range(job.chunks):
+        data = _fragment_file(job, chunk, code).read_bytes()
+        at = 0
+        for index, size in sizes.get(chunk, {}).get(code, []):
+            yield index, data[at : at + size]
+            at += size + 1  # the "\n" between copies
+
+
+def _page_label(page: Page) -> str:
+    """How ``llms.txt`` names a page that starts or ends a part: the tool or item, else the page kind."""
+    return page.doc.name if page.doc is not None else page.kind.value
+
+
+def _split_full(
+    job: Job, staging: Staging, code: str, sizes: Mapping[int, Mapping[str, list[tuple[int, int]]]]
+) -> list[FullPart]:
+    """Write *code*'s ``llms-full.txt`` again as parts under :data:`PART_TOKENS`, when it is over it."""
+    head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
+    total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size in chunk.get(code, []))
+    if estimate_tokens(total) <= PART_TOKENS:
+        return []
+    budget = PART_TOKENS * BYTES_PER_TOKEN
+    parts: list[FullPart] = []
+    current: list[tuple[int, bytes]] = []
+
+    def flush() -> None:
+        path = f"{code}/llms-full-{len(parts) + 1:02d}.txt"
+        body = [head] if head else []
+        staging.write_parts(path, body + [data for _, data in current], b"\n")
+        size = len(head) + sum(len(data) + 1 for _, data in current)
+        first, last = job.pages[current[0][0]], job.pages[current[-1][0]]
+        parts.append(FullPart(path, _page_label(first), _page_label(last), estimate_tokens(size)))
+
+    used = len(head)
+    for index, data in _copies(job, code, sizes):
+        if current and used + len(data) + 1 > budget:
+            flush()
+            current, used = [], len(head)
+        current.append((index, data))
+        used += len(data) + 1
+    if current:
+        flush()
+    return parts
+
+
+_SHARED = '{% import "md/_macros.md.j2" as m with context %}{{ m.pointer() }}'
+
+
+def shared_text(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer, locale: str) -> str:
+    """What every twin of *locale* repeats after its title (``m.pointer()``), with its links as they
+    read from ``L/llms-full.txt``: the same bytes in every copy there, so it can be stated once."""
+    ctx = Context(site, Page(PageKind.INDEX, locale), catalogs[locale], catalogs, in_twin=True,
+                  from_path=f"{locale}/llms-full.txt")  # fmt: skip
+    text: str = renderer.text.from_string(_SHARED).render(renderer._md_globals(site, ctx.L), ctx=ctx)
+    return text.strip("\n")
+
+
+def without_shared(twin: str, shared: str | None) -> str:
+    """A twin's copy for ``llms-full.txt`` without the shared text (its first occurrence, and the blank
+    line after it); unchanged when the twin does not carry it (a user template may leave it out)."""
+    if not shared:
+        return twin
+    at = twin.find("\n" + shared + "\n")
+    if at < 0:
+        return twin
+    end = at + len(shared) + 2
+    return twin[: at + 1] + twin[end + 1 if twin[end : end + 1] == "\n" else end :]
+
+
 def write_site_wide(job: Job, staging: Staging) -> None:
     """The files made from the whole site rather than one page."""
     job.deadline.check("rendering the entry page, llms.txt and the 404 pages")
-    for path, text in site_wide_files(job.site, job.catalogs, job.renderer).items():
+    files = site_wide_files(job.site, job.catalogs, job.renderer)
+    if any(job.parts.values()):
+        # llms.txt lists the parts, which exist only once the pages are rendered.
+        files["llms.txt"] = _llms_with_parts(job, None)
+        for code in job.site.locales:
+            files[f"{code}/llms.txt"] = _llms_with_parts(job, code)
+    for path, text in files.items():
         staging.write(path, text.encode("utf-8"))
+
+
+def _llms_with_parts(job: Job, locale: str | None) -> str:
+    """:meth:`Renderer.llms` with the parts of each locale's split ``llms-full.txt`` (template variable ``parts``)."""
+    site, renderer = job.site, job.renderer
+    code = locale or site.locales[0]
+    ctx = Context(site, Page(PageKind.INDEX, code), job.catalogs[code], job.catalogs)
+    name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
+    text: str = renderer.text.get_template(name).render(
+        renderer._md_globals(site, ctx.L),
+        ctx=ctx,
+        pages=pages_for(site),
+        root=locale is None,
+        parts=job.parts,
+        part_tokens=PART_TOKENS,
+    )
+    return text
 
 
 def write_manifest(staging: Staging, meta: Mapping[str, str]) -> None:
@@ -232,9 +371,15 @@ def new_job(
 
 
 def _linked(site: SiteModel, page: Page) -> list[Doc]:
-    """The docs a tool page summarises besides its own: the related tools of its overlay."""
+    """The docs a tool page shows something of besides its own: the related tools of its overlay, and
+    the tool its troubleshooting rows name for seeing the caller's grants."""
     tool = page.tool
-    return [other for _, other in site.related_to(tool) if other is not None] if tool is not None else []
+    if tool is None:
+        return []
+    linked: list[Doc] = [other for _, other in site.related_to(tool) if other is not None]
+    # The troubleshooting rows name the tool that reports the caller's grants (ToolDoc.grants_tool).
+    grants = site.tool_named(name) if (name := tool.grants_tool(site.tools)) else None
+    return linked + ([grants] if grants is not None and grants is not tool else [])
 
 
 def staged_files(root: Path) -> dict[str, bytes]:

@@ -1,0 +1,97 @@
+"""llms-full.txt: shared text stated once, and the split into parts under a token budget.
+
+A real site of 1,000 tools makes an ``llms-full.txt`` of about 8.5 MB per locale, far past any
+context window; over :data:`generator.publish.assemble.PART_TOKENS` it is also written as parts
+that each fit the budget, and ``llms.txt`` lists them.  Here the budget is lowered so the demo
+splits, in one process and with forked workers (the output must be the same).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from llms_txt import parse_llms_file
+
+from generator.commands.build import site_files
+from generator.publish import assemble
+from generator.publish.assemble import BYTES_PER_TOKEN, estimate_tokens, without_shared
+from generator.snapshot.snapshot import load_snapshot
+from tests.golden_tool import SNAPSHOT, demo_config
+
+BUDGET = 6_000
+
+
+@pytest.fixture(scope="module")
+def split_sites() -> list[dict[str, bytes]]:
+    """The demo built with a 6,000-token budget, with jobs=1 and jobs=2."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(assemble, "PART_TOKENS", BUDGET)
+        snapshot = load_snapshot(SNAPSHOT)
+        return [site_files(snapshot, demo_config(), jobs=jobs)[0] for jobs in (1, 2)]
+
+
+def _parts(files: dict[str, bytes], code: str) -> list[str]:
+    return sorted(p for p in files if re.fullmatch(rf"{code}/llms-full-\d\d\.txt", p))
+
+
+def test_the_output_is_the_same_for_any_number_of_jobs(split_sites: list[dict[str, bytes]]) -> None:
+    one, two = split_sites
+    assert sorted(one) == sorted(two)
+    assert all(one[p] == two[p] for p in one if not p.startswith("manifest"))
+
+
+def test_each_part_fits_the_budget_and_together_they_are_the_whole(split_sites: list[dict[str, bytes]]) -> None:
+    files = split_sites[0]
+    for code in ("en", "ru", "ar"):
+        full = files[f"{code}/llms-full.txt"].decode("utf-8")
+        parts = _parts(files, code)
+        assert len(parts) >= 2, code
+        head = full[: full.index("---\n")]
+        bodies = []
+        for path in parts:
+            text = files[path].decode("utf-8")
+            assert text.startswith(head), path  # every part starts with the shared notice
+            body = text[len(head) :]
+            # A part over the budget holds one page only (a page is never cut).
+            assert estimate_tokens(len(files[path])) <= BUDGET or body.count("\n---\ntitle: ") == 0, path
+            bodies.append(body)
+        assert "\n".join(bodies) == full[len(head) :], code
+
+
+def test_llms_txt_lists_every_part_and_still_parses(split_sites: list[dict[str, bytes]]) -> None:
+    files = split_sites[0]
+    for code in ("en", "ru", "ar"):
+        text = files[f"{code}/llms.txt"].decode("utf-8")
+        parsed = parse_llms_file(text)
+        urls = [item["url"] for items in parsed["sections"].values() for item in items]
+        expected = [f"https://teamspace.example/developers/{p}" for p in _parts(files, code)]
+        assert [u for u in urls if "llms-full-" in u] == expected, code
+        assert f"https://teamspace.example/developers/{code}/llms-full.txt" in urls
+    root = parse_llms_file(files["llms.txt"].decode("utf-8"))
+    root_urls = [item["url"] for items in root["sections"].values() for item in items]
+    assert sum("/en/llms-full-" in u for u in root_urls) == len(_parts(files, "en"))
+
+
+def test_without_a_split_there_are_no_parts() -> None:
+    files, _ = site_files(load_snapshot(SNAPSHOT), demo_config())
+    assert not [p for p in files if "llms-full-" in p]
+    assert "llms-full-" not in files["en/llms.txt"].decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("twin", "expected"),
+    [
+        ("# t\n\n> a\n\n> b\n\nbody\n", "# t\n\nbody\n"),
+        ("# t\n\n> a\n\n> b\nbody\n", "# t\n\nbody\n"),
+        ("# t\n\nbody\n", "# t\n\nbody\n"),  # a user template without the notice is left alone
+        ("# t\n\n> a\n\n> b c\n", "# t\n\n> a\n\n> b c\n"),  # only the whole notice is cut
+    ],
+)
+def test_without_shared_cuts_only_the_whole_notice(twin: str, expected: str) -> None:
+    assert without_shared(twin, "> a\n\n> b") == expected
+
+
+def test_the_estimate_is_four_bytes_a_token() -> None:
+    assert BYTES_PER_TOKEN == 4
+    assert [estimate_tokens(n) for n in (0, 1, 4, 5, 400_000)] == [0, 1, 1, 2, 100_000]
