@@ -176,19 +176,17 @@ def test_search_finds_a_tool_by_a_word_from_its_description(
 ) -> None:
     page = desktop
     page.goto(f"{base_url}{locale}/connecting/")
-    page.wait_for_selector(".pagefind-ui__search-input", timeout=15000)
-    page.fill(".pagefind-ui__search-input", word)
-    # Results render one by one as their fragments load: wait for the one expected, not the first.
-    page.wait_for_selector(f".pagefind-ui__result-link[href*='/{locale}/tools/{expected}/']", timeout=15000)
-    links = page.eval_on_selector_all(".pagefind-ui__result-link", "els => els.map(e => e.getAttribute('href'))")
-    assert any(f"/{locale}/tools/{expected}/" in link for link in links), links
-    # Each locale searches only its own pages.
+    page.click(".search-open")
+    page.fill("#search-input", word)
+    # Results arrive once the index fragments load: wait for the one expected, not the first.
+    page.wait_for_selector(f"#search-results a[href*='/{locale}/tools/{expected}/']", timeout=15000)
+    links = page.eval_on_selector_all("#search-results a", "els => els.map(e => e.getAttribute('href'))")
+    # Each locale searches only its own pages, and a result leads to the section that matched.
     assert all(f"/{locale}/" in link for link in links), links
-    page.goto(
-        next(link for link in links if expected in link)
-        if links[0].startswith("http")
-        else base_url.rstrip("/") + next(link for link in links if expected in link)
-    )
+    assert all("index.html" not in link for link in links), links
+    assert "#" in next(link for link in links if f"/tools/{expected}/" in link)
+    page.click(f"#search-results a[href*='/{locale}/tools/{expected}/']")
+    page.wait_for_url(lambda url: f"/{locale}/tools/{expected}/#" in url, timeout=5000)
     assert page.locator("h1 code").inner_text() == expected
 
 
@@ -233,7 +231,9 @@ def test_sidebar_lists_prompts_and_resources_after_the_tools(desktop: Any, base_
     page.wait_for_url(_same_page(base_url, "ru/prompts/triage_defect/"), timeout=5000)
     # The filter narrows every list; a group left empty hides its label.
     page.fill("#tool-filter", "defect")
-    shown = page.eval_on_selector_all(".sidebar li:not([hidden]) a", "els => els.map(e => e.textContent)")
+    shown = page.eval_on_selector_all(
+        "#tool-nav li:not([hidden]) a, #more-nav li:not([hidden]) a", "els => els.map(e => e.textContent)"
+    )
     assert shown == ["file_defect", "triage_defect"]
     labels = page.eval_on_selector_all("#more-nav .nav-group:not([hidden])", "els => els.map(e => e.textContent)")
     assert labels == ["Промпты"]

@@ -156,7 +156,7 @@ def test_parameters_show_nullable_unions(site: Path) -> None:
 
 def test_tool_without_annotations_says_the_defaults_are_assumed(site: Path) -> None:
     text = (site / "en" / "tools" / "workspace_status.md").read_text(encoding="utf-8")
-    assert "declares no annotations" in text
+    assert "declares none of the four behaviour hints" in text
     assert "| `destructiveHint` | `true` | spec default |" in text
 
 

@@ -245,12 +245,22 @@ def _code_block_exemption(selector: str, prop: str, value: str, rule_has_ltr: bo
     return selector == "pre" and prop == "text-align" and value == "left" and rule_has_ltr
 
 
+def _mirrored_shadows_exemption(selector: str, prop: str, value: str) -> bool:
+    # The scroll box's edge shadows: the same gradient pair at the left and at the right edge, so
+    # the rule is its own mirror image and reads the same in rtl (CSS has no logical background
+    # positions). Any asymmetry (a left without its right) is still reported.
+    words = re.findall(r"\b(?:left|right)\b", value)
+    return selector == ".scroll" and prop == "background" and words.count("left") == words.count("right")
+
+
 def physical_declarations(css: str) -> list[str]:
     found = []
     rules = list(_rules(css))
     ltr_rules = {sel for sel, prop, value in rules if prop == "direction" and value == "ltr"}
     for selector, prop, value in rules:
         if _code_block_exemption(selector, prop, value, selector in ltr_rules):
+            continue
+        if _mirrored_shadows_exemption(selector, prop, value):
             continue
         where = f"{selector} {{ {prop}: {value} }}"
         if PHYSICAL_PROPERTIES.match(prop):

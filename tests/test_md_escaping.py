@@ -219,7 +219,9 @@ def test_front_matter_reads_back_as_the_exact_values(builds: list[tuple[str, str
         if not bad_path.endswith(".md"):
             continue
         front = _front(bad)
-        assert set(front) == {"title", "description", "locale", "version", "canonical", "generated"}, bad_path
+        keys = {"title", "description", "locale", "verbatim_language", "version", "canonical", "generated"}
+        assert set(front) == keys, bad_path
+        assert front["verbatim_language"] == "en"
         assert front["version"] == visible(new.capability_version)
         assert front["locale"] == bad_path.split("/")[0]
         if "/tools/" in bad_path:

@@ -104,7 +104,7 @@ def test_current_translation_is_shown_with_the_original_in_details(cli, tmp_path
     assert details is not None, "the original is not kept in a <details>"
     assert details.group(1) == "Исходный текст сервера"
     assert "Search the Teamspace chat archive for messages" in details.group(2)
-    assert page.index(RU_MARKER) < page.index("<details>")
+    assert page.index(RU_MARKER) < page.index(details.group(0))
     assert "Перевод сделан сопровождающими портала" in page  # the "translated" note
     assert 'class="warn"' not in page.split('id="description"', 1)[1].split("<h2", 1)[0]
 
@@ -166,7 +166,7 @@ def test_stale_translation_shows_the_original_with_a_notice(cli, tmp_path: Path,
     page = _page(out, "ru")
     assert RU_MARKER not in page
     assert '<p class="warn">Перевод есть, но текст на сервере с тех пор изменился' in page
-    assert '<div class="verbatim" dir="auto"><p>Search the Teamspace chat archive' in page
+    assert '<div class="verbatim" dir="auto" lang="en"><p>Search the Teamspace chat archive' in page
     assert "<details><summary>Исходный текст сервера" not in page
     twin = _twin(out, "ru")
     assert RU_MARKER not in twin

@@ -82,6 +82,12 @@ PAYLOADS = (
     f'<meta http-equiv="refresh" content="0;url=javascript:{SET}">',
     f'<base href="javascript:{SET}//">',
     "{{7*7}}=SSTI {% if 1 %}jinja{% endif %}-ran ${7*7} {{constructor.constructor('window.__xss=1')()}}",
+    # The inline Markdown path (summaries, table cells, subtitles): code spans, emphasis, autolinks.
+    f"`</code><script>{SET}</script>`",
+    f"`` `<img src=x onerror={SET}>` `` and ```<script>{SET}</script>```",
+    f"*[emphasised](javascript:{SET})* __[strong](vbscript:{SET})__",
+    f'<https://example.invalid/"onmouseover="{SET}> <mailto:x@example.invalid?"><script>{SET}</script>>',
+    f'[`code label`](javascript:{SET}) [ok](https://example.invalid/ "t" onmouseover={SET})',
 )
 ALL = " ".join(PAYLOADS)
 URLS = (
@@ -180,6 +186,20 @@ def xss_snapshot(count: int = 8) -> Snapshot:
 
 _SAFE_SCHEMES = {"", "http", "https", "mailto"}
 _FORBIDDEN_TAGS = {"iframe", "object", "embed", "base", "frame", "frameset", "svg", "math", "img", "video", "form"}
+_ICON = {"class": "i", "aria-hidden": "true", "focusable": "false", "width": "18", "height": "18"}
+_ICON |= {
+    "viewbox": "0 0 24 24",
+    "fill": "none",
+    "stroke": "currentColor",
+    "stroke-width": "2",
+    "stroke-linecap": "round",
+}
+_OURS = {
+    ("svg", frozenset(_ICON.items())),
+    ("form", frozenset({("method", "dialog"), ("class", "search-form"), ("role", "search")})),
+}
+"""The template's own decorative icons and search form, attribute for attribute: an element that
+only looks like them is still checked for handlers and URLs like any other."""
 
 
 class _Audit(HTMLParser):
@@ -190,7 +210,7 @@ class _Audit(HTMLParser):
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         where = f"<{tag}>"
-        if tag in _FORBIDDEN_TAGS:
+        if tag in _FORBIDDEN_TAGS and (tag, frozenset(attrs)) not in _OURS:
             self.problems.append(f"{where} element")
         for name, value in attrs:
             if name.startswith("on"):

@@ -8,6 +8,7 @@ line run the same checker, a value gets the same message wherever it was given.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -105,6 +106,17 @@ def locales(value: Any, key: str, collect: Collector) -> tuple[str, ...] | None:
         if code not in codes:
             codes.append(code)
     return tuple(codes) or None
+
+
+_LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8}){0,8}")
+
+
+def language(value: Any, key: str, collect: Collector) -> str | None:
+    """A BCP 47 language tag such as ``en``, ``de`` or ``pt-BR``."""
+    if isinstance(value, str) and _LANGUAGE_TAG.fullmatch(value.strip()):
+        return value.strip()
+    collect.add(key, "must be a language tag such as en, de or pt-BR")
+    return None
 
 
 def capability_rule(value: Any, key: str, collect: Collector) -> str | None:

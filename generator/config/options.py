@@ -148,6 +148,16 @@ OPTIONS: tuple[Option, ...] = (
         metavar="en,ru,ar",
     ),
     Option(
+        key="server_language",
+        field="server_language",
+        default="en",
+        type_doc="language tag",
+        meaning="the language the server writes its descriptions in, marked with lang= on every page",
+        check=checks.language,
+        cli="--server-language",
+        metavar="TAG",
+    ),
+    Option(
         key="server",
         field="server",
         default=None,

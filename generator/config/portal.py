@@ -104,6 +104,8 @@ class PortalConfig:
     title: str | None = default("title")
     base_url: str | None = default("base_url")
     locales: tuple[str, ...] = default("locales")
+    server_language: str = default("server_language")
+    """The language of what the server wrote (BCP 47), so screen readers voice it correctly."""
     server: ServerSpec | None = None
     """The one server to document (``server:``, ``--stdio``, ``--url``)."""
     endpoints: tuple[ServerSpec, ...] = ()

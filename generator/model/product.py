@@ -17,6 +17,7 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from generator.jsonutil import is_number
+from generator.model.calls import EndpointCall
 from generator.model.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
 from generator.model.kinds import PageKind
 from generator.schema.uritemplate import ParsedTemplate, parse
@@ -99,6 +100,12 @@ class EndpointDoc(EndpointRecord):
         headers = tuple((name, value or "") for name, value in self.auth)
         return auth_pattern(EndpointFacts(self.name, self.transport, url=self.address, headers=headers))
 
+    @cached_property
+    def call(self) -> EndpointCall:
+        """How to call it by hand: URL, auth pattern, protocol era, sequences (:mod:`generator.model.calls`)."""
+        offered = tuple(name for name in self.tools if self.variant(name) is None)
+        return EndpointCall(self.transport, self.address, self.protocol_version, self.auth_headers, self.env, offered)
+
 
 @dataclass(frozen=True)
 class PromptArgument:
@@ -106,6 +113,8 @@ class PromptArgument:
     title: str | None
     description: str | None
     required: bool
+    extra: tuple[tuple[str, Any], ...] = ()
+    """Every other key the server sent for the argument (a ``default``, an ``x-`` key), as sent."""
 
 
 @dataclass(frozen=True)
@@ -169,6 +178,10 @@ class ItemDoc(Doc):
         return tuple(found)
 
 
+_ARGUMENT_FIELDS = frozenset({"name", "title", "description", "required"})
+"""The prompt argument keys the specification defines; the page shows any other key as declared."""
+
+
 @dataclass(frozen=True)
 class PromptDoc(ItemDoc):
     """A prompt the server offers, with its arguments."""
@@ -190,6 +203,7 @@ class PromptDoc(ItemDoc):
                 title=text_of(a, "title"),
                 description=text_of(a, "description"),
                 required=a.get("required") is True,
+                extra=tuple((str(k), v) for k, v in a.items() if k not in _ARGUMENT_FIELDS),
             )
             for a in (items if isinstance(items, list) else [])
             if isinstance(a, dict)

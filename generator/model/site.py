@@ -59,14 +59,47 @@ class SiteModel:
     previous_version: str | None = None
     """The capability version of ``--previous``; None when no changelog is built."""
 
+    @cached_property
+    def _tools_by_name(self) -> dict[str, ToolDoc]:
+        found: dict[str, ToolDoc] = {}
+        for tool in self.tools:
+            found.setdefault(tool.name, tool)  # the first of a repeated name, as a scan would find
+        return found
+
     def tool_named(self, name: str) -> ToolDoc | None:
-        return next((t for t in self.tools if t.name == name), None)
+        return self._tools_by_name.get(name)
 
     def item_named(self, subject: str, name: str) -> ItemDoc | None:
         """The prompt, resource or resource template a change names (by name, URI or URI template)."""
         section = next((s for s, subj in ITEM_SUBJECTS.items() if subj == subject), None)
         items: tuple[ItemDoc, ...] = getattr(self, section) if section else ()
         return next((item for item in items if item.translation_key[1] == name), None)
+
+    @cached_property
+    def reading_order(self) -> dict[int, int]:
+        """Position of each page's doc (by identity) in the order the sidebar lists them."""
+        return {id(doc): i for i, doc in enumerate(self.documents)}
+
+    common_troubles = ToolDoc.common_troubles
+    """The errors any tool can return, listed once on the Connecting page (catalog ``trouble.*``)."""
+
+    @property
+    def server_language(self) -> str:
+        """The language of what the server wrote, for ``lang=`` on verbatim text (WCAG 3.1.2)."""
+        return self.config.server_language
+
+    @property
+    def documents(self) -> tuple[Doc, ...]:
+        """Every doc with a page of its own, in sidebar order: tools, prompts, resources, templates."""
+        return (*self.tools, *self.prompts, *self.resources, *self.resource_templates)
+
+    def neighbours(self, doc: Doc) -> tuple[Doc | None, Doc | None]:
+        """The docs before and after *doc* in :attr:`documents` (None at either end)."""
+        docs = self.documents
+        i = self.reading_order.get(id(doc))
+        if i is None:
+            return None, None
+        return (docs[i - 1] if i > 0 else None), (docs[i + 1] if i + 1 < len(docs) else None)
 
     def tools_for(self, op: Operation) -> tuple[ToolDoc, ...]:
         """The tools that map to the API operation *op*, in tool order."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Any, ClassVar
 
@@ -23,7 +23,8 @@ from generator.model.kinds import PageKind
 from generator.model.product import Doc, EndpointDoc
 from generator.schema.examples import Example, example_for
 from generator.schema.flatten import flatten
-from generator.schema.rows import Flattened
+from generator.schema.patterns import watch
+from generator.schema.rows import Flattened, Row
 from generator.schema.validation import validate
 from generator.schema.values import placeholder_for
 from generator.snapshot.snapshot import canonical_json
@@ -105,6 +106,46 @@ class ToolDoc(Doc):
     def troubleshooting(self, locale: str) -> tuple[Any, ...]:
         return self.overlay.troubleshooting_for(locale) if self.overlay else ()
 
+    def grants_tool(self, tools: tuple[ToolDoc, ...]) -> str | None:
+        """A tool that reports what the caller's token may do (``my_capabilities``, ``whoami``...): read-only,
+        no required argument, named for capabilities, permissions, scopes, grants or identity."""
+        for tool in tools:
+            names_it = _GRANTS.search(tool.name.lower())
+            if names_it and tool.access.level == "read-only" and not any(r.required for r in tool.params.rows):
+                return tool.name
+        return None
+
+    def trouble_rows(self, missing: tuple[EndpointDoc, ...] = ()) -> tuple[Trouble, ...]:
+        """The troubleshooting rows this tool's own declarations call for, after the overlay's rows.
+
+        From what the server declares: the scope it needs, required and constrained top-level
+        parameters, a destructive hint, ``error`` fields in its output, task support, and the
+        endpoints that do not offer it (*missing*) or list it differently.  A tool that declares
+        nothing special gets none: the errors every tool can return (:attr:`common_troubles`) are
+        stated once, on the connecting page.
+        """
+        rows: list[Trouble] = [Trouble("scope", names=self.scopes)] if self.scopes else []
+        top = [r for r in self.params.rows if r.depth == 0 and not r.variant]
+        required = tuple(r.path for r in top if r.required)
+        if required:
+            rows.append(Trouble("required", names=required))
+        rows += [
+            Trouble("constraint", names=(r.path,), row=replace(r, constraints=rules))
+            for r in top
+            if (rules := tuple(c for c in r.constraints if c.kind in TROUBLE_CONSTRAINTS))
+        ][:MAX_CONSTRAINT_ROWS]
+        if self.access.level == "destructive":
+            rows.append(Trouble("destructive"))
+        if self.returns is not None:
+            errors = [r for r in self.returns.rows if r.path.rsplit(".", 1)[-1] in ("error", "errors")]
+            rows += [Trouble("error_field", names=(r.path,), row=r) for r in errors[:1]]
+        if self.task_support != "forbidden":
+            rows.append(Trouble("task_" + self.task_support))
+        if missing:
+            rows.append(Trouble("not_offered", names=tuple(e.short for e in missing)))
+        rows += [Trouble("differs", names=(e.short,)) for e, _ in self.differences]
+        return tuple(rows)
+
     @property
     def related(self) -> tuple[str, ...]:
         return self.overlay.related if self.overlay else ()
@@ -185,7 +226,25 @@ class ToolDoc(Doc):
     def example_args(self) -> Example:
         if self.input_too_large:
             return Example(None, False, "the input schema is larger than the size limit")
-        return example_for(self.input_schema)
+        return self._watched(self.input_schema)
+
+    def _watched(self, schema: Any) -> Example:
+        """:func:`example_for`, noting on this tool the patterns it could not decide in bounded time.
+
+        Whoever asks first (this tool's page, or the Connecting page looking for a tool to show),
+        the tool keeps the patterns, so the build's warning names the tool either way.
+        """
+        with watch() as undecided:
+            example = example_for(schema)
+        noted: list[str] = self.__dict__.setdefault("_undecided", [])
+        noted.extend(source for source in undecided if source not in noted)
+        return example
+
+    @property
+    def undecided_patterns(self) -> tuple[str, ...]:
+        """The patterns finding this tool's examples could not decide (after both were looked for)."""
+        _ = self.example_args, self.example_result
+        return tuple(self.__dict__.get("_undecided", ()))
 
     @cached_property
     def placeholder_args(self) -> Any:
@@ -197,7 +256,7 @@ class ToolDoc(Doc):
             return None
         if self.output_too_large:
             return Example(None, False, "the output schema is larger than the size limit")
-        return example_for(self.output_schema)
+        return self._watched(self.output_schema)
 
     @cached_property
     def example_request(self) -> str | None:
@@ -281,6 +340,31 @@ class ToolDoc(Doc):
         execution = self.raw.get("execution")
         value = execution.get("taskSupport") if isinstance(execution, dict) else None
         return value if value in ("optional", "required") else "forbidden"
+
+
+_GRANTS = re.compile(r"capabilit|permission|scope|grant|whoami|identity|me$")
+TROUBLE_CONSTRAINTS = frozenset(
+    {
+        "enum", "const", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum",
+        "multipleOf", "minLength", "maxLength", "minItems", "maxItems", "uniqueItems",
+    }
+)  # fmt: skip
+"""Constraints a call can break (a default or an example cannot): each gets an invalid-argument row."""
+MAX_CONSTRAINT_ROWS = 4
+"""Rows for constrained parameters at most: the parameters table lists the rest."""
+
+
+@dataclass(frozen=True)
+class Trouble:
+    """One derived troubleshooting row: catalog keys ``trouble.<key>.symptom|cause|action``.
+
+    *names* (scopes, parameter paths, endpoints) fill ``{names}``; *row* is the schema row whose
+    constraints or description the cause quotes.
+    """
+
+    key: str
+    names: tuple[str, ...] = ()
+    row: Row | None = None
 
 
 def _call(name: str, arguments: Any, *, task: bool = False) -> dict[str, Any]:

@@ -34,7 +34,23 @@ TIMEOUT = 600.0
 
 CONFIG: dict[str, object] = {
     "root_selector": "main",
-    "exclude_selectors": ["details", "pre", ".notice", ".crumbs", "table.fields .constraints"],
+    # Not indexed: raw schemas and code, the furniture every page repeats (notice, breadcrumbs,
+    # contents, pager, section links, badges, table headers) and the pointer to the errors every tool
+    # shares (they are indexed once, on the Connecting page).
+    "exclude_selectors": [
+        "details",
+        "pre",
+        ".notice",
+        ".crumbs",
+        ".toc",
+        ".pager",
+        ".anchor",
+        ".badge",
+        ".verbatim-note",
+        "thead",
+        "table.fields .constraints",
+        ".trouble-common",
+    ],
     "keep_index_url": True,
     "quiet": True,
 }

@@ -113,6 +113,12 @@ class Catalog:
             text = entry
         return string.Formatter().vformat(text, (), _Args(args, n=self.number(n)))
 
+    def plural_forms(self, key: str) -> dict[str, str]:
+        """Every plural form of *key* by CLDR category, for a script that counts in the browser
+        (``Intl.PluralRules`` gives the same categories); ``{n}`` is left for the script to fill."""
+        entry = self._entry(key)
+        return dict(entry) if isinstance(entry, Mapping) else {"other": entry}
+
     def number(self, n: int | float) -> str:
         # Babel rounds in the current decimal context, whose 28 digits a legal JSON number such as
         # a resource size of 1e27 exceeds (decimal.InvalidOperation); give it the digits it needs.

@@ -40,8 +40,9 @@ from generator.model.tool import ToolDoc
 from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
 from generator.render.filters import FILTERS, GLOBALS, MarkdownCatalog, markdown_environment, md_finalize, md_url
 from generator.render.i18n import Catalog
+from generator.render.layout import LAYOUT_FILTERS
 from generator.render.themes import ThemeEnvironment, template_loader
-from generator.schema.patterns import describe, watch
+from generator.schema.patterns import describe
 from generator.text import visible
 
 
@@ -89,8 +90,7 @@ def find_examples(
     for tool in site.tools if tools is None else tools:
         if deadline is not None:
             deadline.check(f"finding examples for tool {_name(tool.name)}")
-        with watch() as undecided:
-            _ = tool.example_args, tool.example_result
+        undecided = tool.undecided_patterns
         warnings += [
             f"tool {_name(tool.name)}: pattern {describe(source)} could not be decided in bounded time "
             f"(catastrophic backtracking or too large), so the tool shows no example; simplify the pattern"
@@ -122,6 +122,8 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
     )
     env.theme = template_dir
     env.filters.update(FILTERS)
+    if autoescape:
+        env.filters.update(LAYOUT_FILTERS)
     env.globals.update(GLOBALS)
     if not autoescape:
         markdown_environment(env)

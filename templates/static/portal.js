@@ -4,6 +4,13 @@
   var body = document.body;
   var root = body.getAttribute("data-root") || "./";
   var localeRoot = body.getAttribute("data-locale-root") || "./";
+  var served = location.protocol !== "file:";
+  document.documentElement.classList.add("js");
+
+  // Over http, links name directories (…/tools/x/), as every address a reader shares does;
+  // from disk they must name index.html, which is how the files are written.
+  function clean(href) { return served ? href.replace(/(^|\/)index\.html(?=$|#)/, "$1") : href; }
+  function words(text) { return (text || "").replace(/\s+/g, " ").trim(); }
 
   function copyText(text, button) {
     if (!navigator.clipboard) { return; }
@@ -31,11 +38,23 @@
 
   // "Copy page as Markdown": fetch the twin (only works over http, not from disk).
   var copyPage = document.querySelector(".copy-page");
-  if (copyPage && location.protocol !== "file:") {
+  if (copyPage && served) {
     copyPage.hidden = false;
     copyPage.addEventListener("click", function () {
       fetch(body.getAttribute("data-twin")).then(function (r) { return r.text(); })
         .then(function (text) { copyText(text, copyPage); });
+    });
+  }
+  // "Open in Claude / ChatGPT": the assistant is asked to read this page's twin, by its public
+  // address, so it needs a page served over http(s); from disk the buttons stay hidden. They are
+  // buttons, not links, so the static pages link nowhere outside the site.
+  if (/^https?:$/.test(location.protocol)) {
+    var twin = new URL(body.getAttribute("data-twin"), location.href).href;
+    Array.prototype.forEach.call(document.querySelectorAll("button.ask"), function (button) {
+      var target = button.getAttribute("data-ask") + encodeURIComponent(button.getAttribute("data-prompt").replace("{url}", twin));
+      button.setAttribute("data-href", target);
+      button.addEventListener("click", function () { window.open(target, "_blank", "noopener,noreferrer"); });
+      button.parentNode.hidden = false;
     });
   }
 
@@ -50,12 +69,16 @@
     var entry = function (item, level, label) {
       var li = document.createElement("li");
       var a = document.createElement("a");
-      a.href = localeRoot + item.h;
+      a.href = clean(localeRoot + item.h);
       // As on the pages (<code dir="ltr">): a name is isolated and left-to-right, so it cannot reorder
       // the text around it in an RTL sidebar. nav.js already shows hidden characters as [U+XXXX].
       var name = document.createElement("bdi");
       name.setAttribute("dir", "ltr");
-      name.textContent = item.n;
+      // A break opportunity after each _ . - / so long names wrap between words, not inside one.
+      item.n.split(/(?<=[_.\-/])/).forEach(function (part, i) {
+        if (i) { name.appendChild(document.createElement("wbr")); }
+        name.appendChild(document.createTextNode(part));
+      });
       a.appendChild(name);
       if (a.pathname.replace(/index\.html$/, "") === here) { a.setAttribute("aria-current", "page"); }
       li.setAttribute("data-filter", (item.n + " " + item.t).toLowerCase());
@@ -100,27 +123,176 @@
     }
   }
 
-  // Search: Pagefind's own UI, loaded only when served over http and the index exists.
-  var search = document.getElementById("search");
-  if (search && location.protocol !== "file:") {
-    var css = document.createElement("link");
-    css.rel = "stylesheet";
-    css.href = root + "pagefind/pagefind-ui.css";
-    document.head.appendChild(css);
-    var script = document.createElement("script");
-    script.src = root + "pagefind/pagefind-ui.js";
-    script.onload = function () {
-      search.hidden = false;
-      /* global PagefindUI */
-      new PagefindUI({
-        element: "#search",
-        bundlePath: root + "pagefind/",
-        baseUrl: new URL(root, location.href).pathname,
-        showImages: false,
-        showSubResults: false,
-        resetStyles: false
+  // Narrow screens: the sidebar is a drawer. Without this script the header's menu link
+  // jumps to the navigation at the end of the page instead.
+  var drawer = document.getElementById("sidebar");
+  var menuOpen = document.querySelector(".menu-open");
+  var menuClose = document.querySelector(".menu-close");
+  function setDrawer(open) {
+    if (!drawer || !menuOpen) { return; }
+    drawer.classList.toggle("open", open);
+    menuOpen.setAttribute("aria-expanded", open ? "true" : "false");
+    if (open) { (menuClose || drawer).focus(); } else if (drawer.contains(document.activeElement)) { menuOpen.focus(); }
+  }
+  if (drawer && menuOpen) {
+    menuOpen.setAttribute("role", "button");
+    if (menuClose) { menuClose.hidden = false; menuClose.addEventListener("click", function () { setDrawer(false); }); }
+    menuOpen.addEventListener("click", function (event) { event.preventDefault(); setDrawer(!drawer.classList.contains("open")); });
+    document.addEventListener("click", function (event) {
+      if (drawer.classList.contains("open") && !drawer.contains(event.target) && !menuOpen.contains(event.target)) { setDrawer(false); }
+    });
+    document.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && drawer.classList.contains("open")) { setDrawer(false); }
+    });
+  }
+
+  // On this page: shown in full beside the content on wide screens (CSS does it where
+  // ::details-content is supported), and the section being read is marked as you scroll.
+  var toc = document.querySelector(".toc details");
+  if (toc) {
+    var wide = window.matchMedia("(min-width: 75rem)");
+    var supported = window.CSS && CSS.supports && CSS.supports("selector(::details-content)");
+    var fit = function () { if (!supported) { toc.open = wide.matches; } };
+    fit();
+    if (wide.addEventListener) { wide.addEventListener("change", fit); }
+    var links = Array.prototype.slice.call(toc.querySelectorAll("a"));
+    var targets = links.map(function (a) { return document.getElementById(decodeURIComponent(a.hash.slice(1))); });
+    var mark = function () {
+      var current = 0;
+      targets.forEach(function (h, i) { if (h && h.getBoundingClientRect().top < 120) { current = i; } });
+      links.forEach(function (a, i) {
+        if (i === current) { a.setAttribute("aria-current", "true"); } else { a.removeAttribute("aria-current"); }
       });
     };
-    document.head.appendChild(script);
+    var pending = false;
+    window.addEventListener("scroll", function () {
+      if (!pending) { pending = true; window.requestAnimationFrame(function () { pending = false; mark(); }); }
+    }, { passive: true });
+    mark();
+  }
+
+  // The language switch keeps the section you are reading (#fragment) and directory addresses.
+  Array.prototype.forEach.call(document.querySelectorAll(".langs a"), function (a) {
+    a.href = clean(a.getAttribute("href"));
+    a.addEventListener("click", function () { a.href = a.href.split("#")[0] + location.hash; });
+  });
+
+  // Printing shows every <details> (the raw schemas included), then puts them back as they were.
+  var closed = [];
+  window.addEventListener("beforeprint", function () {
+    closed = Array.prototype.filter.call(document.querySelectorAll("details"), function (d) { return !d.open; });
+    closed.forEach(function (d) { d.open = true; });
+  });
+  window.addEventListener("afterprint", function () { closed.forEach(function (d) { d.open = false; }); closed = []; });
+
+  // Search: a dialog over Pagefind's JavaScript API, loaded on first use only (the index and
+  // its WebAssembly are fetched when someone searches, not with every page). Ctrl-K or / opens it.
+  var dialog = document.getElementById("search-dialog");
+  var opener = document.querySelector(".search-open");
+  if (dialog && opener && served && typeof dialog.showModal === "function") {
+    var input = document.getElementById("search-input");
+    var status = document.getElementById("search-status");
+    var results = document.getElementById("search-results");
+    var lang = dialog.getAttribute("data-lang") || "en";
+    var forms = JSON.parse(dialog.getAttribute("data-results") || "{}");
+    var rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+    var numbers = window.Intl ? new Intl.NumberFormat(lang, { numberingSystem: "latn" }) : null;
+    var loading = null;
+    var generation = 0;
+    var load = function () {
+      if (!loading) {
+        loading = import(new URL(root + "pagefind/pagefind.js", location.href).href).then(function (pagefind) {
+          return pagefind.options({ baseUrl: new URL(root, location.href).pathname }).then(function () { return pagefind; });
+        });
+      }
+      return loading;
+    };
+    var count = function (n) {
+      var text = forms[rules ? rules.select(n) : "other"] || forms.other || "{n}";
+      return text.replace("{n}", numbers ? numbers.format(n) : String(n));
+    };
+    // Pagefind's excerpts are text with <mark> around the matches: keep the marks, nothing else.
+    var decoder = document.createElement("textarea");
+    var excerpt = function (html, into) {
+      html.split(/(<mark>[\s\S]*?<\/mark>)/).forEach(function (part) {
+        var marked = part.indexOf("<mark>") === 0;
+        decoder.innerHTML = part.replace(/<[^>]*>/g, "");  // a <textarea> only decodes entities: no markup
+        var text = decoder.value;
+        if (!text) { return; }
+        if (marked) { var m = document.createElement("mark"); m.textContent = text; into.appendChild(m); }
+        else { into.appendChild(document.createTextNode(text)); }
+      });
+    };
+    // The section of the page that matched best: results lead to it, not to the top of the page.
+    var best = function (data) {
+      var subs = (data.sub_results || []).filter(function (s) { return s.url && s.url.indexOf("#") !== -1; });
+      subs.sort(function (a, b) { return (b.locations || []).length - (a.locations || []).length; });
+      return subs[0] || { url: data.url, title: "", excerpt: data.excerpt };
+    };
+    var show = function (query) {
+      var mine = ++generation;
+      if (query.length < 2) {
+        results.textContent = "";
+        status.textContent = query ? dialog.getAttribute("data-hint") || "" : "";
+        return;
+      }
+      status.textContent = dialog.getAttribute("data-loading") || "";
+      load().then(function (pagefind) { return pagefind.debouncedSearch(query, {}, 150); }).then(function (search) {
+        if (!search || mine !== generation) { return null; }
+        return Promise.all(search.results.slice(0, 10).map(function (r) { return r.data(); }));
+      }).then(function (found) {
+        if (!found || mine !== generation) { return; }
+        results.textContent = "";
+        var seen = {};
+        found.forEach(function (data) {
+          var hit = best(data);
+          var title = words(data.meta && data.meta.title);
+          var section = words(hit.title);
+          var key = title + "\u0000" + section + "\u0000" + words(hit.excerpt);
+          if (seen[key]) { return; }
+          seen[key] = true;
+          var li = document.createElement("li");
+          var a = document.createElement("a");
+          a.href = clean(hit.url);
+          a.textContent = title;
+          li.appendChild(a);
+          if (section && section !== title) {
+            var where = document.createElement("span");
+            where.className = "where";
+            where.textContent = " › " + section;
+            li.appendChild(where);
+          }
+          var p = document.createElement("p");
+          excerpt(hit.excerpt || "", p);
+          li.appendChild(p);
+          results.appendChild(li);
+        });
+        var n = results.children.length;
+        status.textContent = n ? count(n) : dialog.getAttribute("data-none") || "";
+      }).catch(function () {
+        if (mine === generation) { status.textContent = dialog.getAttribute("data-failed") || ""; }
+      });
+    };
+    var open = function () {
+      if (!dialog.open) { dialog.showModal(); }
+      input.focus();
+      input.select();
+      load();
+    };
+    opener.hidden = false;
+    opener.addEventListener("click", open);
+    opener.addEventListener("pointerenter", load, { once: true });
+    input.addEventListener("input", function () { show(input.value.trim()); });
+    input.addEventListener("keydown", function (event) {
+      var first = results.querySelector("a");
+      if (event.key === "Enter" && first) { event.preventDefault(); location.href = first.href; }
+    });
+    dialog.addEventListener("click", function (event) { if (event.target === dialog) { dialog.close(); } });
+    results.addEventListener("click", function (event) { if (event.target.closest("a")) { dialog.close(); } });
+    document.addEventListener("keydown", function (event) {
+      var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName) || document.activeElement.isContentEditable;
+      if ((event.key === "k" || event.key === "K") && (event.ctrlKey || event.metaKey)) { event.preventDefault(); open(); }
+      else if (event.key === "/" && !typing && !dialog.open) { event.preventDefault(); open(); }
+    });
   }
 })();
