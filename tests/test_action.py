@@ -150,3 +150,17 @@ def test_bad_inputs_are_usage_errors(tmp_path: Path, inputs: dict[str, str], mes
     assert run.returncode == 2
     assert message in run.stderr
     assert summary == ""
+
+
+def test_the_guide_uses_only_inputs_the_action_has() -> None:
+    # docs/ci.md shows the action in use: every `with:` key of its steps must be a real input.
+    guide = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+    blocks = [yaml.safe_load(b) for b in re.findall(r"^```yaml\n(.*?)^```$", guide, re.S | re.M)]
+    steps = [s for b in blocks if isinstance(b, dict) for s in b.get("steps", []) if "mcp-portal@" in s.get("uses", "")]
+    assert len(steps) == 3
+    declared = _action()["inputs"]
+    assert isinstance(declared, dict)
+    inputs = set(declared)
+    for step in steps:
+        assert set(step["with"]) <= inputs, step
+        assert step["with"]["command"] in ("build", "check", "diff")
