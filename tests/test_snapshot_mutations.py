@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 from generator.commands.cli import INTERNAL_ERROR, main
 from generator.errors import PortalError
-from generator.snapshot.shape import MAX_DEPTH
+from generator.snapshot.shape import MAX_DEPTH, check_shape, load_json_plain, shape_errors
 from generator.snapshot.snapshot import Snapshot, fingerprint, frozen, load_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -488,3 +488,76 @@ def test_a_live_listing_the_loader_rejects_blames_the_server_not_a_file() -> Non
     message = caught.value.message
     assert message.startswith("What the server listed cannot be documented: `server._meta.x` is NaN, Infinity")
     assert "Fix the server's listing" in message and "not usable" not in message
+
+
+_DEEP = "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1)
+
+
+@pytest.mark.parametrize(
+    ("raw", "plain"),
+    [
+        ('{"tools": [{"name": "a", "x": 1.5}]}', True),
+        ('{"tools": "\\u00e9 \\\\ud800 is text, not an escape"}', False),  # looks like one: the full scan decides
+        ('{"tools": "\\ud800"}', False),
+        ('{"tools": "\\uDC00"}', False),
+        ('{"\\udbff": 1}', False),
+        ('{"tools": [NaN]}', False),
+        ('{"tools": [-Infinity]}', False),
+        ('{"tools": [1e400]}', False),
+        ('{"tools": [' + "9" * 5000 + "]}", False),
+        ('{"tools": ' + _DEEP + "}", True),
+    ],
+)
+def test_the_quick_check_of_plain_json_gives_the_full_scans_verdict(raw: str, plain: bool) -> None:
+    """Plain JSON skips the value-by-value scan (only its depth is checked): the verdict must not change."""
+    data, found = load_json_plain(raw)
+    assert found is plain
+    assert check_shape(data, plain=found) == check_shape(data)
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=3),
+    lambda inner: st.lists(inner, max_size=2) | st.dictionaries(st.text(max_size=3), inner, max_size=2),
+    max_leaves=4,
+)
+_TOOL_KEYS = st.sampled_from(
+    ["name", "title", "description", "inputSchema", "outputSchema", "_meta", "annotations", "execution", "icons", "x"]
+)
+_ANNOTATIONS = st.dictionaries(
+    st.sampled_from(["title", "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint", "x"]), _JSON_VALUES
+)
+_TEXT_MOSTLY = st.text(max_size=3) | _JSON_VALUES
+_NEAR_VALID = st.fixed_dictionaries(
+    {"name": _TEXT_MOSTLY},
+    optional={
+        "title": _TEXT_MOSTLY,
+        "description": _TEXT_MOSTLY,
+        "inputSchema": st.dictionaries(st.text(max_size=2), _JSON_VALUES, max_size=2) | st.booleans() | _JSON_VALUES,
+        "_meta": st.dictionaries(st.text(max_size=2), _JSON_VALUES, max_size=2) | _JSON_VALUES,
+        "annotations": st.dictionaries(
+            st.sampled_from(["title", "readOnlyHint", "openWorldHint", "x"]), st.booleans() | _TEXT_MOSTLY
+        ),
+        "execution": st.fixed_dictionaries({}, optional={"taskSupport": _TEXT_MOSTLY}) | _JSON_VALUES,
+        "icons": st.just([{"src": "a"}]) | _JSON_VALUES,
+    },
+)
+"""Tools that are mostly valid, so the quick check is taken often and each of its tests is exercised."""
+_TOOL = (
+    st.dictionaries(
+        _TOOL_KEYS, _JSON_VALUES | _ANNOTATIONS | st.fixed_dictionaries({"taskSupport": _JSON_VALUES}), max_size=6
+    )
+    | _JSON_VALUES
+    | _NEAR_VALID
+)
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(_NEAR_VALID, max_size=4) | st.lists(_TOOL, max_size=4), st.booleans())
+def test_the_quick_tool_check_gives_jsonschemas_errors(tools: list[Any], named: bool) -> None:
+    """Tools that plainly conform are left out of jsonschema's walk: the errors must be the same ones."""
+    if named:
+        tools = [{**t, "name": "n"} if isinstance(t, dict) else t for t in tools]
+    data = {**copy.deepcopy(DEMO), "tools": tools}
+    quick = [(list(e.absolute_path), e.message) for e in shape_errors(data)]
+    full = [(list(e.absolute_path), e.message) for e in shape_errors(data, quick=False)]
+    assert quick == full

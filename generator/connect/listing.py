@@ -277,8 +277,8 @@ class ToolLister:
 
     def unique(self, tools: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """The tools with each name once; a repeated name is an error, or with --lenient a warning."""
-        names = [t["name"] for t in tools]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
+        counts = Counter(t["name"] for t in tools)
+        duplicates = sorted(n for n, count in counts.items() if count > 1)
         if not duplicates:
             return tools
         listed = ", ".join(repr(_shorten(d, _NAME_SHOWN)) for d in duplicates[:10])

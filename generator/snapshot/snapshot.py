@@ -25,7 +25,7 @@ from generator.snapshot.shape import (
     SNAPSHOT_VERSION,
     ShapeProblem,
     check_shape,
-    load_json,
+    load_json_plain,
     quote,
     shown,
     where,
@@ -202,14 +202,14 @@ def parse_snapshot(raw: str, path: Path) -> Snapshot:
 
 def _parse(raw: str) -> Snapshot:
     """:func:`parse_snapshot` without the file: every problem is a :class:`ShapeProblem`."""
-    data = load_json(raw)
+    data, plain = load_json_plain(raw)
     if not isinstance(data, dict):
         raise ShapeProblem("the top level must be a JSON object")
     version = data.get("snapshot_version")
     if version not in READABLE_VERSIONS or isinstance(version, bool):
         readable = " and ".join(map(str, READABLE_VERSIONS))
         raise ShapeProblem(f"its snapshot_version is {shown(version)}, and this mcp-portal reads versions {readable}")
-    problem = check_shape(data)
+    problem = check_shape(data, plain=plain)
     if problem is not None:
         raise ShapeProblem(problem)
     tools: tuple[dict[str, JSON], ...] = tuple(data.get("tools", []))
