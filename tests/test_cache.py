@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import hashlib
 import json
 from pathlib import Path
 from typing import Any
@@ -11,10 +12,10 @@ from typing import Any
 import pytest
 
 import generator.publish.assemble
-from generator.commands.build import site_files
+from generator.commands.build import build, site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
-from generator.publish.assemble import Job
+from generator.publish.assemble import Job, staged_files
 from generator.publish.cache import Entry
 from generator.snapshot.snapshot import Snapshot, load_snapshot
 
@@ -51,7 +52,7 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
     cold, cold_warnings = site_files(DEMO, config)
     first, _ = site_files(DEMO, config, cache=cache)
     assert first == cold
-    assert len(list(cache.glob("*.json"))) == len(DEMO.tools) + 3  # each tool, prompt, resource, template
+    assert len(list(cache.glob("*.entry"))) == len(DEMO.tools) + 3  # each tool, prompt, resource, template
 
     render_group = generator.publish.assemble._render_group
 
@@ -66,23 +67,59 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
     assert warm == cold and warm_warnings == cold_warnings
 
 
+def _damage(entry: Path, page: int, part: str) -> None:
+    """Flip one byte of *part* (``html``, ``md`` or ``full``) of the *page*-th page stored in *entry*."""
+    data = bytearray(entry.read_bytes())
+    magic, header, digest, _ = bytes(data).split(b"\n", 3)
+    pages = json.loads(header)["pages"]
+    _, start, size = pages[page][{"html": 1, "md": 3, "full": 4}[part]]
+    at = len(magic) + len(header) + len(digest) + 3 + start + size // 2
+    data[at] ^= 0x01
+    entry.write_bytes(bytes(data))
+
+
 def test_a_damaged_cache_is_a_miss(tmp_path: Path) -> None:
     config, cache = _config(tmp_path), tmp_path / "cache"
     cold, _ = site_files(DEMO, config)
     site_files(DEMO, config, cache=cache)
-    entries = sorted(cache.glob("*.json"))
+    entries = sorted(cache.glob("*.entry"))
     entries[0].write_bytes(entries[0].read_bytes()[:100])  # cut short
-    entries[1].write_bytes(b"\x00garbage")  # not JSON
-    data = json.loads(entries[2].read_bytes())  # valid JSON, but its content was edited
-    data["body"]["pages"][0][1] = data["body"]["pages"][0][1].replace("<main", "<main data-evil")
-    entries[2].write_text(json.dumps(data), encoding="utf-8")
-    data = json.loads(entries[3].read_bytes())  # edited and re-hashed: still not the pages asked for
-    data["body"]["pages"] = data["body"]["pages"][:1]
-    entries[3].write_text(json.dumps(data), encoding="utf-8")
+    entries[1].write_bytes(b"\x00garbage")  # not an entry
+    magic, header, digest, payload = entries[2].read_bytes().split(b"\n", 3)
+    edited = header.replace(b"en/", b"xx/", 1)  # a header edited, its hash left as it was
+    entries[2].write_bytes(b"\n".join([magic, edited, digest, payload]))
+    body = json.loads(header)  # edited and re-hashed: still not the pages asked for
+    body["pages"] = body["pages"][:1]
+    header = json.dumps(body).encode()
+    entries[3].write_bytes(b"\n".join([magic, header, hashlib.sha256(header).hexdigest().encode(), payload]))
+    _damage(entries[4], 0, "html")  # bytes that no longer match the header's hash
+    _damage(entries[5], 2, "md")
+    _damage(entries[6], 1, "full")
     (cache / "notes.txt").write_text("mine")  # a file the cache did not write
     damaged, _ = site_files(DEMO, config, cache=cache)
     assert damaged == cold
     assert (cache / "notes.txt").read_text() == "mine"
+
+
+def test_a_rebuild_links_pages_from_the_previous_site_and_checks_what_it_reads(tmp_path: Path) -> None:
+    """Over a previous site, a hit whose page that site holds is a hard link; bytes read from an entry are
+    checked, and a damaged one is rendered again even when some of its pages were already placed."""
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
+    source = tmp_path / "snapshot.json"
+    source.write_text(DEMO.to_json(), encoding="utf-8")
+    build(config, from_file=source)
+    cold, _ = site_files(DEMO, config)
+    page = out / "en" / "tools" / "search_chat" / "index.html"
+    inode = page.stat().st_ino
+    entries = {json.loads(e.read_bytes().split(b"\n", 3)[1])["pages"][0][0]: e for e in cache.glob("*.entry")}
+    _damage(entries["en/tools/search_chat/index.html"], 0, "html")  # the previous site has it: never read
+    _damage(entries["en/tools/file_defect/index.html"], 1, "md")  # ru's twin: read, since it is gone below
+    (out / "ru" / "tools" / "file_defect.md").unlink()
+    build(config, from_file=source)
+    assert page.stat().st_ino == inode  # linked, not written
+    rebuilt = staged_files(out)
+    assert rebuilt == cold
 
 
 @pytest.mark.parametrize("change", ["description", "title", "annotations", "schema"])
@@ -94,7 +131,7 @@ def test_a_changed_tool_is_rendered_again_wherever_it_shows(tmp_path: Path, tool
     warm, warm_warnings = site_files(changed, config, cache=cache)
     cold, cold_warnings = site_files(changed, config)
     assert warm == cold and warm_warnings == cold_warnings
-    assert len(list(cache.glob("*.json"))) == len(DEMO.tools) + 3  # the stale entries were pruned
+    assert len(list(cache.glob("*.entry"))) == len(DEMO.tools) + 3  # the stale entries were pruned
 
 
 def test_a_theme_or_catalog_change_reaches_every_page(tmp_path: Path) -> None:
@@ -107,3 +144,30 @@ def test_a_theme_or_catalog_change_reaches_every_page(tmp_path: Path) -> None:
     cold, _ = site_files(DEMO, config)
     assert warm == cold
     assert b"See also" in warm["en/tools/search_chat/index.html"]
+
+
+def test_entries_of_the_older_format_are_pruned_and_nothing_else(tmp_path: Path) -> None:
+    config, cache = _config(tmp_path), tmp_path / "cache"
+    cache.mkdir()
+    legacy = cache / f"{'ab' * 32}.json"  # format 1 kept each entry as JSON
+    legacy.write_text('{"body": {}, "sha256": ""}', encoding="utf-8")
+    (cache / "notes.json").write_text("mine", encoding="utf-8")
+    site_files(DEMO, config, cache=cache)
+    assert not legacy.exists()
+    assert (cache / "notes.json").read_text(encoding="utf-8") == "mine"
+    assert len(list(cache.glob("*.entry"))) == len(DEMO.tools) + 3
+
+
+def test_schema_warnings_come_from_the_cache_in_the_same_order(tmp_path: Path) -> None:
+    """A tool's schema warnings are found with its pages, so a warm build repeats them from the cache."""
+    config, cache = _config(tmp_path), tmp_path / "cache"
+    tools = [copy.deepcopy(dict(t)) for t in DEMO.tools]
+    for tool in (tools[1], tools[4]):
+        tool["inputSchema"]["properties"]["broken"] = {"$ref": "#/$defs/missing"}
+    snapshot = dataclasses.replace(DEMO, tools=tuple(tools), fingerprint="")
+    cold, cold_warnings = site_files(snapshot, config)
+    site_files(snapshot, config, cache=cache)
+    warm, warm_warnings = site_files(snapshot, config, cache=cache)
+    dangling = [w for w in cold_warnings if "dangling $ref" in w]
+    assert [w.split(":")[0] for w in dangling] == [f"tool {tools[1]['name']}", f"tool {tools[4]['name']}"]
+    assert warm == cold and warm_warnings == cold_warnings

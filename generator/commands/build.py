@@ -81,12 +81,15 @@ def produce_site(
         gathered = gather(snapshot, config)
         warnings += gathered.warnings
         template_dir = template_dir_of(config)
-        job = new_job(gathered.model, catalogs, Renderer(template_dir), deadline, cache)
+        renderer = Renderer(template_dir, compiled=cache.root if cache is not None else None)
+        if cache is not None:
+            cache.compiled = set(renderer.compiled_dirs)
+        job = new_job(gathered.model, catalogs, renderer, deadline, cache)
         advance(len(gathered.model.tools))
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
-        example_warnings = render_pages(job, staging, jobs, advance)
+        schema_notes, example_warnings = render_pages(job, staging, jobs, advance)
         write_site_wide(job, staging)
-    warnings += example_warnings
+    warnings += schema_notes + example_warnings
     if config.search:
         from generator.publish.search import index_site
 

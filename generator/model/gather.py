@@ -17,6 +17,7 @@ from generator.authoring.translations import load_translations
 from generator.compare.diff import load_side
 from generator.config.portal import PortalConfig
 from generator.model.site import SiteModel, build_model
+from generator.model.tool import ToolDoc
 from generator.snapshot.snapshot import Snapshot
 
 
@@ -53,8 +54,16 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
     model = build_model(
         snapshot, config, translations, overlays=overlays, previous=previous, api=api, operations=operations
     )
-    warnings += [f"tool {tool.name}: {note}" for tool in model.tools for note in tool.params.warnings]
     return Gathered(model, api, tuple(warnings))
+
+
+def schema_warnings(tool: ToolDoc) -> list[str]:
+    """What flattening *tool*'s input schema noted (a size limit, a depth limit, an unresolved $ref).
+
+    Found when the tool's pages are rendered (or read from the render cache with them), not when
+    the model is gathered: a rebuild need not flatten the schemas of the tools that did not change.
+    """
+    return [f"tool {tool.name}: {note}" for note in tool.params.warnings]
 
 
 def release_mismatches(snapshot: Snapshot) -> list[str]:

@@ -33,7 +33,7 @@ from generator.model.product import (
     prompts_of,
     resources_of,
 )
-from generator.model.tool import ToolDoc
+from generator.model.tool import ToolDoc, grants_tool
 from generator.slugs import assign_slugs
 from generator.snapshot.snapshot import Snapshot
 
@@ -65,6 +65,11 @@ class SiteModel:
         for tool in self.tools:
             found.setdefault(tool.name, tool)  # the first of a repeated name, as a scan would find
         return found
+
+    @cached_property
+    def grants_tool(self) -> str | None:
+        """The tool that reports the caller's grants (:func:`generator.model.tool.grants_tool`), if any."""
+        return grants_tool(self.tools)
 
     def tool_named(self, name: str) -> ToolDoc | None:
         return self._tools_by_name.get(name)

@@ -106,15 +106,6 @@ class ToolDoc(Doc):
     def troubleshooting(self, locale: str) -> tuple[Any, ...]:
         return self.overlay.troubleshooting_for(locale) if self.overlay else ()
 
-    def grants_tool(self, tools: tuple[ToolDoc, ...]) -> str | None:
-        """A tool that reports what the caller's token may do (``my_capabilities``, ``whoami``...): read-only,
-        no required argument, named for capabilities, permissions, scopes, grants or identity."""
-        for tool in tools:
-            names_it = _GRANTS.search(tool.name.lower())
-            if names_it and tool.access.level == "read-only" and not any(r.required for r in tool.params.rows):
-                return tool.name
-        return None
-
     def trouble_rows(self, missing: tuple[EndpointDoc, ...] = ()) -> tuple[Trouble, ...]:
         """The troubleshooting rows this tool's own declarations call for, after the overlay's rows.
 
@@ -374,3 +365,14 @@ def _call(name: str, arguments: Any, *, task: bool = False) -> dict[str, Any]:
         # A tool that requires task-augmented execution rejects a plain call (2025-11-25 tasks).
         params["task"] = {"ttl": 60000}
     return {"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params}
+
+
+def grants_tool(tools: tuple[ToolDoc, ...]) -> str | None:
+    """A tool that reports what the caller's token may do (``my_capabilities``, ``whoami``...): read-only,
+    no required argument, named for capabilities, permissions, scopes, grants or identity. The first
+    such tool of the site; the troubleshooting rows of every scoped tool name it."""
+    for tool in tools:
+        names_it = _GRANTS.search(tool.name.lower())
+        if names_it and tool.access.level == "read-only" and not any(r.required for r in tool.params.rows):
+            return tool.name
+    return None

@@ -15,6 +15,7 @@ this process.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import multiprocessing
 import os
@@ -25,11 +26,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import __version__
+from generator.model.gather import schema_warnings
 from generator.model.kinds import PageKind
 from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
-from generator.publish.cache import Entry, RenderCache, page_key
+from generator.publish.cache import Entry, RenderCache, Stored, page_key
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.write import Staging
 from generator.render.i18n import Catalog
@@ -106,6 +108,8 @@ class Rendered:
     hashes: dict[str, str] = field(default_factory=dict)
     warnings: dict[int, list[str]] = field(default_factory=dict)
     """Group index -> the warnings of its examples."""
+    notes: dict[int, list[str]] = field(default_factory=dict)
+    """Group index -> the warnings of its input schema."""
     pages: int = 0
     used: set[str] = field(default_factory=set)
     """The cache keys this build needs (found or written)."""
@@ -144,19 +148,26 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     for group in group_indexes:
         key = job.keys[group] if job.cache is not None else None
         indexes = job.groups[group]
-        entry = job.cache.get(key, [job.pages[i].html_path for i in indexes]) if job.cache and key else None
-        if entry is None:
+        stored = job.cache.get(key, [job.pages[i].html_path for i in indexes]) if job.cache and key else None
+        if stored is not None and _write_stored(staging, stored):
+            result.hits += 1
+            warnings, notes, fulls = stored.warnings, stored.notes, [page.full for page in stored.pages]
+        else:
             entry = _render_group(job, indexes)
             if job.cache is not None and key is not None:
                 job.cache.put(key, entry)
-        else:
-            result.hits += 1
+            for html_path, html, md_path, md, _ in entry.pages:
+                # A damaged entry may have written some pages before a piece failed its hash: those
+                # came from checked bytes, and rendering gives the same ones.
+                for path, text in ((html_path, html), (md_path, md)):
+                    if path not in staging.hashes:
+                        staging.write(path, text.encode("utf-8"))
+            warnings, notes, fulls = entry.warnings, entry.notes, [page[4] for page in entry.pages]
         if key is not None:
             result.used.add(key)
-        result.warnings[group] = list(entry.warnings)
-        for index, (html_path, html, md_path, md, full) in zip(indexes, entry.pages, strict=True):
-            staging.write(html_path, html.encode("utf-8"))
-            staging.write(md_path, md.encode("utf-8"))
+        result.warnings[group] = list(warnings)
+        result.notes[group] = list(notes)
+        for index, full in zip(indexes, fulls, strict=True):
             locale = job.pages[index].locale
             copy = without_shared(full, job.shared.get(locale))
             copies[locale].append(copy)
@@ -165,6 +176,16 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     for code, parts in copies.items():
         _fragment_file(job, chunk, code).write_text("\n".join(parts), encoding="utf-8")
     return result
+
+
+def _write_stored(staging: Staging, stored: Stored) -> bool:
+    """Write a cached entry's pages (hard links where the previous site has them); False when a piece
+    it had to read failed its hash, so the pages must be rendered after all."""
+    for page in stored.pages:
+        for path, piece in ((page.html_path, page.html), (page.md_path, page.md)):
+            if not staging.write_known(path, piece.sha256, functools.partial(stored.data, piece)):
+                return False
+    return True
 
 
 def _fragment_file(job: Job, chunk: int, locale: str) -> Path:
@@ -178,13 +199,14 @@ def _render_group(job: Job, indexes: Sequence[int]) -> Entry:
     """Render one documented thing's pages in every locale (its examples are found once)."""
     first = job.pages[indexes[0]]
     warnings = find_examples(job.site, job.deadline, tools=[first.tool]) if first.tool is not None else []
+    notes = schema_warnings(first.tool) if first.tool is not None else []
     pages = []
     for index in indexes:
         page = job.pages[index]
         job.deadline.check(f"rendering {page.html_path}")
         html, md, full = render_page(job.site, page, job.catalogs, job.renderer)
         pages.append((page.html_path, html, page.md_path, md, full))
-    return Entry(tuple(pages), tuple(warnings))
+    return Entry(tuple(pages), tuple(warnings), tuple(notes))
 
 
 def _deal(groups: int, jobs: int) -> list[list[int]]:
@@ -197,8 +219,9 @@ def _deal(groups: int, jobs: int) -> list[list[int]]:
     return [order[i : i + size] for i in range(0, groups, size)]
 
 
-def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> list[str]:
-    """Render every page into *staging*, and each locale's ``llms-full.txt``; return the warnings."""
+def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tuple[list[str], list[str]]:
+    """Render every page into *staging*, and each locale's ``llms-full.txt``; return the warnings of
+    the tools' input schemas, then those of their examples (each in the site's page order)."""
     global _JOB
     _JOB = job
     job.staging = staging
@@ -233,15 +256,19 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> lis
             job.parts[code] = _split_full(job, staging, code, sizes)
         job.fragments = None
     warnings: dict[int, list[str]] = {}
+    notes: dict[int, list[str]] = {}
     used: set[str] = set()
     for result in results:
         staging.hashes.update(result.hashes)
         warnings.update(result.warnings)
+        notes.update(result.notes)
         used |= result.used
         job.hits += result.hits
     if job.cache is not None:
         job.cache.used = used
-    return [w for group in sorted(warnings) for w in warnings[group]]
+    return [n for group in sorted(notes) for n in notes[group]], [
+        w for group in sorted(warnings) for w in warnings[group]
+    ]
 
 
 def _copies(
@@ -377,8 +404,8 @@ def _linked(site: SiteModel, page: Page) -> list[Doc]:
     if tool is None:
         return []
     linked: list[Doc] = [other for _, other in site.related_to(tool) if other is not None]
-    # The troubleshooting rows name the tool that reports the caller's grants (ToolDoc.grants_tool).
-    grants = site.tool_named(name) if (name := tool.grants_tool(site.tools)) else None
+    # The troubleshooting rows name the tool that reports the caller's grants (SiteModel.grants_tool).
+    grants = site.tool_named(name) if (name := site.grants_tool) else None
     return linked + ([grants] if grants is not None and grants is not tool else [])
 
 

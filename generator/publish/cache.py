@@ -18,11 +18,15 @@ changed template, catalog, configuration or generator version changes every key.
 from the whole site (the tool list, llms.txt, connecting, changes, the API page, nav.js) are
 always rendered again, and so is the search index.
 
-An entry is JSON with a sha256 of its own content; one that cannot be read, does not parse, does
-not match its hash or does not name the pages asked for is a miss and is written again, so a
-damaged cache can cost time but never change a byte of the site. Entries are written atomically
-(a temporary file, then a rename). After a successful build every entry this build did not use
-is removed, so the cache holds one site's worth; files the cache did not write are never touched.
+An entry (``<key>.entry``) is a JSON header with its own sha256, then the pages' bytes; the
+header gives each page's sha256. A rebuild hard-links a page from the previous site when that
+site holds the same hash at the same path (its bytes in the entry are then never read), and
+checks every piece it does read against its hash. An entry that cannot be read, does not parse,
+fails a hash or does not name the pages asked for is a miss: its pages are rendered again
+and the entry rewritten, so a damaged cache can cost time but never change a byte of the site.
+Entries are written atomically (a temporary file, then a rename). After a successful build every
+entry this build did not use is removed, so the cache holds one site's worth; files the cache did
+not write are never touched.
 The default directory is ``.mcp-portal-cache/<name of --out>/`` beside ``--out``; ``--cache DIR``
 puts the entries in DIR, and ``--no-cache`` renders everything.
 """
@@ -44,13 +48,16 @@ from typing import Any
 from generator import __version__
 from generator.config.portal import PortalConfig
 from generator.model.product import Doc
+from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, canonical_json
 
-FORMAT = 1
+FORMAT = 2
 """Bumped when an entry's layout changes: older entries then never match."""
-_ENTRY = re.compile(r"[0-9a-f]{64}\.json")
-"""The only file names the cache writes (and so the only ones it ever removes)."""
+_MAGIC = b"mcp-portal render cache 2\n"
+_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json)")
+"""The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
+are those of format 1, removed by the first build that does not use them)."""
 _IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints")
 """Settings that change where or how fast a site is built, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection
@@ -63,6 +70,47 @@ class Entry:
 
     pages: tuple[tuple[str, str, str, str, str], ...]
     warnings: tuple[str, ...]
+    """What finding its examples warned of."""
+    notes: tuple[str, ...] = ()
+    """What flattening its input schema warned of (:func:`generator.model.gather.schema_warnings`)."""
+
+
+@dataclass(frozen=True)
+class Piece:
+    """One file's bytes inside a stored entry: where they are, and the sha256 they must have."""
+
+    sha256: str
+    start: int
+    size: int
+
+
+@dataclass(frozen=True)
+class StoredPage:
+    """A page of a stored entry: its HTML and twin (paths and pieces) and its ``llms-full.txt`` copy."""
+
+    html_path: str
+    html: Piece
+    md_path: str
+    md: Piece
+    full: str
+
+
+@dataclass(frozen=True)
+class Stored:
+    """An entry as read back: the pages' hashes, their copies for ``llms-full.txt`` (checked), the warnings.
+
+    The HTML and Markdown bytes are only checked when :meth:`data` is asked for them: a page the
+    previous site already holds with the same hash is hard-linked from there and never read.
+    """
+
+    pages: tuple[StoredPage, ...]
+    warnings: tuple[str, ...]
+    notes: tuple[str, ...]
+    payload: bytes
+
+    def data(self, piece: Piece) -> bytes | None:
+        """The bytes of *piece*, or None when they do not match their hash (a damaged entry)."""
+        return _checked(self.payload, piece)
 
 
 def _tree(digest: Any, root: Path | None, label: str) -> None:
@@ -124,41 +172,67 @@ class RenderCache:
         self._created = [p for p in (root, *root.parents) if not p.exists()]
         self.used: set[str] = set()
         """The keys of the entries the site needs (set after rendering): what :meth:`commit` keeps."""
+        self.compiled: set[str] = set()
+        """The directories of compiled templates this build used (:mod:`generator.render.compiled`):
+        :meth:`commit` removes the others' files."""
         """The directories a build would create for the cache, innermost first (removed if left empty)."""
 
     def _path(self, key: str) -> Path:
-        return self.root / f"{key}.json"
+        return self.root / f"{key}.entry"
 
-    def get(self, key: str, html_paths: Sequence[str]) -> Entry | None:
-        """The entry for *key*, if it is whole and holds exactly these pages; otherwise None."""
+    def get(self, key: str, html_paths: Sequence[str]) -> Stored | None:
+        """The entry for *key*, if its header is whole and names exactly these pages; otherwise None.
+
+        An entry is a magic line, a JSON header, the header's sha256, then the pages' bytes. Each
+        ``llms-full.txt`` copy is checked here; the HTML and twin bytes by :meth:`Stored.data`.
+        """
         try:
-            data = json.loads(self._path(key).read_bytes())
-            body = data["body"]
-            if data["sha256"] != hashlib.sha256(canonical_json(body).encode()).hexdigest():
+            data = self._path(key).read_bytes()
+            if not data.startswith(_MAGIC):
                 return None
-            if body["format"] != FORMAT or body["key"] != key:
+            header, digest, payload = data[len(_MAGIC) :].split(b"\n", 2)
+            if hashlib.sha256(header).hexdigest().encode() != digest:
                 return None
-            pages = tuple(tuple(page) for page in body["pages"])
-            if [page[0] for page in pages] != list(html_paths):
+            body = json.loads(header)
+            if body["format"] != FORMAT or body["key"] != key or [p[0] for p in body["pages"]] != list(html_paths):
                 return None
-            if not all(len(page) == 5 and all(isinstance(x, str) for x in page) for page in pages):
+            pages = []
+            for html_path, html, md_path, md, full in body["pages"]:
+                copy = _checked(payload, _piece(full))
+                if copy is None or not isinstance(html_path, str) or not isinstance(md_path, str):
+                    return None
+                pages.append(StoredPage(html_path, _piece(html), md_path, _piece(md), copy.decode("utf-8")))
+            warnings, notes = body["warnings"], body["notes"]
+            if not all(isinstance(w, str) for w in [*warnings, *notes]):
                 return None
-            warnings = body["warnings"]
-            if not all(isinstance(w, str) for w in warnings):
-                return None
-            return Entry(pages, tuple(warnings))  # type: ignore[arg-type]
+            return Stored(tuple(pages), tuple(warnings), tuple(notes), payload)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
     def put(self, key: str, entry: Entry) -> None:
         """Keep *entry*; a cache that cannot be written only costs time, so errors are ignored."""
-        body = {"format": FORMAT, "key": key, "pages": entry.pages, "warnings": entry.warnings}
-        data = {"body": body, "sha256": hashlib.sha256(canonical_json(body).encode()).hexdigest()}
-        target = self.pending / f"{key}.json"
+        chunks: list[bytes] = []
+        at = 0
+
+        def piece(text: str) -> list[object]:
+            nonlocal at
+            data = text.encode("utf-8")
+            chunks.append(data)
+            at += len(data)
+            return [hashlib.sha256(data).hexdigest(), at - len(data), len(data)]
+
+        pages = [[html, piece(text), md, piece(twin), piece(full)] for html, text, md, twin, full in entry.pages]
+        header = json.dumps(
+            {"format": FORMAT, "key": key, "pages": pages, "warnings": entry.warnings, "notes": entry.notes},
+            ensure_ascii=False,
+        ).encode("utf-8")
+        target = self.pending / f"{key}.entry"
         temporary = self.pending / f".{key}.{os.getpid()}.tmp"  # a worker's own pid: workers never collide
         try:
             self.pending.mkdir(parents=True, exist_ok=True)
-            temporary.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+            with open(temporary, "wb") as handle:
+                handle.write(_MAGIC + header + b"\n" + hashlib.sha256(header).hexdigest().encode() + b"\n")
+                handle.writelines(chunks)
             os.replace(temporary, target)
         except OSError:
             with contextlib.suppress(OSError):
@@ -171,14 +245,16 @@ class RenderCache:
         were killed (their process is gone).
         """
         with contextlib.suppress(OSError):
-            for path in sorted(self.pending.glob("*.json")):
+            for path in sorted(self.pending.glob("*.entry")):
                 os.replace(path, self.root / path.name)
         shutil.rmtree(self.pending, ignore_errors=True)
         with contextlib.suppress(OSError):
             for path in self.root.iterdir():
                 if _abandoned(path):
                     shutil.rmtree(path, ignore_errors=True)
-                elif _ENTRY.fullmatch(path.name) and path.name[:-5] not in self.used and path.is_file():
+                elif COMPILED_DIR.fullmatch(path.name) and path.name not in self.compiled:
+                    _remove_compiled(path)
+                elif _ENTRY.fullmatch(path.name) and path.name.partition(".")[0] not in self.used and path.is_file():
                     path.unlink()
 
     def discard(self) -> None:
@@ -187,6 +263,33 @@ class RenderCache:
         for directory in self._created:
             with contextlib.suppress(OSError):
                 directory.rmdir()  # only succeeds when empty
+
+
+def _remove_compiled(directory: Path) -> None:
+    """Remove an unused directory of compiled templates: the files named like ours, then it if empty."""
+    if directory.is_symlink() or not directory.is_dir():
+        return
+    for file in directory.iterdir():
+        if COMPILED_FILE.fullmatch(file.name) and file.is_file() and not file.is_symlink():
+            file.unlink()
+    with contextlib.suppress(OSError):
+        directory.rmdir()
+
+
+def _checked(payload: bytes, piece: Piece) -> bytes | None:
+    """*piece*'s bytes in *payload*, or None when they do not match their hash."""
+    data = payload[piece.start : piece.start + piece.size]
+    return data if hashlib.sha256(data).hexdigest() == piece.sha256 else None
+
+
+def _piece(value: object) -> Piece:
+    """A header's ``[sha256, start, size]`` as a :class:`Piece` (TypeError or ValueError when it is not one)."""
+    if not isinstance(value, list) or len(value) != 3:
+        raise TypeError("not a piece")
+    digest, start, size = value
+    if not isinstance(digest, str) or not isinstance(start, int) or not isinstance(size, int) or start < 0 or size < 0:
+        raise TypeError("not a piece")
+    return Piece(digest, start, size)
 
 
 def _abandoned(path: Path) -> bool:

@@ -91,6 +91,20 @@ class Staging:
                 handle.write(data)
         self.hashes[path] = digest
 
+    def write_known(self, path: str, digest: str, load: Callable[[], bytes | None]) -> bool:
+        """Write a file whose sha256 is known: a hard link to the previous site's copy when that holds
+        those bytes, else the bytes *load* gives. When *load* has none (a damaged cache entry),
+        nothing is written and False is returned."""
+        target = self._claim(path)
+        if not (self.unchanged.get(path) == digest and self._link(target)):
+            data = load()
+            if data is None:
+                return False
+            with open(target, "wb") as handle:
+                handle.write(data)
+        self.hashes[path] = digest
+        return True
+
     def write_parts(self, path: str, parts: Iterable[bytes], separator: bytes) -> None:
         """Write one file made of *parts* joined by *separator*, one part in memory at a time."""
         target = self._claim(path)

@@ -93,8 +93,23 @@ class Catalog:
         also = "" if self.code == BASE_LOCALE else f" or locales/{BASE_LOCALE}.yaml"
         raise KeyError(f"no UI string {key!r} in locales/{self.code}.yaml{also}")
 
+    @cached_property
+    def _plain(self) -> dict[str, str]:
+        """The strings with no placeholder, by key: what most ``t()`` calls ask for, found in one lookup."""
+        found: dict[str, str] = {}
+        for strings in (self.fallback, self.strings):
+            for key, entry in strings.items():
+                if isinstance(entry, str) and "{" not in entry and "}" not in entry:
+                    found[key] = entry
+                else:
+                    found.pop(key, None)
+        return found
+
     def t(self, key: str, **args: Any) -> str:
         """The string for *key*, with ``{name}`` placeholders filled in."""
+        plain = self._plain.get(key)
+        if plain is not None:
+            return plain
         entry = self._entry(key)
         text = entry["other"] if isinstance(entry, Mapping) else entry
         if "{" not in text and "}" not in text:  # most strings have no placeholder: nothing to format

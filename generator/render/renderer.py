@@ -37,8 +37,18 @@ from generator.model.pages import Page, absolute, pages_for, relative
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.model.tool import ToolDoc
+from generator.render.compiled import keep_compiled
 from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
-from generator.render.filters import FILTERS, GLOBALS, MarkdownCatalog, markdown_environment, md_finalize, md_url
+from generator.render.filters import (
+    FILTERS,
+    GLOBALS,
+    HTML_GLOBALS,
+    MD_GLOBALS,
+    MarkdownCatalog,
+    markdown_environment,
+    md_finalize,
+    md_url,
+)
 from generator.render.i18n import Catalog
 from generator.render.layout import LAYOUT_FILTERS
 from generator.render.themes import ThemeEnvironment, template_loader
@@ -124,8 +134,10 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
     env.filters.update(FILTERS)
     if autoescape:
         env.filters.update(LAYOUT_FILTERS)
+        env.globals.update(HTML_GLOBALS)
     env.globals.update(GLOBALS)
     if not autoescape:
+        env.globals.update(MD_GLOBALS)
         markdown_environment(env)
     return env
 
@@ -200,9 +212,14 @@ class Context:
 class Renderer:
     """Renders every page, twin and llms.txt of a site."""
 
-    def __init__(self, template_dir: Path | None = None) -> None:
+    def __init__(self, template_dir: Path | None = None, compiled: Path | None = None) -> None:
+        """With *compiled* (the render cache's directory), compiled templates are kept there between builds."""
         self.html = _environment(template_dir, autoescape=True)
         self.text = _environment(template_dir, autoescape=False)
+        self.compiled_dirs: tuple[str, ...] = ()
+        """The directories under *compiled* that this renderer's templates are kept in (by name)."""
+        if compiled is not None:
+            self.compiled_dirs = tuple(keep_compiled(env, compiled) for env in (self.html, self.text))
 
     def _globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
         return {
