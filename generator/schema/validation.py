@@ -51,6 +51,7 @@ from referencing.exceptions import NoSuchResource, Unresolvable
 from generator.schema import patterns
 from generator.schema.ecma_syntax import PatternError
 from generator.schema.patterns import PatternUndecided
+from generator.schema.plain import plainly_valid
 from generator.schema.refs import detect_dialect
 
 _MAX_ERRORS = 50  # messages returned per validate call: enough to fix a schema, bounded work
@@ -161,6 +162,12 @@ def _format_checker(cls: Any) -> FormatChecker:
     return checker
 
 
+def _format_test(cls: Any) -> Callable[[str, str], bool]:
+    """``(value, format)``: whether a string passes the dialect's format check (as the meta-schema asks)."""
+    checker = _format_checker(cls)
+    return lambda text, name: bool(checker.conforms(text, name))
+
+
 def _safe(func: Callable[[object], bool]) -> Callable[[object], bool]:
     def check(value: object) -> bool:
         try:
@@ -204,6 +211,10 @@ def _one_document(node: Any) -> Any:
             continue
         if key in ("$dynamicRef", "$recursiveRef") and value in ("#meta", "#"):
             out["$ref"] = "#"
+        elif key == "$ref" and isinstance(value, str) and value.startswith("meta/") and "#/$defs/" in value:
+            # "meta/validation#/$defs/stringArray" (the deprecated `dependencies`): every vocabulary's
+            # $defs are merged into the one document, where the relative document name no longer resolves.
+            out["$ref"] = "#" + value.partition("#")[2]
         else:
             out[key] = _one_document(value)
     return out
@@ -263,7 +274,10 @@ class Checker:
         try:
             with warnings.catch_warnings():  # e.g. FutureWarning from re for an odd pattern
                 warnings.simplefilter("ignore")
-                problem = best_match(_meta_validator(cls).iter_errors(schema))
+                if cls is _VALIDATORS["2020-12"] and plainly_valid(schema, _format_test(cls)):
+                    problem = None  # the quick walk proves what the meta-schema would (generator.schema.plain)
+                else:
+                    problem = best_match(_meta_validator(cls).iter_errors(schema))
             if problem is not None:
                 where = _at(problem.absolute_path).replace("$", "#", 1)
                 self.error = clip_message(f"{problem.message} (at {where})")
