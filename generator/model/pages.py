@@ -193,10 +193,31 @@ def check_one_page_per_item(model: SiteModel) -> None:
                 folders.setdefault(parent, (page, path))
 
 
+def _segments(path: str) -> list[str] | None:
+    """The segments of a normalized relative site path (``""`` has none); None for any other path."""
+    if not path:
+        return []
+    parts = path.split("/")
+    return None if any(part in ("", ".", "..") for part in parts) else parts
+
+
 def relative(from_path: str, to_path: str) -> str:
-    """A relative link from the file *from_path* to the file (or directory) *to_path*."""
-    start = posixpath.dirname(from_path) or "."
-    rel = posixpath.relpath(to_path, start)
+    """A relative link from the file *from_path* to the file (or directory) *to_path*.
+
+    Site paths are normalized and relative, so the link is worked out from their segments
+    (what :func:`posixpath.relpath` gives, without its two ``abspath`` calls: a large build makes
+    over 100,000 links); any other path goes to :func:`posixpath.relpath` itself.
+    """
+    start, target = _segments(posixpath.dirname(from_path)), _segments(to_path.rstrip("/"))
+    if start is None or target is None or to_path.startswith("/"):
+        rel = posixpath.relpath(to_path, posixpath.dirname(from_path) or ".")
+    else:
+        common = 0
+        for a, b in zip(start, target, strict=False):
+            if a != b:
+                break
+            common += 1
+        rel = "/".join([".."] * (len(start) - common) + target[common:]) or "."
     if to_path.endswith("/") and not rel.endswith("/"):
         rel += "/"
     return rel
