@@ -6,6 +6,7 @@ import copy
 import dataclasses
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +172,47 @@ def test_schema_warnings_come_from_the_cache_in_the_same_order(tmp_path: Path) -
     dangling = [w for w in cold_warnings if "dangling $ref" in w]
     assert [w.split(":")[0] for w in dangling] == [f"tool {tools[1]['name']}", f"tool {tools[4]['name']}"]
     assert warm == cold and warm_warnings == cold_warnings
+
+
+def test_compiled_templates_are_kept_checked_and_pruned(tmp_path: Path) -> None:
+    """Compiled templates live in the cache; a damaged or swapped file is compiled again, never run."""
+    config, cache = _config(tmp_path), tmp_path / "cache"
+    cold, _ = site_files(DEMO, config)
+    stale = cache / "templates-0123456789abcdef"
+    stale.mkdir(parents=True)
+    (stale / f"{'0' * 40}.code").write_bytes(b"old")
+    (stale / "notes.txt").write_text("mine", encoding="utf-8")
+    assert site_files(DEMO, config, cache=cache)[0] == cold
+    kept = sorted(p for p in cache.glob("templates-*") if p != stale)
+    assert len(kept) == 2  # the HTML and the Markdown environment never share compiled code
+    codes = sorted(p for d in kept for p in d.glob("*.code"))
+    assert len(codes) > 20
+    assert not (stale / f"{'0' * 40}.code").exists() and (stale / "notes.txt").read_text(encoding="utf-8") == "mine"
+    # Damaged: one byte flipped. Swapped: each file whole and self-consistent, but another template's.
+    damaged = bytearray(codes[0].read_bytes())
+    damaged[-10] ^= 0x01
+    codes[0].write_bytes(bytes(damaged))
+    first, second = codes[1].read_bytes(), codes[2].read_bytes()
+    codes[1].write_bytes(second)
+    codes[2].write_bytes(first)
+    assert site_files(DEMO, config, cache=cache)[0] == cold
+    assert codes[0].read_bytes() != bytes(damaged)  # compiled again and rewritten
+
+
+def test_files_nobody_touched_are_not_hashed_again_and_an_edit_is_still_found(tmp_path: Path) -> None:
+    """The cache keeps each published file's signature; a hand edit changes it even with mtime restored."""
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
+    source = tmp_path / "snapshot.json"
+    source.write_text(DEMO.to_json(), encoding="utf-8")
+    build(config, from_file=source)
+    record = json.loads((cache / "published.json").read_text(encoding="utf-8"))
+    assert record["site"] == str(out.resolve()) and "en/index.html" in record["files"]
+    page = out / "en" / "tools" / "search_chat" / "index.html"
+    before, times = page.read_bytes(), page.stat()
+    page.write_bytes(before.replace(b"<main", b"<mAin", 1))  # same size
+    os.utime(page, ns=(times.st_atime_ns, times.st_mtime_ns))  # and the same modification time
+    result = build(config, from_file=source)
+    assert page.read_bytes() == before
+    assert any("edited after it was built" in w and "en/tools/search_chat/index.html" in w for w in result.warnings)
+    assert staged_files(out) == site_files(DEMO, config)[0]

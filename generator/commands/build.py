@@ -19,7 +19,7 @@ from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.model.gather import gather
 from generator.publish.assemble import new_job, render_pages, staged_files, write_manifest, write_site_wide
-from generator.publish.cache import RenderCache, cache_dir, site_key
+from generator.publish.cache import PUBLISHED, RenderCache, cache_dir, site_key
 from generator.publish.location import Protected, preflight
 from generator.publish.write import Staging, publish
 from generator.render.i18n import Catalog, catalog_warnings, load_catalog
@@ -171,7 +171,8 @@ def build(
 
     # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
     try:
-        kept = publish(out, produce, protected=build_inputs(config, from_file))
+        record = renders.root / PUBLISHED if renders is not None else None
+        kept = publish(out, produce, protected=build_inputs(config, from_file), record=record)
     except BaseException:
         if renders is not None:
             renders.discard()  # a failed build leaves the cache as it found it

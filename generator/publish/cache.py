@@ -52,12 +52,15 @@ from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, canonical_json
 
-FORMAT = 2
+FORMAT = 3
 """Bumped when an entry's layout changes: older entries then never match."""
-_MAGIC = b"mcp-portal render cache 2\n"
+_MAGIC = f"mcp-portal render cache {FORMAT}\n".encode()
 _ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json)")
 """The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
 are those of format 1, removed by the first build that does not use them)."""
+PUBLISHED = "published.json"
+"""The signatures of the files of the site last published with this cache
+(:func:`generator.publish.write.record_published`)."""
 _IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints")
 """Settings that change where or how fast a site is built, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection
@@ -99,18 +102,26 @@ class StoredPage:
 class Stored:
     """An entry as read back: the pages' hashes, their copies for ``llms-full.txt`` (checked), the warnings.
 
-    The HTML and Markdown bytes are only checked when :meth:`data` is asked for them: a page the
+    Only the header and the copies (the start of the payload) are read with the entry. The HTML
+    and Markdown bytes are read and checked only when :meth:`data` is asked for them: a page the
     previous site already holds with the same hash is hard-linked from there and never read.
     """
 
     pages: tuple[StoredPage, ...]
     warnings: tuple[str, ...]
     notes: tuple[str, ...]
-    payload: bytes
+    path: Path
+    offset: int
+    """Where the payload starts in the file."""
 
     def data(self, piece: Piece) -> bytes | None:
-        """The bytes of *piece*, or None when they do not match their hash (a damaged entry)."""
-        return _checked(self.payload, piece)
+        """The bytes of *piece*, or None when they cannot be read or do not match their hash (a damaged entry)."""
+        try:
+            with open(self.path, "rb") as handle:
+                handle.seek(self.offset + piece.start)
+                return _checked(handle.read(piece.size), Piece(piece.sha256, 0, piece.size))
+        except OSError:
+            return None
 
 
 def _tree(digest: Any, root: Path | None, label: str) -> None:
@@ -183,29 +194,31 @@ class RenderCache:
     def get(self, key: str, html_paths: Sequence[str]) -> Stored | None:
         """The entry for *key*, if its header is whole and names exactly these pages; otherwise None.
 
-        An entry is a magic line, a JSON header, the header's sha256, then the pages' bytes. Each
-        ``llms-full.txt`` copy is checked here; the HTML and twin bytes by :meth:`Stored.data`.
+        An entry is a magic line, a JSON header, the header's sha256, then the payload: every page's
+        ``llms-full.txt`` copy (read and checked here), then the HTML and twin bytes (see :class:`Stored`).
         """
+        path = self._path(key)
         try:
-            data = self._path(key).read_bytes()
-            if not data.startswith(_MAGIC):
-                return None
-            header, digest, payload = data[len(_MAGIC) :].split(b"\n", 2)
-            if hashlib.sha256(header).hexdigest().encode() != digest:
-                return None
-            body = json.loads(header)
-            if body["format"] != FORMAT or body["key"] != key or [p[0] for p in body["pages"]] != list(html_paths):
-                return None
+            with open(path, "rb") as handle:
+                if handle.read(len(_MAGIC)) != _MAGIC:
+                    return None
+                header, digest = handle.readline().rstrip(b"\n"), handle.readline().rstrip(b"\n")
+                if hashlib.sha256(header).hexdigest().encode() != digest:
+                    return None
+                body = json.loads(header)
+                if body["format"] != FORMAT or body["key"] != key or [p[0] for p in body["pages"]] != list(html_paths):
+                    return None
+                offset, copies = handle.tell(), handle.read(body["copies"])
             pages = []
             for html_path, html, md_path, md, full in body["pages"]:
-                copy = _checked(payload, _piece(full))
+                copy = _checked(copies, _piece(full))
                 if copy is None or not isinstance(html_path, str) or not isinstance(md_path, str):
                     return None
                 pages.append(StoredPage(html_path, _piece(html), md_path, _piece(md), copy.decode("utf-8")))
             warnings, notes = body["warnings"], body["notes"]
             if not all(isinstance(w, str) for w in [*warnings, *notes]):
                 return None
-            return Stored(tuple(pages), tuple(warnings), tuple(notes), payload)
+            return Stored(tuple(pages), tuple(warnings), tuple(notes), path, offset)
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
@@ -221,11 +234,17 @@ class RenderCache:
             at += len(data)
             return [hashlib.sha256(data).hexdigest(), at - len(data), len(data)]
 
-        pages = [[html, piece(text), md, piece(twin), piece(full)] for html, text, md, twin, full in entry.pages]
+        fulls = [piece(page[4]) for page in entry.pages]  # first: every hit reads them
+        copies = at
+        pages = [
+            [html, piece(text), md, piece(twin), full]
+            for (html, text, md, twin, _), full in zip(entry.pages, fulls, strict=True)
+        ]
         header = json.dumps(
-            {"format": FORMAT, "key": key, "pages": pages, "warnings": entry.warnings, "notes": entry.notes},
+            {"format": FORMAT, "key": key, "pages": pages, "copies": copies, "warnings": entry.warnings,
+             "notes": entry.notes},
             ensure_ascii=False,
-        ).encode("utf-8")
+        ).encode("utf-8")  # fmt: skip
         target = self.pending / f"{key}.entry"
         temporary = self.pending / f".{key}.{os.getpid()}.tmp"  # a worker's own pid: workers never collide
         try:
