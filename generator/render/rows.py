@@ -1,0 +1,121 @@
+"""The rows of the parameter, returns and troubleshooting tables, for HTML and for Markdown.
+
+A large build writes tens of thousands of these rows; as a Jinja loop each cost a dozen
+attribute lookups, filter calls and ``finalize`` passes, a quarter of the rendering. The tables
+around them (caption, header, the whole-object constraints) stay in the templates
+(``rows_table`` and the troubleshooting section); these functions write only the ``<tr>`` rows
+(HTML) or the ``| ... |`` lines (Markdown), byte for byte what the loops wrote, with the same filters for every
+cell: escaped for their context, hidden characters shown as markers (:func:`generator.text.visible`,
+applied once to the whole, which is the same since it works character by character).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import pass_context
+from jinja2.runtime import Context
+from markupsafe import Markup, escape
+
+from generator.render.filters import (
+    Md,
+    commas,
+    constraints,
+    md_cell,
+    md_cell_code,
+    md_constraints,
+    t_html,
+    type_words,
+)
+from generator.render.prose import markdown_inline, wbr
+from generator.text import visible
+
+
+@pass_context
+def field_rows(context: Context, flat: Any, show_required: bool = True) -> Markup:
+    """The ``<tr>`` rows of an HTML parameter (or returns) table, each ending in a newline."""
+    t = context.resolve("t")
+    col_type, col_description = escape(t("tool.col_type")), escape(t("tool.col_description"))
+    required = (
+        {True: f'<td data-label="{escape(t("tool.col_required"))}">{escape(t("tool.required_yes"))}</td>',
+         False: f'<td data-label="{escape(t("tool.col_required"))}">{escape(t("tool.required_no"))}</td>'}
+        if show_required
+        else {True: "", False: ""}
+    )  # fmt: skip
+    optional = f' <span class="opt">({escape(t("tool.optional"))})</span>'
+    lang = escape(context.resolve("site").server_language)
+    out: list[str] = []
+    for row in flat.rows:
+        variant = f' <span class="variant">{escape(t("tool.variant", n=row.variant))}</span>' if row.variant else ""
+        description = (
+            f'<span dir="auto" lang="{lang}">{markdown_inline(row.description)}</span>' if row.description else ""
+        )
+        rules = f'<div class="constraints" dir="auto">{constraints(context, row)}</div>' if row.constraints else ""
+        out.append(
+            f'<tr>\n  <td class="depth-{min(row.depth, 6)}"><code dir="ltr" class="ident">{wbr(row.path or "(root)")}'
+            f"</code>{variant}</td>\n"
+            f'  <td data-label="{col_type}">{type_words(context, row)}'
+            f"{optional if not show_required and not row.required else ''}</td>\n"
+            f'{required[bool(row.required)]}  <td data-label="{col_description}">{description}{rules}</td>\n</tr>\n'
+        )
+    return Markup(visible("".join(out)))
+
+
+@pass_context
+def md_field_rows(context: Context, flat: Any, show_required: bool = True) -> Md:
+    """The ``| ... |`` lines of a Markdown parameter (or returns) table, each ending in a newline."""
+    t = context.resolve("t")  # the Markdown catalog: its strings are Markdown already
+    yes, no, optional = t("tool.required_yes"), t("tool.required_no"), t("tool.optional")
+    out: list[str] = []
+    for row in flat.rows:
+        variant = f" ({t('tool.variant', n=row.variant)})" if row.variant else ""
+        label = f" ({optional})" if not show_required and not row.required else ""
+        required = f" {yes if row.required else no} |" if show_required else ""
+        dash = " — " if row.description and row.constraints else ""
+        out.append(
+            f"| {md_cell_code(row.path or '(root)')}{variant} | {md_cell_code(row.type_label)}{label} |{required} "
+            f"{md_cell(row.description or '')}{dash}{md_constraints(context, row)} |\n"
+        )
+    return Md(visible("".join(out)))
+
+
+@pass_context
+def trouble_rows(context: Context, rows: Any) -> Markup:
+    """The ``<tr>`` rows a tool's own declarations add to its troubleshooting table (``ToolDoc.trouble_rows``):
+    names as code, rules worded as in the parameter tables, the grants tool named for a scope."""
+    t = context.resolve("t")
+    cause, action = escape(t("tool.col_cause")), escape(t("tool.col_action"))
+    grants = context.resolve("site").grants_tool
+    out: list[str] = []
+    for r in rows:
+        names = commas(context, [Markup('<code dir="ltr">') + escape(n) + Markup("</code>") for n in r.names])
+        rule = constraints(context, r.row) if r.row else Markup("")
+        if r.key == "scope" and grants:
+            grant = Markup('<code dir="ltr">') + escape(grants) + Markup("</code>")
+            fix = t_html(context, "trouble.scope.action_tool", tool=grant, names=names)
+        else:
+            fix = t_html(context, f"trouble.{r.key}.action", names=names)
+        out.append(
+            f"<tr><td>{t_html(context, f'trouble.{r.key}.symptom', names=names)}</td> "
+            f'<td data-label="{cause}">{t_html(context, f"trouble.{r.key}.cause", names=names, rule=rule)}</td> '
+            f'<td data-label="{action}">{fix}</td></tr>\n'
+        )
+    return Markup(visible("".join(out)))
+
+
+@pass_context
+def md_trouble_rows(context: Context, rows: Any) -> Md:
+    """:func:`trouble_rows` as Markdown table lines."""
+    t = context.resolve("t")  # the Markdown catalog: it escapes what it fills in
+    grants = context.resolve("site").grants_tool
+    out: list[str] = []
+    for r in rows:
+        names = commas(context, [md_cell_code(n) for n in r.names])
+        rule = md_constraints(context, r.row) if r.row else ""
+        if r.key == "scope" and grants:
+            fix = t("trouble.scope.action_tool", tool=md_cell_code(grants), names=names)
+        else:
+            fix = t(f"trouble.{r.key}.action", names=names)
+        symptom, why = t(f"trouble.{r.key}.symptom", names=names), t(f"trouble.{r.key}.cause", names=names, rule=rule)
+        out.append(f"| {md_cell(symptom)} | {md_cell(why)} | {md_cell(fix)} |\n")
+    return Md(visible("".join(out)))
