@@ -105,13 +105,14 @@ def report_demo() -> None:
     print(row("assets/portal.js", [files["assets/portal.js"]]))
     for code in LOCALES:
         print(row(f"{code}/nav.js", [files[f"{code}/nav.js"]]))
-    print("\nSearch (Pagefind). portal.js requests the UI script and stylesheet on every page served over http;")
-    print("the UI imports pagefind.js (which starts pagefind-worker.js) and the locale's files on first search.")
+    print("\nSearch (Pagefind). Nothing is requested until a reader opens search: then portal.js imports")
+    print("pagefind.js (which starts pagefind-worker.js) and the locale's files.")
     print("Index, fragment and wasm files are gzip-compressed by Pagefind already: raw size = transfer size.")
-    for name in ("pagefind-ui.js", "pagefind-ui.css", "pagefind.js", "pagefind-worker.js"):
+    for name in ("pagefind.js", "pagefind-worker.js"):
         print(row(f"pagefind/{name}", [files[f"pagefind/{name}"]]))
     unused = [p for p in files if p.startswith("pagefind/pagefind-component-ui") or "modular-ui" in p]
-    print(row("component/modular UI (not used)", [files[p] for p in sorted(unused)]))
+    unused += [p for p in files if p in ("pagefind/pagefind-ui.js", "pagefind/pagefind-ui.css")]
+    print(row("default, component and modular UIs (not used)", [files[p] for p in sorted(unused)]))
     print(row("pagefind-highlight.js (not used)", [files["pagefind/pagefind-highlight.js"]]))
     print(row("wasm.unknown.pagefind (not used)", [files["pagefind/wasm.unknown.pagefind"]]))
     for code in LOCALES:
