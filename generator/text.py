@@ -96,6 +96,7 @@ def for_terminal(text: str) -> str:
 
 
 _BACKTICKS = re.compile(r"`+")
+_LINE_BREAK = re.compile(r"\s*\n\s*")
 
 
 def code_span(value: Any) -> str:
@@ -105,7 +106,11 @@ def code_span(value: Any) -> str:
     plain text it is the name in backticks, and read as Markdown (a PR comment) the name cannot
     end the span early, whatever backticks it holds.
     """
-    text = re.sub(r"\s*\n\s*", " ", visible(str(value)))
+    text = visible(str(value))
+    if "\n" in text:
+        text = _LINE_BREAK.sub(" ", text)
+    if "`" not in text:  # the common case: a single backtick fence
+        return f"` {text} `" if not text.strip() else f"`{text}`"
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""

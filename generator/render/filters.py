@@ -66,6 +66,8 @@ _INLINE = re.compile(r"([*\[\]`~])")
 _UNDERSCORE = re.compile(r"(?<![A-Za-z0-9])_|_(?![A-Za-z0-9])")
 # "&name;" and "&#123;" are entities: a server could spell "<" or a bidi control with them.
 _ENTITY = re.compile(r"&(?=#[0-9]{1,7};|#[xX][0-9a-fA-F]{1,6};|[A-Za-z][A-Za-z0-9]{1,31};)")
+_SPECIAL = re.compile(r"[\\*\[\]`~_&|<]")
+"""Any character one of the escapes below rewrites (a quick test before running them all)."""
 # At the start of a line: headings, block quotes, list items, setext underlines, thematic breaks.
 # Only what can open a block there is escaped, so a version "1.0" or a name "-x" stays as it is.
 _LINE_START = re.compile(r"^(?:([#>]|[+=-](?=[\s+=-]|$))|(\d{1,9})([.)])(?=\s|$))")
@@ -113,14 +115,15 @@ def _escape_plain(text: str, *, first: bool, pr: bool) -> str:
             last = m.end()
         if parts:
             return "".join(parts) + _escape_plain(text[last:], first=False, pr=False)
-    text = text.replace("\\", "\\\\")
-    text = _INLINE.sub(r"\\\1", text)
-    text = _UNDERSCORE.sub(r"\\_", text)
-    text = _ENTITY.sub(r"\\&", text)
-    text = text.replace("|", "\\|")
-    # Only "<" opens raw HTML and autolinks; an entity would put "&lt;" in front of LLM readers too,
-    # but it is the form every Markdown reader understands.
-    text = text.replace("<", "&lt;")
+    if _SPECIAL.search(text):  # most names and sentences hold none of these: nothing to escape
+        text = text.replace("\\", "\\\\")
+        text = _INLINE.sub(r"\\\1", text)
+        text = _UNDERSCORE.sub(r"\\_", text)
+        text = _ENTITY.sub(r"\\&", text)
+        text = text.replace("|", "\\|")
+        # Only "<" opens raw HTML and autolinks; an entity would put "&lt;" in front of LLM readers too,
+        # but it is the form every Markdown reader understands.
+        text = text.replace("<", "&lt;")
     if first:
         text = _LINE_START.sub(lambda m: f"\\{m.group(1)}" if m.group(1) else f"{m.group(2)}\\{m.group(3)}", text)
     return text

@@ -1,0 +1,49 @@
+"""The quick paths of the Markdown escapers give exactly what the full escapes give."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.render import filters
+from generator.text import code_span, visible
+
+_TEXT = st.text(alphabet=st.sampled_from(list("ab_1 .-#>+=*[]`~&|<\\\n\t;x\u202e")), max_size=12) | st.text(max_size=8)
+
+
+def _code_span_reference(value: object) -> str:
+    """code_span as it was written before its quick path."""
+    text = re.sub(r"\s*\n\s*", " ", visible(str(value)))
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
+
+
+def _escape_plain_reference(text: str, *, first: bool) -> str:
+    """_escape_plain (without pull-request references) as it was written before its quick path."""
+    text = text.replace("\\", "\\\\")
+    text = filters._INLINE.sub(r"\\\1", text)
+    text = filters._UNDERSCORE.sub(r"\\_", text)
+    text = filters._ENTITY.sub(r"\\&", text)
+    text = text.replace("|", "\\|")
+    text = text.replace("<", "&lt;")
+    if first:
+        text = filters._LINE_START.sub(
+            lambda m: f"\\{m.group(1)}" if m.group(1) else f"{m.group(2)}\\{m.group(3)}", text
+        )
+    return text
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_TEXT)
+def test_code_span(text: str) -> None:
+    assert code_span(text) == _code_span_reference(text)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_TEXT, st.booleans())
+def test_escape_plain(text: str, first: bool) -> None:
+    assert filters._escape_plain(text, first=first, pr=False) == _escape_plain_reference(text, first=first)
