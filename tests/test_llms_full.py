@@ -15,7 +15,7 @@ from llms_txt import parse_llms_file
 
 from generator.commands.build import site_files
 from generator.publish import assemble
-from generator.publish.assemble import BYTES_PER_TOKEN, estimate_tokens, without_shared
+from generator.publish.llms_full import BYTES_PER_TOKEN, estimate_tokens, without_shared
 from generator.snapshot.snapshot import load_snapshot
 from tests.golden_tool import SNAPSHOT, demo_config
 

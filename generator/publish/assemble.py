@@ -32,6 +32,7 @@ from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.publish.cache import Entry, RenderCache, Stored, page_key
+from generator.publish.llms_full import BYTES_PER_TOKEN, FullPart, estimate_tokens, without_shared
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.write import Staging
 from generator.render.i18n import Catalog
@@ -45,24 +46,6 @@ PART_TOKENS = 100_000
 A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-01.txt``,
 ``-02``... : consecutive whole pages, each part under the budget (a single page larger than the
 budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
-BYTES_PER_TOKEN = 4
-"""The estimate: one token per four bytes of UTF-8 (English runs about four characters a token;
-Cyrillic and Arabic take two bytes a character and run two to three characters a token)."""
-
-
-def estimate_tokens(size: int) -> int:
-    """Tokens in *size* bytes of UTF-8 text, estimated (:data:`BYTES_PER_TOKEN`), rounded up."""
-    return -(-size // BYTES_PER_TOKEN)
-
-
-@dataclass(frozen=True)
-class FullPart:
-    """One part of a split ``llms-full.txt``: its site path, the pages it holds (first and last), its size."""
-
-    path: str
-    first: str
-    last: str
-    tokens: int
 
 
 def default_jobs() -> int:
@@ -330,18 +313,6 @@ def shared_text(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Rend
                   from_path=f"{locale}/llms-full.txt")  # fmt: skip
     text: str = renderer.text.from_string(_SHARED).render(renderer._md_globals(site, ctx.L), ctx=ctx)
     return text.strip("\n")
-
-
-def without_shared(twin: str, shared: str | None) -> str:
-    """A twin's copy for ``llms-full.txt`` without the shared text (its first occurrence, and the blank
-    line after it); unchanged when the twin does not carry it (a user template may leave it out)."""
-    if not shared:
-        return twin
-    at = twin.find("\n" + shared + "\n")
-    if at < 0:
-        return twin
-    end = at + len(shared) + 2
-    return twin[: at + 1] + twin[end + 1 if twin[end : end + 1] == "\n" else end :]
 
 
 def write_site_wide(job: Job, staging: Staging) -> None:

@@ -30,7 +30,6 @@ import errno
 import fcntl
 import glob
 import hashlib
-import json
 import os
 import shutil
 import stat
@@ -40,6 +39,7 @@ from pathlib import Path, PurePosixPath
 
 from generator.errors import PortalError
 from generator.publish.location import MANIFEST, Protected, check_location, inspect, is_safe_relative
+from generator.publish.signatures import edited_files, published_signatures, record_published
 
 _SHOWN = 10
 """File names shown in a warning before the rest are counted."""
@@ -85,12 +85,7 @@ class Staging:
 
     def write(self, path: str, data: bytes) -> None:
         """Write one file of the site (*path* relative to its root)."""
-        target = self._claim(path)
-        digest = hashlib.sha256(data).hexdigest()
-        if not (self.unchanged.get(path) == digest and self._link(target)):
-            with open(target, "wb") as handle:
-                handle.write(data)
-        self.hashes[path] = digest
+        self.write_known(path, hashlib.sha256(data).hexdigest(), lambda: data)
 
     def write_known(self, path: str, digest: str, load: Callable[[], bytes | None]) -> bool:
         """Write a file whose sha256 is known: a hard link to the previous site's copy when that holds
@@ -196,71 +191,6 @@ def _collision(entry: Entry, new_files: set[str], new_dirs: set[str]) -> bool:
     if entry.path in new_files or ancestors & new_files:
         return True
     return entry.kind != "dir" and entry.path in new_dirs
-
-
-def _signature(info: os.stat_result) -> list[int]:
-    """What changes whenever a file is written, replaced, touched or has its mode changed.
-
-    The inode change time cannot be set by a user: an edit, a ``touch -d`` or a ``chmod`` each
-    moves it, so a file with the same signature still holds what was hashed when it was taken.
-    """
-    return [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
-
-
-def _edited(real: Path, listed: Mapping[str, str], seen: Mapping[str, list[int]] | None = None) -> list[str]:
-    """Files of the previous site whose bytes no longer match its manifest (edited by hand).
-
-    A file whose signature is the one *seen* recorded when the site was published (see
-    :func:`record_published`) is not read again: hashing a large site is most of a rebuild's I/O.
-    """
-    edited = []
-    seen = seen or {}
-    for path, digest in sorted(listed.items()):
-        target = real.joinpath(*path.split("/"))
-        with contextlib.suppress(OSError):
-            info = os.lstat(target)
-            if not stat.S_ISREG(info.st_mode) or seen.get(path) == _signature(info):
-                continue
-            if hashlib.sha256(target.read_bytes()).hexdigest() != digest:
-                edited.append(path)
-    return edited
-
-
-def published_signatures(record: Path | None, real: Path) -> dict[str, list[int]]:
-    """The signatures :func:`record_published` kept for the site at *real* (none when absent or not that site's)."""
-    if record is None:
-        return {}
-    try:
-        data = json.loads(record.read_bytes())
-        if data.get("site") != str(real) or not isinstance(data.get("files"), dict):
-            return {}
-        return {p: v for p, v in data["files"].items() if isinstance(v, list) and all(type(n) is int for n in v)}
-    except (OSError, ValueError, AttributeError):
-        return {}
-
-
-def record_published(record: Path | None, real: Path, hashes: Mapping[str, str]) -> None:
-    """After a publish: each file's signature as it stands, so the next build need not hash it again.
-
-    Taken after the old site is gone (removing its hard links moves the files' change time). A
-    record that cannot be written only costs the next build time.
-    """
-    if record is None:
-        return
-    files: dict[str, list[int]] = {}
-    for path in hashes:
-        with contextlib.suppress(OSError):
-            info = os.lstat(real.joinpath(*path.split("/")))
-            if stat.S_ISREG(info.st_mode):
-                files[path] = _signature(info)
-    temporary = record.with_name(f".{record.name}.{os.getpid()}.tmp")
-    try:
-        record.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps({"site": str(real), "files": files}), encoding="utf-8")
-        os.replace(temporary, record)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
 
 
 def _names(paths: Sequence[str]) -> str:
@@ -385,9 +315,8 @@ def publish(
     memory.  The producer runs under the output's lock, after the checks of where *out* is; if it
     fails, the staging directory is removed and the previous site is untouched.
     *protected* are the inputs the build read (config, templates, overlays...): an *out* that
-    holds or lies inside one is refused.  *record* is a file outside *out* (the render cache keeps
-    it) where each published file's signature is kept, so the next build does not hash files
-    nobody touched.  See the module docstring for the whole contract.
+    holds or lies inside one is refused.  *record* keeps the files' signatures between builds
+    (:mod:`generator.publish.signatures`).  See the module docstring for the whole contract.
     """
     produce = _writing(files) if isinstance(files, Mapping) else files
     real = check_location(out, protected)
@@ -405,7 +334,7 @@ def publish(
             _clean_leftovers(real)
             site = inspect(out, real, protected)
             kept = unlisted(real, site.listed) if site.exists else []
-            edited = _edited(real, site.listed, published_signatures(record, real) if site.exists else None)
+            edited = edited_files(real, site.listed, published_signatures(record, real) if site.exists else None)
             shutil.rmtree(staging, ignore_errors=True)
             staging.mkdir()
             edited_set = set(edited)

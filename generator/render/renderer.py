@@ -42,8 +42,6 @@ from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, 
 from generator.render.filters import (
     FILTERS,
     GLOBALS,
-    HTML_GLOBALS,
-    MD_GLOBALS,
     MarkdownCatalog,
     markdown_environment,
     md_finalize,
@@ -52,6 +50,7 @@ from generator.render.filters import (
 from generator.render.i18n import Catalog
 from generator.render.layout import LAYOUT_FILTERS
 from generator.render.rows import field_rows, md_field_rows, md_trouble_rows, trouble_rows
+from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
 from generator.render.themes import ThemeEnvironment, template_loader
 from generator.schema.patterns import describe
 from generator.text import visible

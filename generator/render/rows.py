@@ -17,17 +17,9 @@ from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from generator.render.filters import (
-    Md,
-    commas,
-    constraints,
-    md_cell,
-    md_cell_code,
-    md_constraints,
-    t_html,
-    type_words,
-)
+from generator.render.filters import Md, commas, md_cell, md_cell_code, type_words
 from generator.render.prose import markdown_inline, wbr
+from generator.render.sentences import constraints, md_constraints, t_html
 from generator.text import visible
 
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
-from generator.snapshot.shape import ITEM_KEYS, JSON, ShapeProblem, quote, where
+from generator.snapshot.shape import ITEM_KEYS, JSON, ShapeProblem
+from generator.snapshot.wording import quote, where
 
 
 @dataclass(frozen=True)

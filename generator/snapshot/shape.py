@@ -12,12 +12,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Sequence
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 
-from generator.jsonutil import clip, json_type
+from generator.snapshot.quick import conforming_tool, nests_too_deeply
+from generator.snapshot.wording import sentence, where
 
 JSON = Any
 
@@ -218,35 +218,11 @@ _VALIDATOR = Draft202012Validator(SNAPSHOT_SCHEMA)
 
 _Link = tuple[str | int, "_Link"] | None
 """A JSON path as a linked list from the innermost key out (cheap to extend while walking)."""
-_TYPES = {"object": "an object", "array": "an array", "string": "a string", "number": "a number"}
-_TYPES |= {"integer": "an integer", "boolean": "a boolean (true or false)", "null": "null"}
 _PATTERNS = {r"\S": "must not be blank", _HTTP_URL: "must be an http:// or https:// URL, as its transport is HTTP"}
 
 
 class ShapeProblem(ValueError):
     """Snapshot JSON that breaks the shape; the message is one sentence naming where (no file, no remedy)."""
-
-
-def _segments(at: Iterable[str | int]) -> str:
-    """``tools[0].inputSchema["a b"]``: a JSON path as a reader of the file would write it."""
-    out = ""
-    for key in at:
-        if isinstance(key, int):
-            out += f"[{key}]"
-        elif re.fullmatch(r"[A-Za-z_$][\w$-]{0,40}", key):
-            out += f".{key}"
-        else:  # quoted and ASCII-escaped: a key is server text and may hold control characters
-            out += f"[{quote(key, 40)}]"
-    return out.lstrip(".")
-
-
-def where(at: Sequence[str | int]) -> str:
-    """The path in backquotes, elided in the middle when it is very long (deep nesting)."""
-    if not at:
-        return "the top level"
-    if len(at) > 12:
-        return f"`{_segments(at[:6])}…{_segments(at[-3:])}` ({len(at)} levels down)"
-    return f"`{_segments(at)}`"
 
 
 def _unlink(link: _Link) -> list[str | int]:
@@ -255,19 +231,6 @@ def _unlink(link: _Link) -> list[str | int]:
         keys.append(link[0])
         link = link[1]
     return keys[::-1]
-
-
-def shown(value: JSON) -> str:
-    """A JSON value for a message: its type, and a short ASCII-escaped form of a scalar."""
-    kind = _TYPES.get(json_type(value) or "", type(value).__name__)
-    if isinstance(value, dict | list) or value is None or isinstance(value, bool):
-        return kind
-    return f"{kind} ({quote(value) if isinstance(value, str) else clip(json.dumps(value), 60)})"
-
-
-def quote(text: str, limit: int = 60) -> str:
-    """Server text in a message: clipped, quoted, control and bidi characters escaped."""
-    return json.dumps(text[: limit - 1]) + "…" if len(text) > limit else json.dumps(text)
 
 
 class _LongInt(str):
@@ -313,86 +276,15 @@ def _too_deep_problem(at: list[str | int] | None) -> str:
     )
 
 
-def _problem(error: ValidationError) -> str:
-    """One readable sentence for a shape error, naming the JSON path of the bad value."""
-    at, kind, wanted = list(error.absolute_path), error.validator, error.validator_value
-    place, value = where(at), error.instance
-    if kind == "type":
-        wants = wanted if isinstance(wanted, list) else [wanted]
-        return f"{place} must be {' or '.join(_TYPES.get(str(w), str(w)) for w in wants)}, but it is {shown(value)}"
-    if kind == "required" and isinstance(value, dict) and isinstance(wanted, list):
-        missing = ", ".join(f"`{k}`" for k in wanted if k not in value)
-        return f"{place} lacks the required key{'s' if ',' in missing else ''} {missing}"
-    if kind == "enum" and isinstance(wanted, list):
-        options = " or ".join(json.dumps(w) for w in wanted)
-        return f"{place} is {quote(value) if isinstance(value, str) else shown(value)}, but it must be {options}"
-    if kind == "pattern" and isinstance(value, str):
-        rule = _PATTERNS.get(str(wanted), "has the wrong form")
-        return f"{place} {rule}" + (f", but it is {quote(value)}" if value.strip() else "")
-    if kind == "additionalProperties" and isinstance(value, dict):
-        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
-        extra = next((k for k in value if k not in known), "?")
-        return f"{where([*at, extra])} is not a known key here (known: {', '.join(known)})"
-    if kind in ("minItems", "maxItems"):
-        count = len(value) if isinstance(value, list) else 0
-        return f"{place} must be a [header, template] pair, but it has {count} items"
-    return f"{place} is not valid here ({error.message[:200]})"
-
-
-def _nests_too_deeply(data: JSON) -> bool:
-    """Whether any object or array of *data* lies deeper than :data:`MAX_DEPTH` (level by level, no recursion)."""
-    level = [data] if isinstance(data, dict | list) else []
-    depth = 1
-    while level:
-        if depth > MAX_DEPTH:
-            return True
-        inner: list[JSON] = []
-        for value in level:
-            items = value.values() if isinstance(value, dict) else value
-            inner.extend(item for item in items if isinstance(item, dict | list))  # type: ignore[union-attr]
-        level, depth = inner, depth + 1
-    return False
-
-
-_HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
-
-
-def _conforming_tool(tool: JSON) -> bool:
-    """Whether *tool* is certainly valid against ``$defs/tool`` (the same type tests as jsonschema's).
-
-    Conservative: a tool with icons, or anything this does not follow, is False and left to jsonschema.
-    """
-    if not isinstance(tool, dict) or not isinstance(tool.get("name"), str):
-        return False
-    for key, value in tool.items():
-        if key in ("name", "title", "description"):
-            ok = isinstance(value, str)
-        elif key in ("inputSchema", "outputSchema"):
-            ok = isinstance(value, dict | bool)
-        elif key == "_meta":
-            ok = isinstance(value, dict)
-        elif key == "annotations":
-            ok = isinstance(value, dict) and all(
-                isinstance(v, str) if k == "title" else isinstance(v, bool) if k in _HINTS else True
-                for k, v in value.items()
-            )
-        elif key == "execution":
-            ok = isinstance(value, dict) and isinstance(value.get("taskSupport", ""), str)
-        else:
-            ok = key != "icons"
-        if not ok:
-            return False
-    return True
-
-
 def shape_errors(data: JSON, *, quick: bool = True) -> list[ValidationError]:
     """Every error of *data* against :data:`SNAPSHOT_SCHEMA`, in jsonschema's order.
 
-    With *quick*, when every tool plainly conforms (:func:`_conforming_tool`), jsonschema checks the
-    rest of the snapshot without them: the same errors, in a fraction of the time for 10,000 tools.
+    With *quick*, when every tool plainly conforms (:func:`~generator.snapshot.quick.conforming_tool`),
+    jsonschema checks the rest of the snapshot without them: the same errors, in a fraction of the
+    time for 10,000 tools.
     """
     tools = data.get("tools") if isinstance(data, dict) else None
-    if quick and isinstance(data, dict) and isinstance(tools, list) and all(map(_conforming_tool, tools)):
+    if quick and isinstance(data, dict) and isinstance(tools, list) and all(map(conforming_tool, tools)):
         data = {**data, "tools": []}
     return list(_VALIDATOR.iter_errors(data))
 
@@ -404,14 +296,14 @@ def check_shape(data: JSON, *, plain: bool = False) -> str | None:
     surrogate, a non-finite or overlong number): then only the depth is checked before the shape,
     which costs a fraction of the scan on a large snapshot. The verdict is the same either way.
     """
-    found = _scan(data) if not plain or _nests_too_deeply(data) else None
+    found = _scan(data) if not plain or nests_too_deeply(data, MAX_DEPTH) else None
     if found is not None:
         return found
     errors = shape_errors(data)
     if not errors:
         return None
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
-    return _problem(errors[0]) + more
+    return sentence(errors[0], _PATTERNS) + more
 
 
 _MAYBE_SURROGATE = re.compile("[\ud800-\udfff]|\\\\u[dD][89a-fA-F]")

@@ -26,10 +26,8 @@ from generator.snapshot.shape import (
     ShapeProblem,
     check_shape,
     load_json_plain,
-    quote,
-    shown,
-    where,
 )
+from generator.snapshot.wording import quote, shown, where
 
 
 def canonical_json(value: JSON) -> str:
