@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 
 from generator.schema.examples import Example, example_for
+from generator.schema.placeholders import placeholder_for
 from generator.schema.regexgen import generate
 from generator.schema.validation import validate
-from generator.schema.values import FORMAT_VALUES, placeholder_for
+from generator.schema.values import FORMAT_VALUES
 from tests.test_schema import DATE_TIME_PATTERN, NODE, PYDANTIC_INPUT, REAL_OUTPUT
 
 

@@ -23,12 +23,12 @@ import pytest
 from generator.commands.cli import main
 from generator.config.portal import Limits, ServerSpec
 from generator.connect.introspect import introspect
-from generator.connect.listing import faithful
+from generator.connect.raw import faithful
 from generator.errors import PortalError
 from generator.schema.examples import example_for
 from generator.schema.flatten import flatten
+from generator.schema.placeholders import placeholder_for
 from generator.schema.validation import validate
-from generator.schema.values import placeholder_for
 from tests.conftest import PYTHON, ROOT, node_bin
 from tests.servers import vendor_server
 from tests.servers.vendor_server import PROMPTS, RESOURCES, TEMPLATES, TOOLS

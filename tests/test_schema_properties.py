@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 from generator.schema.constraints import KINDS
 from generator.schema.examples import example_for
 from generator.schema.flatten import flatten
+from generator.schema.placeholders import placeholder_for
 from generator.schema.validation import validate
-from generator.schema.values import placeholder_for
 
 # Deterministic in CI: the same examples on every run, no example database.
 settings.register_profile(

@@ -24,9 +24,9 @@ from generator.model.product import Doc, EndpointDoc
 from generator.schema.examples import Example, example_for
 from generator.schema.flatten import flatten
 from generator.schema.patterns import watch
+from generator.schema.placeholders import placeholder_for
 from generator.schema.rows import Flattened, Row
 from generator.schema.validation import validate
-from generator.schema.values import placeholder_for
 from generator.snapshot.snapshot import canonical_json
 from generator.text import json_block
 

@@ -7,7 +7,7 @@
 * The candidates come from :mod:`generator.schema.example_candidates`, the schema
   views they are built on (``$ref``, ``allOf``, recursion) from
   :mod:`generator.schema.example_views`.  The typed stub that shows a call's shape
-  is :func:`generator.schema.values.placeholder_for`, and :func:`validate` lives in
+  is :func:`generator.schema.placeholders.placeholder_for`, and :func:`validate` lives in
   :mod:`generator.schema.validation`.
 
 Value sources, in order: ``const``; ``examples`` (the first that validates),

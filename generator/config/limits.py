@@ -1,0 +1,106 @@
+"""The bounds on what one server can cost a build (``limits:`` in ``portal.yaml``), one option each.
+
+Part of the single table of settings in :mod:`generator.config.options` (which re-exports
+:data:`LIMITS`): timeouts, sizes and counts, each with its key, default, check and option.
+"""
+
+from __future__ import annotations
+
+from generator.config import checks
+from generator.config.option import SERVER_COMMANDS, SITE_COMMANDS, Option
+
+LIMITS: tuple[Option, ...] = (
+    Option(
+        key="limits.request_timeout",
+        field="request_timeout",
+        default=30.0,
+        type_doc="positive number",
+        meaning="seconds one MCP request may take",
+        check=checks.seconds,
+        cli="--request-timeout",
+        metavar="SECONDS",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.total_timeout",
+        field="total_timeout",
+        default=120.0,
+        type_doc="positive number",
+        meaning="seconds the whole introspection of one endpoint may take, connection included; endpoints run "
+        "side by side, each with its own budget",
+        check=checks.seconds,
+        cli="--total-timeout",
+        metavar="SECONDS",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_pages",
+        field="max_pages",
+        default=100,
+        type_doc="positive whole number",
+        meaning="pages of one paginated list (`tools/list`, `prompts/list`, ...) before mcp-portal gives up",
+        check=checks.count,
+        cli="--max-pages",
+        metavar="N",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_tools",
+        field="max_tools",
+        default=5000,
+        type_doc="positive whole number",
+        meaning="entries accepted in one list from one endpoint",
+        check=checks.count,
+        cli="--max-tools",
+        metavar="N",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_description",
+        field="max_description",
+        default=20000,
+        type_doc="positive whole number",
+        meaning="characters of one tool description shown; a longer one is cut, and the page says so (the full "
+        "text stays in `snapshot.json`)",
+        check=checks.count,
+        cli="--max-description",
+        metavar="CHARS",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_schema_bytes",
+        field="max_schema_bytes",
+        default=262144,
+        type_doc="positive whole number",
+        meaning="size of one schema (as JSON) that is documented in full; a larger one is shown cut, "
+        "without rows or examples",
+        check=checks.count,
+        cli="--max-schema-bytes",
+        metavar="BYTES",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_schema_depth",
+        field="max_schema_depth",
+        default=24,
+        type_doc="positive whole number",
+        meaning="nesting levels of a schema shown as rows; deeper levels are marked as cut",
+        check=checks.count,
+        cli="--max-schema-depth",
+        metavar="N",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.max_render_seconds",
+        field="max_render_seconds",
+        default=900.0,
+        type_doc="positive number",
+        meaning="seconds a build (or `check`) may spend after introspection: finding examples, rendering pages, "
+        "building the search index",
+        check=checks.seconds,
+        cli="--max-render-seconds",
+        metavar="SECONDS",
+        commands=SITE_COMMANDS,
+    ),
+)
+"""The bounds on what one server can cost a build (``limits:``), one option each."""
