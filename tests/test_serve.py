@@ -277,12 +277,19 @@ def test_serve_says_serving_once(site: Path) -> None:
 
     from tests.conftest import ROOT
 
+    def interruptible() -> None:
+        # A runner started in the background by a shell without job control ignores SIGINT, and the
+        # child would inherit that: Python then installs no KeyboardInterrupt handler, and Ctrl+C
+        # (SIGINT) could never stop it. Give the child the default, as a terminal would.
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+
     proc = subprocess.Popen(
         [sys.executable, "-m", "generator", "serve", "--out", str(site), "--port", "0"],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     try:
         assert proc.stdout is not None
