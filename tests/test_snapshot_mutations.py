@@ -30,8 +30,9 @@ from hypothesis import strategies as st
 
 from generator.commands.cli import INTERNAL_ERROR, main
 from generator.errors import PortalError
+from generator.snapshot.quick import nests_too_deeply, shallow_pretty
 from generator.snapshot.shape import MAX_DEPTH, check_shape, load_json_plain, shape_errors
-from generator.snapshot.snapshot import Snapshot, fingerprint, frozen, load_snapshot
+from generator.snapshot.snapshot import Snapshot, fingerprint, frozen, load_snapshot, parse_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -561,3 +562,72 @@ def test_the_quick_tool_check_gives_jsonschemas_errors(tools: list[Any], named: 
     quick = [(list(e.absolute_path), e.message) for e in shape_errors(data)]
     full = [(list(e.absolute_path), e.message) for e in shape_errors(data, quick=False)]
     assert quick == full
+
+
+_NESTED = st.recursive(
+    st.none() | st.integers() | st.text(max_size=3) | st.just({}) | st.just([]),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3),
+    max_leaves=12,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_NESTED, st.integers(min_value=1, max_value=6))
+def test_depth_read_from_indentation_never_passes_what_the_walk_fails(value: Any, limit: int) -> None:
+    """frozen() reads its own text's depth from the indentation: that must never miss a container too deep."""
+    text = json.dumps(value, indent=2, ensure_ascii=False)
+    if shallow_pretty(text, limit):
+        assert not nests_too_deeply(value, limit)
+
+
+def test_a_live_listing_too_deep_is_still_refused() -> None:
+    """The indentation shortcut still lets the walk find a listing nested past the bound."""
+    deep: Any = {}
+    for _ in range(MAX_DEPTH):
+        deep = {"x": deep}
+    snap = Snapshot(
+        protocol_version="2026-07-28",
+        server={"name": "live", "version": "1"},
+        tools=({"name": "t", "inputSchema": {"type": "object"}, "_meta": deep},),
+        capability_version="1",
+        transport="stdio",
+        endpoint="live-server",
+    )
+    with pytest.raises(PortalError) as caught:
+        frozen(snap)
+    assert f"deeper than the {MAX_DEPTH} levels" in caught.value.message
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=3), _JSON_VALUES, max_size=3), max_size=3))
+def test_frozen_keeps_a_fingerprint_that_its_text_recomputes(metas: list[dict[str, Any]]) -> None:
+    """frozen() keeps the fingerprint computed from the live tools; reading its text back computes the same."""
+    tools = tuple({"name": f"t{i}", "inputSchema": {"type": "object"}, "_meta": m} for i, m in enumerate(metas))
+    snap = Snapshot(
+        protocol_version="2026-07-28",
+        server={"name": "live", "version": "1"},
+        tools=tools,
+        capability_version="1",
+        transport="stdio",
+        endpoint="live-server",
+    )
+    kept = frozen(snap)
+    assert kept.fingerprint == snap.fingerprint
+    again = parse_snapshot(kept.to_json(), Path("snapshot.json"))  # recomputes, and checks the text's copy
+    assert again.fingerprint == kept.fingerprint
+
+
+def test_frozen_recomputes_a_fingerprint_it_was_handed() -> None:
+    """Only a fingerprint the snapshot computed itself is kept: one passed in is checked against the tools."""
+    snap = Snapshot(
+        protocol_version="2026-07-28",
+        server={"name": "live", "version": "1"},
+        tools=({"name": "t", "inputSchema": {"type": "object"}},),
+        capability_version="1",
+        transport="stdio",
+        endpoint="live-server",
+        fingerprint="sha256:" + "0" * 64,
+    )
+    with pytest.raises(PortalError) as caught:
+        frozen(snap)
+    assert "does not match its tools" in caught.value.message

@@ -25,6 +25,18 @@ def nests_too_deeply(data: Any, limit: int) -> bool:
     return False
 
 
+def shallow_pretty(text: str, limit: int) -> bool:
+    """Whether JSON *text* written with ``indent=2`` certainly has nothing deeper than *limit* levels.
+
+    In such text a raw newline only ever starts an indented line (JSON strings escape theirs), and
+    the items of a container at depth *d* are indented ``2 * d`` spaces. A container deeper than
+    *limit* is an item of one at depth *limit* or more, so it sits on a line indented at least
+    ``2 * limit`` spaces: when no line is, nothing is too deep. When one is, this says False and
+    the caller walks the value (:func:`nests_too_deeply`). Only for text known to be written so.
+    """
+    return "\n" + " " * (2 * limit) not in text
+
+
 _HINTS = ("readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")
 
 

@@ -289,14 +289,15 @@ def shape_errors(data: JSON, *, quick: bool = True) -> list[ValidationError]:
     return list(_VALIDATOR.iter_errors(data))
 
 
-def check_shape(data: JSON, *, plain: bool = False) -> str | None:
+def check_shape(data: JSON, *, plain: bool = False, shallow: bool = False) -> str | None:
     """The first problem (with how many more) that makes *data* not a snapshot, or None.
 
     *plain* says :func:`load_json_plain` found no value that only the full scan can place (a lone
     surrogate, a non-finite or overlong number): then only the depth is checked before the shape,
-    which costs a fraction of the scan on a large snapshot. The verdict is the same either way.
+    which costs a fraction of the scan on a large snapshot. *shallow* says the caller has already
+    proved that no value lies deeper than :data:`MAX_DEPTH`. The verdict is the same either way.
     """
-    found = _scan(data) if not plain or nests_too_deeply(data, MAX_DEPTH) else None
+    found = _scan(data) if not plain or (not shallow and nests_too_deeply(data, MAX_DEPTH)) else None
     if found is not None:
         return found
     errors = shape_errors(data)
