@@ -13,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 from dataclasses import dataclass, field
 
-from generator.snapshot.shape import ITEM_KEYS, JSON, ShapeProblem
+from generator.snapshot.jsonread import ShapeProblem
+from generator.snapshot.shape import ITEM_KEYS, JSON
 from generator.snapshot.wording import quote, where
 
 

@@ -1,21 +1,21 @@
 """The shape of a snapshot file, and the sentences that say where a file breaks it.
 
 A snapshot is read once, here, so that every later stage can trust its types: the JSON text is
-parsed without loss (:func:`load_json`), scanned for what no later stage could handle (depth,
-numbers, lone surrogates) and checked against :data:`SNAPSHOT_SCHEMA`.  Each problem is one
-sentence naming the JSON path of the bad value (:func:`where`), raised as :class:`ShapeProblem`;
-the loader in :mod:`generator.snapshot.snapshot` adds the file's name and the remedy.
+parsed without loss (:mod:`generator.snapshot.jsonread`), scanned for what no later stage
+could handle (depth, numbers, lone surrogates) and checked against :data:`SNAPSHOT_SCHEMA`.
+Each problem is one sentence naming the JSON path of the bad value (:func:`where`), raised as
+:class:`~generator.snapshot.jsonread.ShapeProblem`; the loader in :mod:`generator.snapshot.snapshot` adds the file's name and the remedy.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 
+from generator.snapshot.jsonread import MAX_DEPTH, LongInt, too_deep_problem
 from generator.snapshot.quick import conforming_tool, nests_too_deeply
 from generator.snapshot.wording import sentence, where
 
@@ -28,15 +28,6 @@ READABLE_VERSIONS = (1, 2)
 ITEM_KEYS: dict[str, str] = {"prompts": "name", "resources": "uri", "resource_templates": "uriTemplate"}
 """The lists besides tools that a snapshot (and each endpoint) holds, and the field each is keyed by."""
 
-MAX_DEPTH = 640
-"""How deeply a snapshot's JSON may nest (objects and arrays). Real servers stay under 30 levels.
-
-The bound leaves room on Python's call stack for the recursive walks of later stages (schema rows,
-``$ref`` resolution, examples, JSON output), so deeper data is one clear error here instead of a
-``RecursionError`` there.
-"""
-
-_INT_DIGITS = 4300  # Python's default limit for int <-> str conversion; a longer integer cannot be shown
 _SURROGATE = re.compile("[\ud800-\udfff]")  # a lone "\\udXXX" escape: legal JSON text, but not Unicode
 
 TRANSPORTS = ("stdio", "streamable-http")
@@ -221,24 +212,12 @@ _Link = tuple[str | int, "_Link"] | None
 _PATTERNS = {r"\S": "must not be blank", _HTTP_URL: "must be an http:// or https:// URL, as its transport is HTTP"}
 
 
-class ShapeProblem(ValueError):
-    """Snapshot JSON that breaks the shape; the message is one sentence naming where (no file, no remedy)."""
-
-
 def _unlink(link: _Link) -> list[str | int]:
     keys: list[str | int] = []
     while link is not None:
         keys.append(link[0])
         link = link[1]
     return keys[::-1]
-
-
-class _LongInt(str):
-    """An integer literal too long to convert; kept as text so the scan can name where it is."""
-
-
-def _int(text: str) -> int | _LongInt:
-    return int(text) if len(text.lstrip("-")) <= _INT_DIGITS else _LongInt(text)
 
 
 def _scan(data: JSON) -> str | None:
@@ -251,13 +230,13 @@ def _scan(data: JSON) -> str | None:
         value, depth, link = stack.pop()
         if isinstance(value, dict | list):
             if depth > MAX_DEPTH:
-                return _too_deep_problem(_unlink(link))
+                return too_deep_problem(_unlink(link))
             items = value.items() if isinstance(value, dict) else enumerate(value)
             for key, item in reversed(list(items)):
                 if isinstance(key, str) and _SURROGATE.search(key):
                     return f"the key {where([*_unlink(link), key])} holds a lone UTF-16 surrogate (\\ud800-\\udfff)"
                 stack.append((item, depth + 1, (key, link)))
-        elif isinstance(value, _LongInt):
+        elif isinstance(value, LongInt):
             return f"{where(_unlink(link))} is an integer of {len(value.lstrip('-'))} digits, too long to show"
         elif isinstance(value, float) and not math.isfinite(value):
             return (
@@ -267,13 +246,6 @@ def _scan(data: JSON) -> str | None:
         elif isinstance(value, str) and _SURROGATE.search(value):
             return f"{where(_unlink(link))} holds a lone UTF-16 surrogate (\\ud800-\\udfff), which is not Unicode text"
     return None
-
-
-def _too_deep_problem(at: list[str | int] | None) -> str:
-    place = "it" if at is None else where(at)
-    return (
-        f"{place} lies deeper than the {MAX_DEPTH} levels of nesting a snapshot may have (real servers use a few dozen)"
-    )
 
 
 def shape_errors(data: JSON, *, quick: bool = True) -> list[ValidationError]:
@@ -305,76 +277,3 @@ def check_shape(data: JSON, *, plain: bool = False, shallow: bool = False) -> st
         return None
     more = f" (and {len(errors) - 1} more problem{'s' if len(errors) > 2 else ''})" if len(errors) > 1 else ""
     return sentence(errors[0], _PATTERNS) + more
-
-
-_MAYBE_SURROGATE = re.compile("[\ud800-\udfff]|\\\\u[dD][89a-fA-F]")
-"""A lone surrogate, as a character or as a JSON escape (or text that merely looks like one)."""
-
-
-def load_json_plain(raw: str) -> tuple[JSON, bool]:
-    """:func:`load_json`, and whether the value is *plain*: no string or key can hold a lone surrogate
-    (the text has none, escaped or not), and every number is finite and short enough to show."""
-    unusual: list[str] = []
-
-    def number(text: str) -> JSON:
-        value = float(text)
-        if not math.isfinite(value):
-            unusual.append(text)
-        return value
-
-    def constant(text: str) -> float:
-        unusual.append(text)
-        return float(text)
-
-    def integer(text: str) -> int | _LongInt:
-        value = _int(text)
-        if isinstance(value, _LongInt):
-            unusual.append(text)
-        return value
-
-    data = load_json(raw, parse_int=integer, parse_float=number, parse_constant=constant)
-    return data, not unusual and _MAYBE_SURROGATE.search(raw) is None
-
-
-def load_json(raw: str, **hooks: Any) -> JSON:
-    """The JSON value of *raw*; only JSON Python can hold without loss reaches the caller.
-
-    *hooks* are :func:`json.loads`'s number hooks (``parse_int`` defaults to one that keeps an
-    integer too long to convert as text, for the scan to name).
-    """
-    try:
-        return json.loads(raw, **({"parse_int": _int} | hooks))
-    except json.JSONDecodeError as exc:
-        raise ShapeProblem(f"it is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
-    except RecursionError:  # the parser recurses per level, so this is only reached past MAX_DEPTH
-        raise ShapeProblem(_too_deep_problem(_too_deep(raw))) from None
-
-
-_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},:]')
-
-
-def _too_deep(raw: str) -> list[str | int] | None:
-    """The JSON path of the first object or array of *raw* that lies deeper than :data:`MAX_DEPTH`.
-
-    A scan of the text, for input too deep for the parser to return at all.
-    """
-    at: list[str | int] = []  # for each open container, the key or index being read in it
-    key: str | int = ""
-    for token in _TOKENS.finditer(raw):
-        text = token.group()
-        if text in ("[", "{"):
-            if len(at) == MAX_DEPTH:
-                return at
-            at.append(0 if text == "[" else "")
-        elif text in ("]", "}"):
-            if at:
-                at.pop()
-        elif text == ",":
-            if at and isinstance(at[-1], int):
-                at[-1] += 1
-        elif text == ":":
-            if at:
-                at[-1] = key
-        else:
-            key = json.loads(text)
-    return None

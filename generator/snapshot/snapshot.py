@@ -17,18 +17,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.errors import PortalError
+from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
 from generator.snapshot.jsontext import gc_paused, pretty
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
-from generator.snapshot.shape import (
-    JSON,
-    MAX_DEPTH,
-    READABLE_VERSIONS,
-    SNAPSHOT_VERSION,
-    ShapeProblem,
-    check_shape,
-    load_json_plain,
-)
+from generator.snapshot.shape import JSON, READABLE_VERSIONS, SNAPSHOT_VERSION, check_shape
 from generator.snapshot.wording import quote, shown, where
 
 
