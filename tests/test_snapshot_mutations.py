@@ -661,3 +661,21 @@ def test_the_quick_json_load_agrees_with_the_hooked_one(value: Any, literal: str
         return
     assert quick[1] == hooked[1]
     assert json.dumps(quick[0], sort_keys=True) == json.dumps(hooked[0], sort_keys=True)
+
+
+def test_a_transport_whose_every_endpoint_lists_a_variant_builds(tmp_path: Path) -> None:
+    """Found by the fuzzer: when every HTTP endpoint lists its own variant of a tool, the twin has no HTTP
+    endpoint to show calls for, and must say so instead of failing on an empty selection."""
+    data = copy.deepcopy(DEMO)
+    tool = data["tools"][0]
+    http = [e for e in data["endpoints"] if e["transport"] == "streamable-http" and tool["name"] in e["tools"]]
+    assert http, "the demo has an HTTP endpoint offering its first tool"
+    for endpoint in http:
+        variant = copy.deepcopy(tool)
+        variant["description"] = str(variant.get("description", "")) + " (this endpoint's own wording)"
+        endpoint["variants"] = {tool["name"]: variant}
+    refresh(data)
+    code, err = build(json.dumps(data), tmp_path)
+    assert code == 0, err
+    twin = (tmp_path / "site" / "en" / "tools" / f"{tool['name']}.md").read_text(encoding="utf-8")
+    assert "curl" not in twin  # no HTTP endpoint lists the tool as documented, so no HTTP call is shown

@@ -94,6 +94,17 @@ class ToolDoc(Doc):
         """Each endpoint that offers the tool, and whether its listing differs from the one documented."""
         return tuple((e, e.variant(self.name) is not None) for e in self.endpoints)
 
+    @cached_property
+    def callers(self) -> tuple[EndpointDoc, ...]:
+        """For each transport, the first endpoint that lists the tool as the page documents it (with no
+        variant): the one whose calls the page shows. A transport whose every endpoint lists a variant
+        has none."""
+        found: dict[str, EndpointDoc] = {}
+        for endpoint in self.endpoints:
+            if endpoint.transport not in found and endpoint.variant(self.name) is None:
+                found[endpoint.transport] = endpoint
+        return tuple(found[transport] for transport in self.transports if transport in found)
+
     @property
     def main_endpoint(self) -> EndpointDoc | None:
         """The endpoint whose listing the page documents (the first that offers the tool without a variant)."""
