@@ -25,7 +25,7 @@ from generator.connect.session import RawTools, open_client, server_identity
 from generator.errors import PortalError
 from generator.snapshot.jsontext import gc_paused
 from generator.snapshot.records import EndpointRecord
-from generator.snapshot.snapshot import Snapshot, fingerprint, resolve_capability_version
+from generator.snapshot.snapshot import Snapshot, fingerprint, resolve_capability_version, vouched
 
 
 @dataclass
@@ -97,7 +97,7 @@ def _freeze(
         resource_templates=tuple(str(t.get("uriTemplate")) for t in wire_templates),
     )
     tools_fp = fingerprint(wire_tools)  # one endpoint: its record is not hashed, so this is the snapshot's too
-    return Snapshot(
+    snapshot = Snapshot(
         protocol_version=listing.version,
         server=listing.server,
         tools=tuple(wire_tools),
@@ -111,6 +111,7 @@ def _freeze(
         endpoints=(record,),
         fingerprint=tools_fp,
     )
+    return vouched(snapshot)  # its fingerprint was just computed from these tools
 
 
 async def _introspect(

@@ -19,7 +19,7 @@ from typing import Any
 
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import ITEM_KEYS
-from generator.snapshot.snapshot import Snapshot, canonical_json, fingerprint, resolve_capability_version
+from generator.snapshot.snapshot import Snapshot, canonical_json, fingerprint, resolve_capability_version, vouched
 
 
 def _union(lists: Sequence[Sequence[dict[str, Any]]], key: str) -> list[dict[str, Any]]:
@@ -106,7 +106,7 @@ def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
                 skipped.append(entry)
     # One endpoint: the tools are its own and a single record is not hashed, so its fingerprint stands.
     tools_fp = primary.fingerprint if len(parts) == 1 else fingerprint(tools, [r.to_json() for r in records])
-    return Snapshot(
+    snapshot = Snapshot(
         protocol_version=primary.protocol_version,
         server=primary.server,
         tools=tuple(tools),
@@ -120,3 +120,4 @@ def merge(parts: Sequence[Snapshot], capability_rule: str) -> Snapshot:
         endpoints=tuple(records),
         fingerprint=tools_fp,
     )
+    return vouched(snapshot)  # its fingerprint was just computed from these tools

@@ -60,59 +60,73 @@ def pretty(value: object) -> str:
     return "".join(out)
 
 
-def _leaf(items: Any) -> bool:
-    """Whether every item is a plain scalar (then the C encoder writes the container); raises for odd ones."""
-    leaf = True
-    for item in items:
-        kind = type(item)
-        if kind in _CONTAINERS:
-            leaf = False
-        elif kind not in _SCALARS:
-            raise _NotPlain
-    return leaf
+_SCALAR_TYPES = frozenset(_SCALARS)
+_PLAIN_TYPES = _SCALAR_TYPES | frozenset(_CONTAINERS)
+_STR_ONLY = {str}
+
+
+def _scalar(item: object, kind: type, newline: str) -> str:
+    """The text of a plain scalar: strings by the C string encoder, the rest by the C encoder."""
+    if kind is str:
+        return encode_basestring(item)  # type: ignore[arg-type]
+    return "".join(_flat(newline)(item, 0))
 
 
 def _write(value: object, newline: str, out: list[str]) -> None:
-    """Append the text of *value*, whose first line is already indented; *newline* starts its later lines."""
+    """Append the text of *value*, whose first line is already indented; *newline* starts its later lines.
+
+    Exact types only (subclasses, tuples and other values go to the stdlib encoder through
+    :class:`_NotPlain`); the types of a container's items are collected in one C-level pass.
+    """
     kind = type(value)
-    if kind in _SCALARS:
-        out.append("".join(_flat(newline)(value, 0)))
-        return
-    if isinstance(value, dict) and kind is dict:  # exact types only: subclasses go to the stdlib encoder
+    if kind is dict:
         if not value:
             out.append("{}")
             return
-        if not all(type(key) is str for key in value):
+        if set(map(type, value)) != _STR_ONLY:  # type: ignore[call-overload]
             raise _NotPlain  # the stdlib converts such keys; leave that to it
-        inner = newline + "  "
-        if _leaf(value.values()):
-            out.append("{" + inner + "".join(_flat(inner)(value, 0))[1:-1] + newline + "}")
-            return
-        out.append("{")
-        separator = inner
-        for key, item in value.items():
-            out.append(separator + encode_basestring(key) + ": ")
-            separator = "," + inner
-            _write(item, inner, out)
-        out.append(newline + "}")
-        return
-    if isinstance(value, list) and kind is list:
+        items = value.items()  # type: ignore[attr-defined]
+        types = set(map(type, value.values()))  # type: ignore[attr-defined]
+        opening, closing = "{", "}"
+    elif kind is list:
         if not value:
             out.append("[]")
             return
-        inner = newline + "  "
-        if _leaf(value):
-            out.append("[" + inner + "".join(_flat(inner)(value, 0))[1:-1] + newline + "]")
-            return
-        out.append("[")
-        separator = inner
-        for item in value:
-            out.append(separator)
-            separator = "," + inner
-            _write(item, inner, out)
-        out.append(newline + "]")
+        items = None
+        types = set(map(type, value))  # type: ignore[call-overload]
+        opening, closing = "[", "]"
+    elif kind in _SCALAR_TYPES:
+        out.append(_scalar(value, kind, newline))
         return
-    raise _NotPlain
+    else:
+        raise _NotPlain
+    inner = newline + "  "
+    if types <= _SCALAR_TYPES:  # a leaf: the C encoder writes it, its item separator indenting
+        out.append(opening + inner + "".join(_flat(inner)(value, 0))[1:-1] + newline + closing)
+        return
+    if not types <= _PLAIN_TYPES:
+        raise _NotPlain
+    out.append(opening)
+    separator = inner
+    if items is not None:
+        for key, item in items:
+            item_kind = type(item)
+            if item_kind is dict or item_kind is list:
+                out.append(separator + encode_basestring(key) + ": ")
+                _write(item, inner, out)
+            else:
+                out.append(separator + encode_basestring(key) + ": " + _scalar(item, item_kind, inner))
+            separator = "," + inner
+    else:
+        for item in value:  # type: ignore[attr-defined]
+            item_kind = type(item)
+            if item_kind is dict or item_kind is list:
+                out.append(separator)
+                _write(item, inner, out)
+            else:
+                out.append(separator + _scalar(item, item_kind, inner))
+            separator = "," + inner
+    out.append(newline + closing)
 
 
 @contextmanager

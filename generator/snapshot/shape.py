@@ -4,7 +4,8 @@ A snapshot is read once, here, so that every later stage can trust its types: th
 parsed without loss (:mod:`generator.snapshot.jsonread`), scanned for what no later stage
 could handle (depth, numbers, lone surrogates) and checked against :data:`SNAPSHOT_SCHEMA`.
 Each problem is one sentence naming the JSON path of the bad value (:func:`where`), raised as
-:class:`~generator.snapshot.jsonread.ShapeProblem`; the loader in :mod:`generator.snapshot.snapshot` adds the file's name and the remedy.
+:class:`~generator.snapshot.jsonread.ShapeProblem`; the loader in :mod:`generator.snapshot.snapshot`
+adds the file's name and the remedy.
 """
 
 from __future__ import annotations
