@@ -42,8 +42,8 @@ def _run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
 
 
 def _leftovers(parent: Path, name: str = "site") -> list[str]:
-    """Staging and old directories of *name* beside it (a finished build leaves none)."""
-    return sorted(p.name for p in parent.iterdir() if re.match(rf"\.{re.escape(name)}\.(staging|old)-", p.name))
+    """Staging, old and undo directories of *name* beside it (a finished build leaves none)."""
+    return sorted(p.name for p in parent.iterdir() if re.match(rf"\.{re.escape(name)}\.(staging|old|undo)-", p.name))
 
 
 def _dead_pid() -> int:

@@ -21,7 +21,8 @@ from generator.model.gather import gather
 from generator.publish.assemble import new_job, render_pages, staged_files, write_manifest, write_site_wide
 from generator.publish.cache import PUBLISHED, RenderCache, cache_dir, site_key
 from generator.publish.location import Protected, preflight
-from generator.publish.write import Staging, publish
+from generator.publish.staging import Staging
+from generator.publish.write import publish
 from generator.render.i18n import Catalog, catalog_warnings, load_catalog
 from generator.render.renderer import Deadline, Renderer
 from generator.resources import data_dir

@@ -34,7 +34,7 @@ from generator.model.site import SiteModel
 from generator.publish.cache import Entry, RenderCache, Stored, page_key
 from generator.publish.llms_full import BYTES_PER_TOKEN, FullPart, estimate_tokens, without_shared
 from generator.publish.location import MANIFEST, manifest_of
-from generator.publish.write import Staging
+from generator.publish.staging import Staging
 from generator.render.i18n import Catalog
 from generator.render.renderer import Context, Deadline, Renderer, find_examples, render_page, site_wide_files
 
@@ -89,6 +89,8 @@ class Rendered:
     """What a worker sends back: no page text except the twins' copies for ``llms-full.txt``."""
 
     hashes: dict[str, str] = field(default_factory=dict)
+    same: set[str] = field(default_factory=set)
+    """The pages left where the previous site holds them (see :attr:`Staging.same`)."""
     warnings: dict[int, list[str]] = field(default_factory=dict)
     """Group index -> the warnings of its examples."""
     notes: dict[int, list[str]] = field(default_factory=dict)
@@ -125,7 +127,7 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     if job.staging is None:
         raise RuntimeError("the render job has no staging directory")
     staging = job.staging.fresh()
-    result = Rendered(hashes=staging.hashes, chunk=chunk)
+    result = Rendered(hashes=staging.hashes, same=staging.same, chunk=chunk)
     copies: dict[str, list[str]] = {code: [] for code in job.site.locales}
     result.sizes = {code: [] for code in job.site.locales}
     for group in group_indexes:
@@ -243,6 +245,7 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
     used: set[str] = set()
     for result in results:
         staging.hashes.update(result.hashes)
+        staging.same |= result.same
         warnings.update(result.warnings)
         notes.update(result.notes)
         used |= result.used

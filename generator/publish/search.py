@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from generator.errors import PortalError
-from generator.publish.write import Staging
+from generator.publish.staging import Staging
 
 ENTRY = "pagefind/pagefind-entry.json"
 
@@ -70,7 +70,11 @@ not the entry page that only redirects, the 404 pages or anything that is not a 
 
 
 def index_site(staging: Staging) -> None:
-    """Index the pages already written to *staging*; Pagefind's files join it (and its hashes)."""
+    """Index the pages already written to *staging*; Pagefind's files join it (and its hashes).
+
+    Pagefind reads one directory, so the pages a rebuild left in the previous site are linked in first.
+    """
+    staging.complete()
     output = staging.root / "pagefind"
     with tempfile.TemporaryDirectory(prefix="mcp-portal-search-") as tmp:
         config = CONFIG | {"site": str(staging.root), "output_path": str(output), "glob": PAGES}

@@ -1,8 +1,8 @@
 """Which files of the previous site were edited by hand, without hashing the ones nobody touched.
 
 A build replaces the previous site; a file of it that no longer holds what its manifest says
-was edited after it was built, so it is written afresh (never hard-linked into the new site) and
-named in a warning. Hashing every file to find out is most of a rebuild's I/O on a large site
+was edited after it was built, so it is written afresh (never kept or hard-linked into the new
+site) and named in a warning. Hashing every file to find out is most of a rebuild's I/O on a large site
 (1.1 GB at 5,000 tools), so after each publish the render cache keeps every file's signature
 (:func:`record_published`), and the next build hashes only the files whose signature moved.
 """
@@ -27,23 +27,31 @@ def _signature(info: os.stat_result) -> list[int]:
     return [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns]
 
 
-def edited_files(real: Path, listed: Mapping[str, str], seen: Mapping[str, list[int]] | None = None) -> list[str]:
-    """Files of the previous site whose bytes no longer match its manifest (edited by hand).
+def check_published(
+    real: Path, listed: Mapping[str, str], seen: Mapping[str, list[int]] | None = None
+) -> tuple[dict[str, str], list[str]]:
+    """The previous site's files that still hold what its manifest says (path -> sha256), and the
+    ones edited by hand since (their bytes no longer match).
 
     A file whose signature is the one *seen* recorded when the site was published (see
     :func:`record_published`) is not read again: hashing a large site is most of a rebuild's I/O.
+    A listed file that is gone, unreadable or no longer a regular file is in neither: the new site
+    writes it afresh.
     """
+    intact: dict[str, str] = {}
     edited = []
     seen = seen or {}
     for path, digest in sorted(listed.items()):
         target = real.joinpath(*path.split("/"))
         with contextlib.suppress(OSError):
             info = os.lstat(target)
-            if not stat.S_ISREG(info.st_mode) or seen.get(path) == _signature(info):
+            if not stat.S_ISREG(info.st_mode):
                 continue
-            if hashlib.sha256(target.read_bytes()).hexdigest() != digest:
+            if seen.get(path) == _signature(info) or hashlib.sha256(target.read_bytes()).hexdigest() == digest:
+                intact[path] = digest
+            else:
                 edited.append(path)
-    return edited
+    return intact, edited
 
 
 def published_signatures(record: Path | None, real: Path) -> dict[str, list[int]]:

@@ -1,11 +1,21 @@
 """Writing the site: staged, hashed, then swapped in, and only over a site we wrote.
 
-Files are written to a staging directory beside the output and swapped in
+Files are written to a staging directory beside the output and published
 only when everything succeeded, so a failed build leaves the previous site
 untouched.  A lock file serialises concurrent builds into the same output.
-A build killed midway (SIGKILL, a cancelled CI job) can leave its staging or
-old directory behind; the next build removes them under the lock, and puts
-the old site back first if the kill fell between the two renames.
+Publishing takes one of two ways:
+
+- a rebuild that changes at most half of the previous site's files (the usual
+  case: a tool or two changed) moves only those into the live directory, with
+  an undo directory beside it (:mod:`generator.publish.inplace`); files whose
+  bytes did not change are never written (:class:`Staging` leaves them);
+- anything else (a first build, a new theme, a build with search, which needs
+  every page in one directory for Pagefind) swaps in the whole staging directory.
+
+A build killed midway (SIGKILL, a cancelled CI job) can leave its staging, old
+or undo directory behind; the next build deals with them under the lock: it
+undoes a half-placed change, puts the old site back if the kill fell between
+the two renames of a swap, and removes the rest.
 Every path is checked to stay inside the output directory.
 
 The ``--out`` contract (issue 11): the swap replaces a directory wholesale, so
@@ -33,110 +43,18 @@ import hashlib
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from generator.errors import PortalError
-from generator.publish.location import MANIFEST, Protected, check_location, inspect, is_safe_relative
-from generator.publish.signatures import edited_files, published_signatures, record_published
+from generator.publish.inplace import apply, roll_back
+from generator.publish.location import MANIFEST, Protected, check_location, inspect
+from generator.publish.signatures import check_published, published_signatures, record_published
+from generator.publish.staging import Staging, safe_relative
 
 _SHOWN = 10
 """File names shown in a warning before the rest are counted."""
-
-
-def _safe_relative(path: str) -> PurePosixPath:
-    """Reject any path that could leave the output directory (defence in depth: slugs already avoid it)."""
-    if not is_safe_relative(path):
-        raise PortalError(f"Refusing to write {path!r}: it would land outside the output directory.")
-    return PurePosixPath(path)
-
-
-class Staging:
-    """A new site as it is being written: each file goes straight to disk and is hashed on the way.
-
-    Nothing holds the whole site in memory: a page is written as soon as it is rendered, and
-    :attr:`hashes` is all that is kept of it (for ``manifest.json``).
-    """
-
-    def __init__(self, root: Path, previous: Path | None = None, unchanged: Mapping[str, str] | None = None) -> None:
-        self.root = root
-        self.hashes: dict[str, str] = {}
-        self._dirs: set[Path] = {root}
-        self.previous = previous
-        """The site being replaced, whose files :attr:`unchanged` lists."""
-        self.unchanged: Mapping[str, str] = unchanged or {}
-        """Its files that still hold what its manifest says (path -> sha256): a new file with the same
-        bytes is a hard link to the old one, which costs a directory entry instead of a write."""
-
-    def fresh(self) -> Staging:
-        """A writer into the same directory with its own :attr:`hashes` (one per render worker)."""
-        return Staging(self.root, self.previous, self.unchanged)
-
-    def _claim(self, path: str) -> Path:
-        """Where *path* goes, its directory made; a path is written once per build."""
-        if path in self.hashes:
-            raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
-        target = self.root.joinpath(*_safe_relative(path).parts)
-        if target.parent not in self._dirs:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._dirs.add(target.parent)
-        return target
-
-    def write(self, path: str, data: bytes) -> None:
-        """Write one file of the site (*path* relative to its root)."""
-        self.write_known(path, hashlib.sha256(data).hexdigest(), lambda: data)
-
-    def write_known(self, path: str, digest: str, load: Callable[[], bytes | None]) -> bool:
-        """Write a file whose sha256 is known: a hard link to the previous site's copy when that holds
-        those bytes, else the bytes *load* gives. When *load* has none (a damaged cache entry),
-        nothing is written and False is returned."""
-        target = self._claim(path)
-        if not (self.unchanged.get(path) == digest and self._link(target)):
-            data = load()
-            if data is None:
-                return False
-            with open(target, "wb") as handle:
-                handle.write(data)
-        self.hashes[path] = digest
-        return True
-
-    def write_parts(self, path: str, parts: Iterable[bytes], separator: bytes) -> None:
-        """Write one file made of *parts* joined by *separator*, one part in memory at a time."""
-        target = self._claim(path)
-        digest = hashlib.sha256()
-        with open(target, "wb") as handle:
-            for i, part in enumerate(parts):
-                piece = separator + part if i else part  # one chunk of one locale: a few MB at most
-                handle.write(piece)
-                digest.update(piece)
-        self.hashes[path] = digest.hexdigest()
-
-    def _link(self, target: Path) -> bool:
-        """Hard-link the previous site's copy of a file to *target*, if it is a regular file there."""
-        if self.previous is None:
-            return False
-        source = self.previous / target.relative_to(self.root)
-        try:
-            if not stat.S_ISREG(os.lstat(source).st_mode):
-                return False
-            os.link(source, target, follow_symlinks=False)
-        except OSError:  # another file system, no hard links, a file gone since: write it instead
-            return False
-        return True
-
-    def adopt(self, directory: str) -> None:
-        """Record the files another program wrote under *directory* (Pagefind's index)."""
-        base = self.root / directory
-        for file in sorted(base.rglob("*")):
-            if file.is_file() and not file.is_symlink():
-                path = file.relative_to(self.root).as_posix()
-                _safe_relative(path)
-                self.hashes[path] = hashlib.sha256(file.read_bytes()).hexdigest()
-
-    def read(self, path: str) -> bytes:
-        """A file already written (the search index reads the pages it indexes from here)."""
-        return self.root.joinpath(*_safe_relative(path).parts).read_bytes()
 
 
 Producer = Callable[[Staging], None]
@@ -285,6 +203,8 @@ def _leftovers(out: Path, kind: str) -> list[Path]:
 
 def _clean_leftovers(out: Path) -> None:
     """Tidy up after killed builds; call only while holding the lock."""
+    for undo in _leftovers(out, "undo"):
+        roll_back(out, undo)  # killed while placing a change in the site: put the site back as it was
     olds = _leftovers(out, "old")
     if olds and not os.path.lexists(out):
         # Killed between ``out -> old`` and ``staging -> out``: the newest old is the published site.
@@ -298,7 +218,7 @@ def _writing(files: Mapping[str, bytes]) -> Producer:
 
     def produce(staging: Staging) -> None:
         for path in files:
-            _safe_relative(path)  # every path is checked before the first is written
+            safe_relative(path)  # every path is checked before the first is written
         for path, data in sorted(files.items()):
             staging.write(path, data)
 
@@ -328,27 +248,36 @@ def publish(
         raise PortalError(f"The output path {out} exists and is not a directory. Choose another --out.")
     staging = real.parent / f".{real.name}.staging-{os.getpid()}"
     old = real.parent / f".{real.name}.old-{os.getpid()}"
+    undo = real.parent / f".{real.name}.undo-{os.getpid()}"
     warnings: list[str] = []
     with _locked(real):
         try:
             _clean_leftovers(real)
             site = inspect(out, real, protected)
             kept = unlisted(real, site.listed) if site.exists else []
-            edited = edited_files(real, site.listed, published_signatures(record, real) if site.exists else None)
+            seen = published_signatures(record, real) if site.exists else {}
+            intact, edited = check_published(real, site.listed, seen) if site.exists else ({}, [])
+            if site.exists:
+                intact[MANIFEST] = _digest(real / MANIFEST)  # an unchanged site keeps its manifest too
             shutil.rmtree(staging, ignore_errors=True)
             staging.mkdir()
-            edited_set = set(edited)
-            unchanged = {p: h for p, h in site.listed.items() if p not in edited_set} if site.exists else {}
-            written = Staging(staging, real, unchanged)
+            written = Staging(staging, real if site.exists else None, intact, lazy=True)
             produce(written)
             new_files = set(written.hashes) | {MANIFEST}
             new_dirs = {str(parent) for p in new_files for parent in PurePosixPath(p).parents if parent.parts}
             _refuse_kept(out, kept, new_files, new_dirs)
-            _carry(real, staging, kept, new_dirs)
-            if site.exists:
-                os.chmod(staging, stat.S_IMODE(os.stat(real).st_mode))
-                os.rename(real, old)
-            os.rename(staging, real)
+            changed = sorted(set(written.hashes) - written.same)
+            dropped = sorted(set(site.listed) - new_files)
+            if written.lazy and len(changed) + len(dropped) <= len(new_files) // 2:
+                if changed or dropped:
+                    apply(real, staging, undo, changed, dropped)
+            else:
+                written.complete()
+                _carry(real, staging, kept, new_dirs)
+                if site.exists:
+                    os.chmod(staging, stat.S_IMODE(os.stat(real).st_mode))
+                    os.rename(real, old)
+                os.rename(staging, real)
         except OSError as exc:
             raise PortalError(
                 f"Writing the site to {out} failed ({exc.strerror or exc}); the previous site is unchanged."
@@ -367,6 +296,16 @@ def publish(
             f"{_names(edited)}; put lasting changes in overlays or a template directory"
         )
     return warnings
+
+
+def _digest(path: Path) -> str:
+    """The sha256 of the regular file at *path*, or "" (matching nothing) when it is not one."""
+    try:
+        if stat.S_ISREG(os.lstat(path).st_mode):
+            return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        pass
+    return ""
 
 
 def _refuse_kept(out: Path, kept: Sequence[Entry], new_files: set[str], new_dirs: set[str]) -> None:

@@ -1,0 +1,115 @@
+"""Publishing a small change in place: the changed files are moved into the live site, with an undo.
+
+A rebuild after a one-tool change differs from the published site in a few dozen files out
+of thousands. Swapping in a whole new directory tree for them costs a directory per page and
+the removal of the old tree: most of such a rebuild. Instead, :func:`apply` moves each new
+file over its old copy (one atomic rename per file, the manifest last) and removes the files
+the new site drops. The rest of the site is not touched.
+
+Every step can be undone. Before anything in the site changes, the undo directory
+``.NAME.undo-PID`` beside it gets a journal (the files and directories that will be created)
+and a hard link to every file that will be replaced or removed. If a step fails, or the build
+is killed and the next build finds the undo directory (:func:`roll_back`), the site is put back
+exactly as it was, and only then is the undo directory removed.
+
+Only files are placed: the caller has already refused a new site that needs a path where the
+old one holds something that is not ours (:func:`generator.publish.write.publish`), so no
+directory on the way to a file is a symlink.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import shutil
+from collections.abc import Collection, Sequence
+from pathlib import Path, PurePosixPath
+
+from generator.publish.location import MANIFEST, is_safe_relative
+
+JOURNAL = "journal.json"
+FILES = "files"
+"""Inside the undo directory: the journal, and the old copies under ``files/`` at their site paths."""
+
+
+def _at(root: Path, path: str) -> Path:
+    return root.joinpath(*PurePosixPath(path).parts)
+
+
+def _parents(paths: Collection[str]) -> set[str]:
+    """Every directory that holds one of *paths*, at any depth (the site root excluded)."""
+    return {str(parent) for path in paths for parent in PurePosixPath(path).parents if parent.parts}
+
+
+def _deepest_first(directories: Collection[str]) -> list[str]:
+    return sorted(directories, key=lambda d: (-d.count("/"), d))
+
+
+def apply(real: Path, staging: Path, undo: Path, changed: Sequence[str], dropped: Sequence[str]) -> None:
+    """Move the *changed* files from *staging* into the site at *real* and remove the *dropped* ones.
+
+    ``manifest.json``, when changed, is placed last, so a reader of the manifest never sees one
+    that lists a file not yet there. On any failure the site is rolled back and the error raised.
+    """
+    created = sorted(p for p in changed if not os.path.lexists(_at(real, p)))
+    made = _deepest_first({d for d in _parents(changed) if not _at(real, d).is_dir()})[::-1]
+    undo.mkdir()
+    temporary = undo / f".{JOURNAL}.tmp"
+    temporary.write_text(json.dumps({"created": created, "directories": made}), encoding="utf-8")
+    os.replace(temporary, undo / JOURNAL)  # the journal exists whole, or not at all
+    try:
+        fresh = set(created)
+        for path in [*changed, *dropped]:
+            if path not in fresh and os.path.lexists(_at(real, path)):
+                _keep_copy(_at(real, path), _at(undo / FILES, path))
+        for path in dropped:
+            os.unlink(_at(real, path))
+        emptied = _parents(dropped) - _parents(changed)
+        for directory in _deepest_first(emptied):
+            with contextlib.suppress(OSError):  # still holds files that are not ours: it stays
+                os.rmdir(_at(real, directory))
+        for directory in made:
+            _at(real, directory).mkdir(exist_ok=True)
+        for path in sorted(changed, key=lambda p: p == MANIFEST):
+            os.replace(_at(staging, path), _at(real, path))
+    except BaseException:
+        roll_back(real, undo)
+        raise
+    shutil.rmtree(undo)
+
+
+def _keep_copy(source: Path, target: Path) -> None:
+    """A hard link to *source* at *target* (a copy where the file system refuses the link)."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target, follow_symlinks=False)
+    except OSError:
+        shutil.copy2(source, target, follow_symlinks=False)
+
+
+def roll_back(real: Path, undo: Path) -> None:
+    """Put the site at *real* back as it was before :func:`apply` began, then remove *undo*.
+
+    Safe to run again if it is itself interrupted. With no journal, :func:`apply` changed nothing.
+    """
+    try:
+        journal = json.loads((undo / JOURNAL).read_text(encoding="utf-8"))
+        created = [p for p in journal["created"] if isinstance(p, str) and is_safe_relative(p)]
+        made = [d for d in journal["directories"] if isinstance(d, str) and is_safe_relative(d)]
+    except (OSError, ValueError, KeyError, TypeError):
+        created, made = [], []
+    for path in created:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(_at(real, path))
+    for directory in _deepest_first(made):
+        with contextlib.suppress(OSError):
+            os.rmdir(_at(real, directory))
+    kept = undo / FILES
+    for top, _, names in os.walk(kept):
+        for name in names:
+            old = Path(top) / name
+            target = real / old.relative_to(kept)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(old, target)
+    shutil.rmtree(undo, ignore_errors=True)

@@ -1,0 +1,216 @@
+"""Publishing a small change in place (generator/publish/inplace.py), and undoing it.
+
+A rebuild that changes a few files of a site moves just those files into the live directory,
+with an undo directory beside it. These tests publish file maps straight through
+:func:`generator.publish.write.publish` (the same path ``build`` takes) and check the site's
+bytes, which inodes survive, what a failure or a kill midway leaves, and when a whole new
+directory is swapped in instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from generator.errors import PortalError
+from generator.publish import inplace
+from generator.publish.assemble import write_manifest
+from generator.publish.staging import Staging
+from generator.publish.write import publish
+from tests.conftest import tree_bytes
+
+
+def _publish(site: Path, files: dict[str, bytes]) -> list[str]:
+    """Publish *files* with a manifest, as a build does (a directory without one is not our site)."""
+
+    def produce(staging: Staging) -> None:
+        for path, data in sorted(files.items()):
+            staging.write(path, data)
+        write_manifest(staging, {"capability_version": "1", "fingerprint": "sha256:0"})
+
+    return publish(site, produce)
+
+
+def _site(n: int = 30, **changed: bytes) -> dict[str, bytes]:
+    """A small site: n pages in their own directories, with *changed* (path -> bytes) on top."""
+    files = {f"en/tools/t{i:02d}/index.html": f"<p>tool {i}</p>".encode() for i in range(n)}
+    files |= {"en/index.html": b"<p>index</p>", "assets/portal.css": b"body{}"}
+    return files | {path.replace("__", "/").replace("_dot_", "."): data for path, data in changed.items()}
+
+
+def _content(site: Path) -> dict[str, bytes]:
+    """The site's bytes without its manifest (which is checked on its own)."""
+    return {p: b for p, b in tree_bytes(site).items() if p != "manifest.json"}
+
+
+def _listed(site: Path) -> set[str]:
+    return set(json.loads((site / "manifest.json").read_text(encoding="utf-8"))["files"])
+
+
+def _inode(path: Path) -> int:
+    return os.lstat(path).st_ino
+
+
+def _beside(site: Path) -> list[str]:
+    return sorted(p.name for p in site.parent.iterdir() if p.name.startswith(f".{site.name}.") and "lock" not in p.name)
+
+
+def _dead_pid() -> int:
+    child = subprocess.Popen(["true"])
+    child.wait()
+    return child.pid
+
+
+def test_a_small_change_is_placed_in_the_live_directory(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    root, kept_page = _inode(site), _inode(site / "en/tools/t01/index.html")
+    new = _site()
+    new["en/tools/t00/index.html"] = b"<p>tool 0, changed</p>"
+    del new["en/tools/t02/index.html"]  # dropped: its directory goes with it
+    new["en/prompts/p/index.html"] = b"<p>a new page in a new directory</p>"
+    _publish(site, new)
+    assert _content(site) == new
+    assert _listed(site) == set(new)
+    assert _inode(site) == root, "the directory itself was kept, not swapped"
+    assert _inode(site / "en/tools/t01/index.html") == kept_page, "an unchanged page was not touched"
+    assert not (site / "en/tools/t02").exists()
+    assert _beside(site) == []
+
+
+def test_rebuilding_the_same_site_touches_no_file(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    before = tree_bytes(site)
+    inodes = {p: _inode(site / p) for p in before}
+    _publish(site, _site())
+    assert tree_bytes(site) == before
+    assert {p: _inode(site / p) for p in before} == inodes
+
+
+def test_files_we_did_not_write_stay_where_they_are(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    (site / "CNAME").write_text("docs.example.com\n", encoding="utf-8")
+    cname = _inode(site / "CNAME")
+    warnings = _publish(site, _site(en__tools__t00__index_dot_html=b"<p>new</p>"))
+    assert _inode(site / "CNAME") == cname and (site / "CNAME").read_text(encoding="utf-8") == "docs.example.com\n"
+    assert any("CNAME" in w and "did not write" in w for w in warnings)
+    assert "CNAME" not in _listed(site)
+
+
+def test_a_hand_edited_removed_or_symlinked_page_is_written_afresh(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    outside = tmp_path / "outside.txt"
+    outside.write_bytes(b"not the site's")
+    (site / "en/tools/t00/index.html").write_bytes(b"edited by hand")
+    (site / "en/tools/t01/index.html").unlink()
+    (site / "en/tools/t02/index.html").unlink()
+    (site / "en/tools/t02/index.html").symlink_to(outside)
+    warnings = _publish(site, _site())
+    assert _content(site) == _site()
+    assert not (site / "en/tools/t02/index.html").is_symlink()
+    assert outside.read_bytes() == b"not the site's", "a symlink in the site is replaced, never written through"
+    assert any("en/tools/t00/index.html" in w and "edited" in w for w in warnings)
+
+
+def test_a_failure_while_placing_puts_the_site_back(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    before = tree_bytes(site)
+    real_replace = os.replace
+    calls = {"n": 0}
+
+    def failing(source: str | Path, target: str | Path) -> None:
+        calls["n"] += 1
+        if calls["n"] == 3:  # after two of the new files are in place
+            raise OSError(28, "No space left on device")
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", failing)
+    new = _site()
+    for i in range(4):
+        new[f"en/tools/t{i:02d}/index.html"] = b"changed"
+    new["en/new/index.html"] = b"a new page"
+    del new["en/tools/t05/index.html"]
+    with pytest.raises(PortalError, match="previous site is unchanged"):
+        _publish(site, new)
+    monkeypatch.undo()
+    assert tree_bytes(site) == before
+    assert _beside(site) == []
+
+
+def test_a_build_killed_while_placing_is_undone_by_the_next_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A kill cannot be caught: stop a placement midway without its rollback, as SIGKILL would leave it."""
+    site = tmp_path / "site"
+    _publish(site, _site())
+    before = tree_bytes(site)
+    real_replace = os.replace
+    calls = {"n": 0}
+
+    class Killed(BaseException):
+        pass
+
+    def dying(source: str | Path, target: str | Path) -> None:
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise Killed
+        real_replace(source, target)
+
+    monkeypatch.setattr(os, "replace", dying)
+    monkeypatch.setattr(inplace, "roll_back", lambda real, undo: None)  # the kill leaves no time to undo
+    new = _site()
+    for i in range(5):
+        new[f"en/tools/t{i:02d}/index.html"] = b"half placed"
+    new["en/new/deep/index.html"] = b"new"
+    del new["en/tools/t07/index.html"]
+    with pytest.raises(Killed):
+        _publish(site, new)
+    monkeypatch.undo()
+    assert tree_bytes(site) != before, "the kill came after part of the change was placed"
+    undo = [p for p in site.parent.iterdir() if p.name.startswith(".site.undo-")]
+    assert len(undo) == 1
+    undo[0].rename(site.parent / f".site.undo-{_dead_pid()}")  # the killed build's pid is gone
+    # The next build takes the lock and puts the site back before anything else: shown by a publish
+    # that then fails, which must leave exactly the site before the killed build.
+    with pytest.raises(PortalError, match="outside the output directory"):
+        publish(site, {"../escape.txt": b"no"})
+    assert tree_bytes(site) == before
+    assert _beside(site) == []
+    _publish(site, new)
+    assert _content(site) == new
+
+
+def test_a_large_change_swaps_in_a_whole_new_directory(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    (site / "CNAME").write_text("docs.example.com\n", encoding="utf-8")
+    root = _inode(site)
+    new = {path: data + b" (every page changed)" for path, data in _site().items()}
+    _publish(site, new)
+    assert _content(site) == new | {"CNAME": b"docs.example.com\n"}
+    assert _inode(site) != root, "most of the site changed: a new directory was swapped in"
+    assert _beside(site) == []
+
+
+def test_the_undo_journal_is_written_before_the_site_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    seen: list[bool] = []
+    real_link = inplace._keep_copy
+
+    def watching(source: Path, target: Path) -> None:
+        undo = next(p for p in site.parent.iterdir() if p.name.startswith(".site.undo-"))
+        seen.append((undo / inplace.JOURNAL).is_file())
+        real_link(source, target)
+
+    monkeypatch.setattr(inplace, "_keep_copy", watching)
+    _publish(site, _site(en__index_dot_html=b"<p>changed index</p>"))
+    assert seen and all(seen)
