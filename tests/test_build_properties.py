@@ -10,6 +10,7 @@ resolves inside the output directory.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 import tempfile
@@ -273,7 +274,5 @@ def test_server_without_description_or_instructions_builds() -> None:
 
 def test_resource_template_without_uri_builds() -> None:
     snap = snapshot_of([])
-    snap = Snapshot(
-        **{**snap.__dict__, "fingerprint": "", "resource_templates": ({"uriTemplate": "x://{id}", "name": "t"},)}
-    )
+    snap = dataclasses.replace(snap, fingerprint="", resource_templates=({"uriTemplate": "x://{id}", "name": "t"},))
     site_files(snap, CONFIG)

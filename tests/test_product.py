@@ -7,6 +7,7 @@ the pinned server-everything for prompts, resources and resource templates.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import re
@@ -225,15 +226,13 @@ def test_prompts_resources_and_templates_of_server_everything() -> None:
 def test_server_instructions_get_a_page_with_safe_markdown(tmp_path: Path) -> None:
     snap = load_snapshot(SNAPSHOT)
     hostile = frozen(
-        Snapshot(
-            **{
-                **snap.__dict__,
-                "fingerprint": "",
-                "server": {
-                    **snap.server,
-                    "instructions": "# Hi\n<script>alert(1)</script> [x](javascript:alert(1)) **bold**",
-                },
-            }
+        dataclasses.replace(
+            snap,
+            fingerprint="",
+            server={
+                **snap.server,
+                "instructions": "# Hi\n<script>alert(1)</script> [x](javascript:alert(1)) **bold**",
+            },
         )
     )
     files, _ = site_files(hostile, PortalConfig(search=False))
