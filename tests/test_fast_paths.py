@@ -47,3 +47,27 @@ def test_code_span(text: str) -> None:
 @given(_TEXT, st.booleans())
 def test_escape_plain(text: str, first: bool) -> None:
     assert filters._escape_plain(text, first=first, pr=False) == _escape_plain_reference(text, first=first)
+
+
+def _is_safe_relative_reference(path: str) -> bool:
+    """is_safe_relative as it was written before it stopped building a PurePosixPath per file."""
+    from pathlib import PurePosixPath
+
+    pure = PurePosixPath(path)
+    return not (
+        pure.is_absolute()
+        or not pure.parts
+        or ".." in pure.parts
+        or any(p in ("", ".") for p in pure.parts)
+        or "\x00" in path
+        or "\\" in path
+        or path != pure.as_posix()
+    )
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("a./\\\x00b-_é")), max_size=10))
+def test_the_site_path_check_agrees_with_the_path_object_one(path: str) -> None:
+    from generator.publish.location import is_safe_relative
+
+    assert is_safe_relative(path) is _is_safe_relative_reference(path)

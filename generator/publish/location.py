@@ -18,7 +18,7 @@ import os
 import stat
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from generator.errors import PortalError
 
@@ -38,17 +38,18 @@ Protected = Sequence[tuple[str, Path]]
 
 
 def is_safe_relative(path: str) -> bool:
-    """Whether *path* is a file path inside a site, in the one form mcp-portal writes it."""
-    pure = PurePosixPath(path)
-    return not (
-        pure.is_absolute()
-        or not pure.parts
-        or ".." in pure.parts
-        or any(p in ("", ".") for p in pure.parts)
-        or "\x00" in path
-        or "\\" in path
-        or path != pure.as_posix()  # "a//b", "a/./b", "a/": not a form we ever write
-    )
+    """Whether *path* is a file path inside a site, in the one form mcp-portal writes it.
+
+    Relative, with no empty, ``.`` or ``..`` segment (so no ``a//b``, ``a/./b`` or ``a/``), no
+    NUL and no backslash: what ``PurePosixPath(path).as_posix() == path`` with none of those parts
+    would say, without building a path object for each of a site's thousands of files.
+    """
+    if not path or "\x00" in path or "\\" in path:
+        return False
+    return all(segment not in _NOT_SEGMENTS for segment in path.split("/"))
+
+
+_NOT_SEGMENTS = frozenset(("", ".", ".."))
 
 
 # --------------------------------------------------------------------------- where --out may be

@@ -41,17 +41,23 @@ def check_published(
     intact: dict[str, str] = {}
     edited = []
     seen = seen or {}
+    base = os.fspath(real)
     for path, digest in sorted(listed.items()):
-        target = real.joinpath(*path.split("/"))
+        target = os.path.join(base, path)  # a string: a site has thousands of files
         with contextlib.suppress(OSError):
             info = os.lstat(target)
             if not stat.S_ISREG(info.st_mode):
                 continue
-            if seen.get(path) == _signature(info) or hashlib.sha256(target.read_bytes()).hexdigest() == digest:
+            if seen.get(path) == _signature(info) or _sha256(target) == digest:
                 intact[path] = digest
             else:
                 edited.append(path)
     return intact, edited
+
+
+def _sha256(path: str) -> str:
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
 
 
 def published_signatures(record: Path | None, real: Path) -> dict[str, list[int]]:
@@ -76,9 +82,10 @@ def record_published(record: Path | None, real: Path, hashes: Mapping[str, str])
     if record is None:
         return
     files: dict[str, list[int]] = {}
+    base = os.fspath(real)
     for path in hashes:
         with contextlib.suppress(OSError):
-            info = os.lstat(real.joinpath(*path.split("/")))
+            info = os.lstat(os.path.join(base, path))
             if stat.S_ISREG(info.st_mode):
                 files[path] = _signature(info)
     temporary = record.with_name(f".{record.name}.{os.getpid()}.tmp")

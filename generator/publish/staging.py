@@ -45,7 +45,9 @@ class Staging:
     ) -> None:
         self.root = root
         self.hashes: dict[str, str] = {}
-        self._dirs: set[Path] = {root}
+        self._base = os.fspath(root)
+        self._dirs: set[str] = {""}
+        """The directories made so far, relative to :attr:`root` (``""`` is the root itself)."""
         self.previous = previous
         """The site being replaced, whose files :attr:`unchanged` lists."""
         self.unchanged: Mapping[str, str] = unchanged or {}
@@ -59,19 +61,24 @@ class Staging:
         """A writer into the same directory with its own :attr:`hashes` (one per render worker)."""
         return Staging(self.root, self.previous, self.unchanged, lazy=self.lazy)
 
-    def _note(self, path: str) -> PurePosixPath:
+    def _note(self, path: str) -> None:
         """Check *path* before it is written: inside the site, and written once per build."""
         if path in self.hashes:
             raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
-        return safe_relative(path)
+        if not is_safe_relative(path):
+            raise PortalError(f"Refusing to write {path!r}: it would land outside the output directory.")
 
-    def _claim(self, path: str) -> Path:
-        """Where *path* goes, its directory made."""
-        target = self.root.joinpath(*self._note(path).parts)
-        if target.parent not in self._dirs:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            self._dirs.add(target.parent)
-        return target
+    def _claim(self, path: str) -> str:
+        """Where *path* goes (as a string: a site has thousands of files), its directory made."""
+        self._note(path)
+        return self._place(path)
+
+    def _place(self, path: str) -> str:
+        directory = path.rpartition("/")[0]
+        if directory not in self._dirs:
+            os.makedirs(os.path.join(self._base, directory), exist_ok=True)
+            self._dirs.add(directory)
+        return os.path.join(self._base, path)
 
     def write(self, path: str, data: bytes) -> None:
         """Write one file of the site (*path* relative to its root)."""
@@ -87,7 +94,7 @@ class Staging:
             self.hashes[path] = digest
             return True
         target = self._claim(path)
-        if not (self.unchanged.get(path) == digest and self._link(target)):
+        if not (self.unchanged.get(path) == digest and self._link(path, target)):
             data = load()
             if data is None:
                 return False
@@ -107,11 +114,11 @@ class Staging:
                 digest.update(piece)
         self.hashes[path] = digest.hexdigest()
 
-    def _link(self, target: Path) -> bool:
-        """Hard-link the previous site's copy of a file to *target*, if it is a regular file there."""
+    def _link(self, path: str, target: str) -> bool:
+        """Hard-link the previous site's copy of *path* to *target*, if it is a regular file there."""
         if self.previous is None:
             return False
-        source = self.previous / target.relative_to(self.root)
+        source = os.path.join(self.previous, path)
         try:
             if not stat.S_ISREG(os.lstat(source).st_mode):
                 return False
@@ -127,12 +134,9 @@ class Staging:
         """
         if self.previous is not None:
             for path in sorted(self.same):
-                target = self.root.joinpath(*PurePosixPath(path).parts)
-                if target.parent not in self._dirs:
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    self._dirs.add(target.parent)
-                if not self._link(target):
-                    shutil.copyfile(self.previous / path, target, follow_symlinks=False)
+                target = self._place(path)
+                if not self._link(path, target):
+                    shutil.copyfile(os.path.join(self.previous, path), target, follow_symlinks=False)
         self.same.clear()
         self.lazy = False
 

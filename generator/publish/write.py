@@ -43,9 +43,9 @@ import hashlib
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 
 from generator.errors import PortalError
 from generator.publish.inplace import apply, roll_back
@@ -76,11 +76,11 @@ class Entry:
 def unlisted(real: Path, listed: Mapping[str, str]) -> list[Entry]:
     """Every entry under *real* that the manifest does not list, sorted; symlinks are never followed."""
     found: list[Entry] = []
-    for top, dirs, names in _walk(real):
-        base = top.relative_to(real).as_posix()
-        prefix = "" if base == "." else base + "/"
+    root = os.fspath(real)
+    for top, dirs, names in _walk(root):
+        prefix = "" if top == root else top[len(root) + 1 :] + "/"  # os.walk joins onto root as given
         for name in dirs:
-            if (top / name).is_symlink():
+            if os.path.islink(os.path.join(top, name)):
                 found.append(Entry(prefix + name, "symlink"))
         if not dirs and not names and prefix:
             found.append(Entry(prefix.rstrip("/"), "dir"))
@@ -88,18 +88,17 @@ def unlisted(real: Path, listed: Mapping[str, str]) -> list[Entry]:
             path = prefix + name
             if path in listed or path == MANIFEST:
                 continue
-            mode = os.lstat(top / name).st_mode
+            mode = os.lstat(os.path.join(top, name)).st_mode
             kind = "symlink" if stat.S_ISLNK(mode) else "file" if stat.S_ISREG(mode) else "other"
             found.append(Entry(path, kind))
     return sorted(found, key=lambda e: e.path)
 
 
-def _walk(real: Path) -> Iterator[tuple[Path, list[str], list[str]]]:
+def _walk(root: str) -> Iterator[tuple[str, list[str], list[str]]]:
     def fail(exc: OSError) -> None:
         raise exc
 
-    for top, dirs, names in os.walk(real, onerror=fail, followlinks=False):
-        yield Path(top), dirs, names
+    yield from os.walk(root, onerror=fail, followlinks=False)
 
 
 def _collision(entry: Entry, new_files: set[str], new_dirs: set[str]) -> bool:
@@ -264,7 +263,7 @@ def publish(
             written = Staging(staging, real if site.exists else None, intact, lazy=True)
             produce(written)
             new_files = set(written.hashes) | {MANIFEST}
-            new_dirs = {str(parent) for p in new_files for parent in PurePosixPath(p).parents if parent.parts}
+            new_dirs = _directories(new_files)
             _refuse_kept(out, kept, new_files, new_dirs)
             changed = sorted(set(written.hashes) - written.same)
             dropped = sorted(set(site.listed) - new_files)
@@ -296,6 +295,17 @@ def publish(
             f"{_names(edited)}; put lasting changes in overlays or a template directory"
         )
     return warnings
+
+
+def _directories(files: Iterable[str]) -> set[str]:
+    """Every directory that holds one of *files*, at any depth (the site root excluded)."""
+    found: set[str] = set()
+    for path in files:
+        directory = path.rpartition("/")[0]
+        while directory and directory not in found:
+            found.add(directory)
+            directory = directory.rpartition("/")[0]
+    return found
 
 
 def _digest(path: Path) -> str:
