@@ -18,7 +18,7 @@ from pathlib import Path
 
 from generator.errors import PortalError
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
-from generator.snapshot.jsontext import gc_paused, pretty
+from generator.snapshot.jsontext import gc_paused, pretty_split
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import JSON, READABLE_VERSIONS, SNAPSHOT_VERSION, check_shape
@@ -115,7 +115,8 @@ class Snapshot:
             return text
         data = self.to_dict()
         data["server"] = _sorted(data["server"])
-        return pretty(dict(sorted(data.items()))) + "\n"  # json.dumps(indent=2, ensure_ascii=False), faster
+        # json.dumps(indent=2, ensure_ascii=False), faster; a long tool list is written by two processes.
+        return pretty_split(dict(sorted(data.items())), "tools") + "\n"
 
 
 def resolve_capability_version(rule: str, server: dict[str, JSON], tools_fingerprint: str) -> str:
