@@ -52,6 +52,7 @@ from generator.render.layout import LAYOUT_FILTERS
 from generator.render.rows import (
     field_rows,
     index_rows,
+    llms_tool_lines,
     md_field_rows,
     md_index_rows,
     md_trouble_rows,
@@ -142,6 +143,8 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
     env.globals["field_rows"] = field_rows if autoescape else md_field_rows
     env.globals["trouble_rows"] = trouble_rows if autoescape else md_trouble_rows
     env.globals["index_rows"] = index_rows if autoescape else md_index_rows
+    if not autoescape:
+        env.globals["llms_tool_lines"] = llms_tool_lines
     if autoescape:
         env.filters.update(LAYOUT_FILTERS)
         env.globals.update(HTML_GLOBALS)

@@ -11,13 +11,14 @@ applied once to the whole, which is the same since it works character by charact
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from jinja2 import pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from generator.render.filters import Md, commas, md_cell, md_cell_code, md_text, md_url, type_words
+from generator.render.filters import Md, commas, md_cell, md_cell_code, md_label, md_text, md_url, type_words
 from generator.render.prose import markdown_inline, wbr
 from generator.render.sentences import constraints, md_constraints, t_html
 from generator.text import visible
@@ -168,3 +169,27 @@ def md_index_rows(context: Context, tools: Any) -> Md:
             line += f" {commas(context, [md_cell_code(p) for p in tool.profiles])} |"
         out.append(line + "\n")
     return Md(visible("".join(out)))
+
+
+@pass_context
+def llms_tool_lines(context: Context, pages: Any, code: str, root: bool) -> Md:
+    """The tool lines of one locale's section of an ``llms.txt`` (the root one lists every locale's).
+
+    Every build writes them again, and the root ``llms.txt`` holds each locale's: 6,000 lines at
+    1,000 tools, each a label, a link and a summary escaped for Markdown.
+    """
+    ctx = context.resolve("ctx")
+    out = [
+        f"- [{_label(p.tool.name)}]({_url(ctx.llms_link(p.md_path, root=root))}): "
+        f"{_text(p.tool.summary or p.tool.name)}\n"
+        for p in pages
+        if p.locale == code and p.kind == "tool"
+    ]
+    return Md(visible("".join(out)))
+
+
+# The same names, summaries and links come back in every llms.txt a build writes (eight sections
+# at three locales); each escape depends on its text alone (and its type: Md passes unescaped).
+_label = functools.lru_cache(maxsize=1 << 15, typed=True)(md_label)
+_text = functools.lru_cache(maxsize=1 << 15, typed=True)(md_text)
+_url = functools.lru_cache(maxsize=1 << 15, typed=True)(md_url)
