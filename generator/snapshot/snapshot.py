@@ -18,7 +18,7 @@ from pathlib import Path
 
 from generator.errors import PortalError
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
-from generator.snapshot.jsontext import gc_paused, pretty_split
+from generator.snapshot.jsontext import gc_paused, pretty, pretty_split
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import JSON, READABLE_VERSIONS, SNAPSHOT_VERSION, check_shape
@@ -100,7 +100,7 @@ class Snapshot:
             "endpoints": [e.to_json() for e in self.endpoints],
         }
 
-    def to_json(self) -> str:
+    def to_json(self, *, split: bool = False) -> str:
         """Pretty and newline-terminated, so the file diffs well in review.
 
         Top-level keys and the server's identity are sorted. Tools, prompts and resources keep
@@ -109,14 +109,19 @@ class Snapshot:
 
         A snapshot made by :func:`frozen` returns the text it was parsed from: the same string
         (parsing this text and writing it again is the identity), without encoding every tool twice.
+        *split* lets a forked child write half of a long tool list (:func:`pretty_split`).
         """
         text: str | None = self.__dict__.get("_text")
         if text is not None:
             return text
         data = self.to_dict()
         data["server"] = _sorted(data["server"])
-        # json.dumps(indent=2, ensure_ascii=False), faster; a long tool list is written by two processes.
-        return pretty_split(dict(sorted(data.items())), "tools") + "\n"
+        # json.dumps(indent=2, ensure_ascii=False), faster. With *split*, a long tool list is written by
+        # two processes: frozen() asks for it, as the second core is idle once listing ends. Not when a
+        # build writes snapshot.json: there the forked child's resident size would count every page
+        # model the build holds by then (shared, but the peak a user's monitor shows).
+        document = dict(sorted(data.items()))
+        return (pretty_split(document, "tools") if split else pretty(document)) + "\n"
 
 
 def resolve_capability_version(rule: str, server: dict[str, JSON], tools_fingerprint: str) -> str:
@@ -188,7 +193,7 @@ def frozen(snapshot: Snapshot) -> Snapshot:
     known = snapshot.fingerprint if snapshot.__dict__.get("_own_fingerprint") else None
     try:
         with gc_paused():  # millions of new objects that form no cycles, in a heap that is large already
-            text = snapshot.to_json()
+            text = snapshot.to_json(split=True)
             parsed = _parse(text, pretty_text=True, known_fingerprint=known)
     except ShapeProblem as problem:  # no file to re-create here: what the server sent is the problem
         raise PortalError(
