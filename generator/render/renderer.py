@@ -49,15 +49,7 @@ from generator.render.filters import (
 )
 from generator.render.i18n import Catalog
 from generator.render.layout import LAYOUT_FILTERS
-from generator.render.rows import (
-    field_rows,
-    index_rows,
-    llms_tool_lines,
-    md_field_rows,
-    md_index_rows,
-    md_trouble_rows,
-    trouble_rows,
-)
+from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
 from generator.render.themes import ThemeEnvironment, template_loader
 from generator.schema.patterns import describe
@@ -140,11 +132,7 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
     )
     env.theme = template_dir
     env.filters.update(FILTERS)
-    env.globals["field_rows"] = field_rows if autoescape else md_field_rows
-    env.globals["trouble_rows"] = trouble_rows if autoescape else md_trouble_rows
-    env.globals["index_rows"] = index_rows if autoescape else md_index_rows
-    if not autoescape:
-        env.globals["llms_tool_lines"] = llms_tool_lines
+    env.globals.update(row_globals(autoescape))
     if autoescape:
         env.filters.update(LAYOUT_FILTERS)
         env.globals.update(HTML_GLOBALS)

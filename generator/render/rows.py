@@ -193,3 +193,16 @@ def llms_tool_lines(context: Context, pages: Any, code: str, root: bool) -> Md:
 _label = functools.lru_cache(maxsize=1 << 15, typed=True)(md_label)
 _text = functools.lru_cache(maxsize=1 << 15, typed=True)(md_text)
 _url = functools.lru_cache(maxsize=1 << 15, typed=True)(md_url)
+
+
+def row_globals(autoescape: bool) -> dict[str, Any]:
+    """The row writers a Jinja environment gets as globals: the HTML ones, or the Markdown ones
+    (which the ``llms.txt`` templates share)."""
+    if autoescape:
+        return {"field_rows": field_rows, "trouble_rows": trouble_rows, "index_rows": index_rows}
+    return {
+        "field_rows": md_field_rows,
+        "trouble_rows": md_trouble_rows,
+        "index_rows": md_index_rows,
+        "llms_tool_lines": llms_tool_lines,
+    }
