@@ -289,7 +289,8 @@ def _split_full(
     def flush() -> None:
         path = f"{code}/llms-full-{len(parts) + 1:02d}.txt"
         body = [head] if head else []
-        staging.write_parts(path, body + [data for _, data in current], b"\n")
+        # A part is a few hundred KB, joined in memory: a rebuild leaves the unchanged parts unwritten.
+        staging.write(path, b"\n".join(body + [data for _, data in current]))
         size = len(head) + sum(len(data) + 1 for _, data in current)
         first, last = job.pages[current[0][0]], job.pages[current[-1][0]]
         parts.append(FullPart(path, _page_label(first), _page_label(last), estimate_tokens(size)))
