@@ -26,7 +26,7 @@ import shutil
 from collections.abc import Collection, Sequence
 from pathlib import Path, PurePosixPath
 
-from generator.publish.location import MANIFEST, is_safe_relative
+from generator.publish.location import MANIFEST, directories_of, is_safe_relative
 
 JOURNAL = "journal.json"
 FILES = "files"
@@ -35,11 +35,6 @@ FILES = "files"
 
 def _at(root: Path, path: str) -> Path:
     return root.joinpath(*PurePosixPath(path).parts)
-
-
-def _parents(paths: Collection[str]) -> set[str]:
-    """Every directory that holds one of *paths*, at any depth (the site root excluded)."""
-    return {str(parent) for path in paths for parent in PurePosixPath(path).parents if parent.parts}
 
 
 def _deepest_first(directories: Collection[str]) -> list[str]:
@@ -53,7 +48,7 @@ def apply(real: Path, staging: Path, undo: Path, changed: Sequence[str], dropped
     that lists a file not yet there. On any failure the site is rolled back and the error raised.
     """
     created = sorted(p for p in changed if not os.path.lexists(_at(real, p)))
-    made = _deepest_first({d for d in _parents(changed) if not _at(real, d).is_dir()})[::-1]
+    made = _deepest_first({d for d in directories_of(changed) if not _at(real, d).is_dir()})[::-1]
     undo.mkdir()
     temporary = undo / f".{JOURNAL}.tmp"
     temporary.write_text(json.dumps({"created": created, "directories": made}), encoding="utf-8")
@@ -65,7 +60,7 @@ def apply(real: Path, staging: Path, undo: Path, changed: Sequence[str], dropped
                 _keep_copy(_at(real, path), _at(undo / FILES, path))
         for path in dropped:
             os.unlink(_at(real, path))
-        emptied = _parents(dropped) - _parents(changed)
+        emptied = directories_of(dropped) - directories_of(changed)
         for directory in _deepest_first(emptied):
             with contextlib.suppress(OSError):  # still holds files that are not ours: it stays
                 os.rmdir(_at(real, directory))

@@ -16,7 +16,7 @@ import errno
 import json
 import os
 import stat
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +50,17 @@ def is_safe_relative(path: str) -> bool:
 
 
 _NOT_SEGMENTS = frozenset(("", ".", ".."))
+
+
+def directories_of(paths: Iterable[str]) -> set[str]:
+    """Every directory that holds one of the site *paths*, at any depth (the site root excluded)."""
+    found: set[str] = set()
+    for path in paths:
+        directory = path.rpartition("/")[0]
+        while directory and directory not in found:
+            found.add(directory)
+            directory = directory.rpartition("/")[0]
+    return found
 
 
 # --------------------------------------------------------------------------- where --out may be

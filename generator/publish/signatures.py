@@ -48,14 +48,15 @@ def check_published(
             info = os.lstat(target)
             if not stat.S_ISREG(info.st_mode):
                 continue
-            if seen.get(path) == _signature(info) or _sha256(target) == digest:
+            if seen.get(path) == _signature(info) or sha256_of(target) == digest:
                 intact[path] = digest
             else:
                 edited.append(path)
     return intact, edited
 
 
-def _sha256(path: str) -> str:
+def sha256_of(path: str) -> str:
+    """The sha256 of the file at *path*, as the manifest records it."""
     with open(path, "rb") as handle:
         return hashlib.sha256(handle.read()).hexdigest()
 

@@ -25,10 +25,15 @@ from generator.errors import PortalError
 from generator.publish.location import is_safe_relative
 
 
-def safe_relative(path: str) -> PurePosixPath:
+def check_safe(path: str) -> None:
     """Reject any path that could leave the output directory (defence in depth: slugs already avoid it)."""
     if not is_safe_relative(path):
         raise PortalError(f"Refusing to write {path!r}: it would land outside the output directory.")
+
+
+def safe_relative(path: str) -> PurePosixPath:
+    """*path* as a path object, once :func:`check_safe` lets it through."""
+    check_safe(path)
     return PurePosixPath(path)
 
 
@@ -65,8 +70,7 @@ class Staging:
         """Check *path* before it is written: inside the site, and written once per build."""
         if path in self.hashes:
             raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
-        if not is_safe_relative(path):
-            raise PortalError(f"Refusing to write {path!r}: it would land outside the output directory.")
+        check_safe(path)
 
     def _claim(self, path: str) -> str:
         """Where *path* goes (as a string: a site has thousands of files), its directory made."""

@@ -39,18 +39,17 @@ import contextlib
 import errno
 import fcntl
 import glob
-import hashlib
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import PortalError
 from generator.publish.inplace import apply, roll_back
-from generator.publish.location import MANIFEST, Protected, check_location, inspect
-from generator.publish.signatures import check_published, published_signatures, record_published
+from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect
+from generator.publish.signatures import check_published, published_signatures, record_published, sha256_of
 from generator.publish.staging import Staging, safe_relative
 
 _SHOWN = 10
@@ -263,7 +262,7 @@ def publish(
             written = Staging(staging, real if site.exists else None, intact, lazy=True)
             produce(written)
             new_files = set(written.hashes) | {MANIFEST}
-            new_dirs = _directories(new_files)
+            new_dirs = directories_of(new_files)
             _refuse_kept(out, kept, new_files, new_dirs)
             changed = sorted(set(written.hashes) - written.same)
             dropped = sorted(set(site.listed) - new_files)
@@ -297,22 +296,11 @@ def publish(
     return warnings
 
 
-def _directories(files: Iterable[str]) -> set[str]:
-    """Every directory that holds one of *files*, at any depth (the site root excluded)."""
-    found: set[str] = set()
-    for path in files:
-        directory = path.rpartition("/")[0]
-        while directory and directory not in found:
-            found.add(directory)
-            directory = directory.rpartition("/")[0]
-    return found
-
-
 def _digest(path: Path) -> str:
     """The sha256 of the regular file at *path*, or "" (matching nothing) when it is not one."""
     try:
         if stat.S_ISREG(os.lstat(path).st_mode):
-            return hashlib.sha256(path.read_bytes()).hexdigest()
+            return sha256_of(os.fspath(path))
     except OSError:
         pass
     return ""
