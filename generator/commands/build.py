@@ -96,7 +96,7 @@ def produce_site(
 
         with progress.stage("index", unit="pages") as advance:
             deadline.check("building the search index")
-            index_site(staging)
+            index_site(staging, cache)
             advance(len(job.pages))
     staging.write("snapshot.json", snapshot.to_json().encode("utf-8"))
     if gathered.api is not None:

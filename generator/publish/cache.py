@@ -16,7 +16,8 @@ everything those pages are made from:
 So a change to anything a page shows changes its key, and the entry is simply not found. A
 changed template, catalog, configuration or generator version changes every key. Pages made
 from the whole site (the tool list, llms.txt, connecting, changes, the API page, nav.js) are
-always rendered again, and so is the search index.
+always rendered again. The search index is built again whenever a page it indexes changed;
+when none did, the previous site's index files are reused (a ``.search`` record, below).
 
 An entry (``<key>.entry``) is a JSON header with its own sha256, then the pages' bytes; the
 header gives each page's sha256. A rebuild hard-links a page from the previous site when that
@@ -55,9 +56,11 @@ from generator.snapshot.snapshot import Snapshot, canonical_json
 FORMAT = 3
 """Bumped when an entry's layout changes: older entries then never match."""
 _MAGIC = f"mcp-portal render cache {FORMAT}\n".encode()
-_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json)")
+_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search)")
 """The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
-are those of format 1, removed by the first build that does not use them)."""
+are those of format 1, removed by the first build that does not use them; a ``.search`` record
+lists the files of a search index, see :meth:`RenderCache.get_search`)."""
+_SEARCH_MAGIC = f"mcp-portal search record {FORMAT}\n".encode()
 PUBLISHED = "published.json"
 """The signatures of the files of the site last published with this cache
 (:func:`generator.publish.write.record_published`)."""
@@ -245,13 +248,45 @@ class RenderCache:
              "notes": entry.notes},
             ensure_ascii=False,
         ).encode("utf-8")  # fmt: skip
-        target = self.pending / f"{key}.entry"
-        temporary = self.pending / f".{key}.{os.getpid()}.tmp"  # a worker's own pid: workers never collide
+        head = _MAGIC + header + b"\n" + hashlib.sha256(header).hexdigest().encode() + b"\n"
+        self._write_pending(f"{key}.entry", [head, *chunks])
+
+    def get_search(self, key: str) -> dict[str, str] | None:
+        """The files (site path -> sha256) of the search index last built from the pages *key* names.
+
+        A record is a magic line, its JSON and the JSON's sha256; one that cannot be read or does not
+        check out is a miss (the index is built again).
+        """
+        try:
+            data = (self.root / f"{key}.search").read_bytes()
+            if not data.startswith(_SEARCH_MAGIC):
+                return None
+            body, _, digest = data[len(_SEARCH_MAGIC) :].rstrip(b"\n").rpartition(b"\n")
+            if hashlib.sha256(body).hexdigest().encode() != digest:
+                return None
+            record = json.loads(body)
+            files = record["files"]
+            if record["key"] != key or not isinstance(files, dict):
+                return None
+            if not all(isinstance(p, str) and isinstance(h, str) for p, h in files.items()):
+                return None
+            return dict(files)
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put_search(self, key: str, files: dict[str, str]) -> None:
+        """Record the files of the search index built from the pages *key* names (errors cost only time)."""
+        body = json.dumps({"key": key, "files": files}, sort_keys=True, ensure_ascii=False).encode("utf-8")
+        self._write_pending(f"{key}.search", [_SEARCH_MAGIC, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
+
+    def _write_pending(self, name: str, parts: list[bytes]) -> None:
+        """Write *name* into the pending directory atomically; a cache that cannot be written only costs time."""
+        target = self.pending / name
+        temporary = self.pending / f".{name}.{os.getpid()}.tmp"  # a worker's own pid: workers never collide
         try:
             self.pending.mkdir(parents=True, exist_ok=True)
             with open(temporary, "wb") as handle:
-                handle.write(_MAGIC + header + b"\n" + hashlib.sha256(header).hexdigest().encode() + b"\n")
-                handle.writelines(chunks)
+                handle.writelines(parts)
             os.replace(temporary, target)
         except OSError:
             with contextlib.suppress(OSError):
@@ -264,7 +299,7 @@ class RenderCache:
         were killed (their process is gone).
         """
         with contextlib.suppress(OSError):
-            for path in sorted(self.pending.glob("*.entry")):
+            for path in sorted([*self.pending.glob("*.entry"), *self.pending.glob("*.search")]):
                 os.replace(path, self.root / path.name)
         shutil.rmtree(self.pending, ignore_errors=True)
         with contextlib.suppress(OSError):

@@ -12,19 +12,29 @@ service with SIGTERM as soon as it answers ``WriteFiles``, while Pagefind's asyn
 file writes may still be in flight, so a file could be left empty or cut short
 (seen in CI as a ``pagefind-ui.js`` that differed between two identical builds).
 The command line exits on its own only after every write has finished.
+
+Pagefind's output is a pure function of its version, its settings and the pages it reads (two
+builds are byte-identical), so a build whose indexed pages are all the previous site's, byte for
+byte, reuses that site's index files instead of running it again (:func:`search_key`; the
+record of which files those are lives in the render cache).
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 from collections.abc import Mapping
+from importlib import metadata
 from pathlib import Path
 
 from generator.errors import PortalError
+from generator.publish.cache import RenderCache
 from generator.publish.staging import Staging
 
 ENTRY = "pagefind/pagefind-entry.json"
@@ -69,13 +79,86 @@ PAGES = "*/**/index.html"
 not the entry page that only redirects, the 404 pages or anything that is not a page."""
 
 
-def index_site(staging: Staging) -> None:
+OUTPUT = "pagefind"
+"""Where the index goes, below the site root."""
+
+
+def indexed(path: str) -> bool:
+    """Whether Pagefind reads the site file at *path*: what :data:`PAGES` matches."""
+    return path.endswith("/index.html")
+
+
+def _pagefind_version() -> str | None:
+    """The versions of the Pagefind wrapper and binary packages, or None when either is unknown."""
+    try:
+        return f"{metadata.version('pagefind')} {metadata.version('pagefind_bin_extended')}"
+    except metadata.PackageNotFoundError:
+        return None
+
+
+def search_key(hashes: Mapping[str, str]) -> str | None:
+    """The hash of everything the index is made from: Pagefind's version, its settings and every page
+    it reads (path and sha256, from *hashes*); None when Pagefind's version cannot be told."""
+    version = _pagefind_version()
+    if version is None:
+        return None
+    digest = hashlib.sha256(f"pagefind {version}\0".encode())
+    digest.update(json.dumps(CONFIG | {"glob": PAGES, "output": OUTPUT}, sort_keys=True).encode())
+    for path in sorted(p for p in hashes if indexed(p)):
+        digest.update(f"\0{path}\0{hashes[path]}".encode())
+    return digest.hexdigest()
+
+
+def index_site(staging: Staging, cache: RenderCache | None = None) -> None:
     """Index the pages already written to *staging*; Pagefind's files join it (and its hashes).
 
-    Pagefind reads one directory, so the pages a rebuild left in the previous site are linked in first.
+    With a *cache* that recorded an index of exactly these pages, and a previous site that still holds
+    every file of it, those files are reused (:func:`_reuse`). Otherwise Pagefind runs: it reads one
+    directory, so the pages a rebuild left in the previous site are linked in first.
     """
+    key = search_key(staging.hashes) if cache is not None else None
+    if cache is not None and key is not None:
+        files = cache.get_search(key)
+        if files is not None and _reuse(staging, files):
+            cache.used.add(key)
+            return
+    _run(staging)
+    if cache is not None and key is not None:
+        cache.put_search(key, {p: h for p, h in staging.hashes.items() if p.startswith(OUTPUT + "/")})
+        cache.used.add(key)
+
+
+def _reuse(staging: Staging, files: Mapping[str, str]) -> bool:
+    """Put the previous site's index *files* (path -> sha256) into *staging*, when it holds every one of
+    them intact; False, with nothing of them left in *staging*, when it does not."""
+    if not files or any(not p.startswith(OUTPUT + "/") or staging.unchanged.get(p) != h for p, h in files.items()):
+        return False
+    previous = staging.previous
+    if previous is None:
+        return False
+    for path, digest in sorted(files.items()):
+        if not staging.write_known(path, digest, functools.partial(_read, previous / path, digest)):
+            for placed in files:  # a file gone since the previous site was checked: index afresh
+                staging.hashes.pop(placed, None)
+                staging.same.discard(placed)
+            shutil.rmtree(staging.root / OUTPUT, ignore_errors=True)
+            return False
+    return True
+
+
+def _read(path: Path, digest: str) -> bytes | None:
+    """The bytes of *path* when they still have the sha256 *digest*, else None."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == digest else None
+
+
+def _run(staging: Staging) -> None:
+    """Run Pagefind over the whole site in *staging* (made complete first) and adopt what it wrote."""
     staging.complete()
-    output = staging.root / "pagefind"
+    output = staging.root / OUTPUT
     with tempfile.TemporaryDirectory(prefix="mcp-portal-search-") as tmp:
         config = CONFIG | {"site": str(staging.root), "output_path": str(output), "glob": PAGES}
         _pagefind(config, Path(tmp))
@@ -90,7 +173,7 @@ def index_site(staging: Staging) -> None:
             json.loads(entry.read_bytes()), sort_keys=True, separators=(",", ":"), ensure_ascii=False
         )
         entry.write_bytes(sorted_entry.encode("utf-8"))
-    staging.adopt("pagefind")
+    staging.adopt(OUTPUT)
 
 
 def _pagefind(config: Mapping[str, object], work: Path) -> None:

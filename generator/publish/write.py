@@ -9,8 +9,9 @@ Publishing takes one of two ways:
   case: a tool or two changed) moves only those into the live directory, with
   an undo directory beside it (:mod:`generator.publish.inplace`); files whose
   bytes did not change are never written (:class:`Staging` leaves them);
-- anything else (a first build, a new theme, a build with search, which needs
-  every page in one directory for Pagefind) swaps in the whole staging directory.
+- anything else (a first build, a new theme, a build whose search index is made
+  again, which needs every page in one directory for Pagefind) swaps in the whole
+  staging directory.
 
 A build killed midway (SIGKILL, a cancelled CI job) can leave its staging, old
 or undo directory behind; the next build deals with them under the lock: it
