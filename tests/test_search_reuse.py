@@ -7,6 +7,7 @@ Pagefind has it replaced by a function that fails the test.
 from __future__ import annotations
 
 import dataclasses
+import io
 import json
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from generator.commands.build import build
 from generator.commands.demo_portal import demo_config
+from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.publish import search
 from generator.publish.assemble import staged_files
@@ -67,7 +69,9 @@ def test_an_identical_rebuild_reuses_the_index_and_touches_nothing(
         raise AssertionError("Pagefind ran although no indexed page changed")
 
     monkeypatch.setattr(search, "_pagefind", never)
-    build(config, from_file=source)
+    progress = Progress(io.StringIO(), bars=False)
+    build(config, from_file=source, progress=progress)
+    assert "index: no indexed page changed, so the previous site's search index was reused" in progress.lines
     assert staged_files(out) == first
     assert entry.stat().st_ino == inode  # left where it was, not written again
     assert len(list(Path(str(config.cache)).glob("*.search"))) == 1
@@ -81,8 +85,10 @@ def test_a_changed_page_runs_pagefind_and_gives_what_a_cold_build_gives(
     changed = _with_description(DEMO, "search_chat", "Finds conversations by a zebraword.")
     source.write_text(changed.to_json(), encoding="utf-8")
     runs = _runs(monkeypatch)
-    build(config, from_file=source)
+    progress = Progress(io.StringIO(), bars=False)
+    build(config, from_file=source, progress=progress)
     assert runs == [1]
+    assert not any("reused" in line for line in progress.lines)
     cold = dataclasses.replace(config, out=str(tmp_path / "cold"), use_cache=False)
     build(cold, from_file=source)
     assert staged_files(Path(config.out)) == staged_files(tmp_path / "cold")

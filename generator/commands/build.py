@@ -96,8 +96,10 @@ def produce_site(
 
         with progress.stage("index", unit="pages") as advance:
             deadline.check("building the search index")
-            index_site(staging, cache)
+            reused = index_site(staging, cache)
             advance(len(job.pages))
+        if reused:
+            progress.note("index: no indexed page changed, so the previous site's search index was reused")
     staging.write("snapshot.json", snapshot.to_json().encode("utf-8"))
     if gathered.api is not None:
         staging.write(gathered.api.published_name, gathered.api.content)

@@ -66,6 +66,10 @@ class Progress:
         amount = f"{count:,} {unit} " if count else ""
         self._line(f"{name}: {amount}in {seconds:.2f} s")
 
+    def note(self, text: str) -> None:
+        """A line of its own among the summary lines (how a stage did its work)."""
+        self._line(text)
+
     @contextlib.contextmanager
     def _bar(self, name: str, total: int | None) -> Iterator[Advance]:
         from rich.console import Console

@@ -109,8 +109,9 @@ def search_key(hashes: Mapping[str, str]) -> str | None:
     return digest.hexdigest()
 
 
-def index_site(staging: Staging, cache: RenderCache | None = None) -> None:
+def index_site(staging: Staging, cache: RenderCache | None = None) -> bool:
     """Index the pages already written to *staging*; Pagefind's files join it (and its hashes).
+    True when the previous site's index was reused.
 
     With a *cache* that recorded an index of exactly these pages, and a previous site that still holds
     every file of it, those files are reused (:func:`_reuse`). Otherwise Pagefind runs: it reads one
@@ -121,11 +122,12 @@ def index_site(staging: Staging, cache: RenderCache | None = None) -> None:
         files = cache.get_search(key)
         if files is not None and _reuse(staging, files):
             cache.used.add(key)
-            return
+            return True
     _run(staging)
     if cache is not None and key is not None:
         cache.put_search(key, {p: h for p, h in staging.hashes.items() if p.startswith(OUTPUT + "/")})
         cache.used.add(key)
+    return False
 
 
 def _reuse(staging: Staging, files: Mapping[str, str]) -> bool:
