@@ -18,12 +18,13 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, pass_context
-from jinja2.runtime import Context, Macro
+from jinja2.runtime import BlockReference, Context, Macro
 from markupsafe import Markup, escape
 
 from generator.render.highlight import highlight
 from generator.render.i18n import Catalog
 from generator.render.prose import SAFE_SCHEMES, markdown, markdown_inline, plain_text, safe_link, wbr
+from generator.render.shown import is_recorded, record
 from generator.schema.rows import Row
 from generator.text import code_span, json_inline, visible
 
@@ -254,7 +255,7 @@ def md_catalog(catalog: Catalog) -> MarkdownCatalog:
 def md_finalize(value: Any) -> Any:
     """Every ``{{ expression }}`` of a Markdown template: escaped as inline text unless already Markdown."""
     if isinstance(value, Md):
-        return visible(value)
+        return value if is_recorded(value) else visible(value)
     if isinstance(value, int | float) and not isinstance(value, bool):
         return value
     return md_text(value)
@@ -265,8 +266,8 @@ class MarkdownContext(Context):
 
     def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
         result = super().call(__obj, *args, **kwargs)
-        if isinstance(__obj, Macro) and isinstance(result, str):
-            return Md(result)
+        if isinstance(__obj, Macro | BlockReference) and isinstance(result, str):
+            return record(Md(result))  # its expressions passed md_finalize
         return result
 
 
@@ -323,12 +324,12 @@ def commas(context: Context, items: Iterable[Any], empty: Any = "", caller: Macr
     parts = [caller(item) for item in items] if caller is not None else list(items)
     if context.eval_ctx.autoescape:
         html = escape(empty) if not parts else Markup(escape(separator)).join(parts)
-        return Markup(visible(str(html)))
+        return record(Markup(visible(str(html))))
     if not parts:
-        return Md(visible(md_text(empty)))
+        return record(Md(visible(md_text(empty))))
     # A call block's body is Markdown its own expressions escaped; anything else is inline text.
     safe = [Md(part) if caller is not None else md_text(part) for part in parts]
-    return Md(visible(separator.join(safe)))
+    return record(Md(visible(separator.join(safe))))
 
 
 def _ltr_code(text: str) -> str:

@@ -26,6 +26,7 @@ from pygments.lexers.data import JsonLexer, YamlLexer
 from pygments.lexers.shell import BashLexer
 from pygments.token import _TokenType
 
+from generator.render.shown import record
 from generator.text import visible
 
 # One lexer instance per language, made once: creating a Pygments lexer costs more than
@@ -132,4 +133,4 @@ def highlight(text: object, label: str = "json") -> Markup:
     if isinstance(text, Markup):
         # Already HTML (a caller that built its own markup): leave it as it is.
         return text
-    return highlight_html(str(text), label)
+    return record(highlight_html(str(text), label))  # hidden characters are markers already

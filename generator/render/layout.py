@@ -12,6 +12,9 @@ import re
 
 from markupsafe import Markup, escape
 
+from generator.render.shown import is_recorded, record
+from generator.text import visible
+
 MIN_SECTIONS = 3
 """A contents list for one or two sections is noise."""
 
@@ -33,16 +36,18 @@ def with_toc(body: str, label: str) -> Markup:
     """
     found = sections(body)
     if len(found) < MIN_SECTIONS:
-        return Markup(body)
+        return body if isinstance(body, Markup) else Markup(body)
     cut = body.find('<div class="hd"><h2 id="')
     if cut == -1:
         cut = body.index('<h2 id="')
     items = "".join(f'<li><a href="#{ident}">{text}</a></li>' for ident, text in found)
     toc = (
         f'<nav class="toc" aria-labelledby="toc-label" data-pagefind-ignore="all">'
-        f'<details><summary id="toc-label">{escape(label)}</summary><ol>{items}</ol></details></nav>'
+        f'<details><summary id="toc-label">{escape(visible(label))}</summary><ol>{items}</ol></details></nav>'
     )
-    return Markup(f'{body[:cut]}<div class="sections">{toc}<div class="content">\n{body[cut:]}</div></div>')
+    page = Markup(f'{body[:cut]}<div class="sections">{toc}<div class="content">\n{body[cut:]}</div></div>')
+    # Made of the body and of its own headings: as visible as the body is.
+    return record(page) if is_recorded(body) else page
 
 
 LAYOUT_FILTERS = {"with_toc": with_toc}

@@ -27,6 +27,7 @@ from markdown_it import MarkdownIt
 from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup, escape
 
+from generator.render.shown import record
 from generator.text import visible
 
 SAFE_SCHEMES = ("http", "https", "mailto")
@@ -84,7 +85,7 @@ def markdown_inline(text: str | None) -> Markup:
     """
     if not text:
         return Markup("")
-    return _inline(text)
+    return record(_inline(text))  # every character of it is visible: printing it needs no second scan
 
 
 @lru_cache(maxsize=2048)

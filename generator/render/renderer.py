@@ -28,7 +28,6 @@ from jinja2 import (
     Environment,
     StrictUndefined,
 )
-from markupsafe import Markup
 
 from generator import __version__
 from generator.errors import PortalError
@@ -51,6 +50,7 @@ from generator.render.i18n import Catalog
 from generator.render.layout import LAYOUT_FILTERS
 from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
+from generator.render.shown import HtmlContext, finalize_html, forget
 from generator.render.themes import ThemeEnvironment, template_loader
 from generator.schema.patterns import describe
 from generator.text import visible
@@ -109,15 +109,6 @@ def find_examples(
     return warnings
 
 
-def _finalize(value: Any) -> Any:
-    # Every {{ expression }} passes here: hidden bidi/control characters become visible markers.
-    if isinstance(value, Markup):
-        return Markup(visible(str(value)))
-    if isinstance(value, str):
-        return visible(value)
-    return value
-
-
 def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
     env = ThemeEnvironment(
         loader=template_loader(template_dir),
@@ -128,12 +119,13 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         # Markdown has no autoescape: md_finalize escapes every string no md_* filter made safe.
-        finalize=_finalize if autoescape else md_finalize,
+        finalize=finalize_html if autoescape else md_finalize,
     )
     env.theme = template_dir
     env.filters.update(FILTERS)
     env.globals.update(row_globals(autoescape))
     if autoescape:
+        env.context_class = HtmlContext
         env.filters.update(LAYOUT_FILTERS)
         env.globals.update(HTML_GLOBALS)
     env.globals.update(GLOBALS)
@@ -244,6 +236,7 @@ class Renderer:
             self.text.get_template(f"md/{name}.md.j2")
 
     def page_html(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
+        forget()
         ctx = Context(site, page, catalogs[page.locale], catalogs)
         template = self.html.get_template(f"html/{page.template}.html.j2")
         return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
@@ -256,6 +249,7 @@ class Renderer:
         from_path: str | None = None,
         marks: list[int] | None = None,
     ) -> str:
+        forget()
         ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True, from_path=from_path, marks=marks)
         template = self.text.get_template(f"md/{page.template}.md.j2")
         return template.render(self._md_globals(site, ctx.L), page=page, ctx=ctx)

@@ -21,6 +21,7 @@ from markupsafe import Markup, escape
 from generator.render.filters import Md, commas, md_cell, md_cell_code, md_label, md_text, md_url, type_words
 from generator.render.prose import markdown_inline, wbr
 from generator.render.sentences import constraints, md_constraints, t_html
+from generator.render.shown import record
 from generator.text import visible
 
 
@@ -51,7 +52,7 @@ def field_rows(context: Context, flat: Any, show_required: bool = True) -> Marku
             f"{optional if not show_required and not row.required else ''}</td>\n"
             f'{required[bool(row.required)]}  <td data-label="{col_description}">{description}{rules}</td>\n</tr>\n'
         )
-    return Markup(visible("".join(out)))
+    return record(Markup(visible("".join(out))))
 
 
 @pass_context
@@ -69,7 +70,7 @@ def md_field_rows(context: Context, flat: Any, show_required: bool = True) -> Md
             f"| {md_cell_code(row.path or '(root)')}{variant} | {md_cell_code(row.type_label)}{label} |{required} "
             f"{md_cell(row.description or '')}{dash}{md_constraints(context, row)} |\n"
         )
-    return Md(visible("".join(out)))
+    return record(Md(visible("".join(out))))
 
 
 @pass_context
@@ -93,7 +94,7 @@ def trouble_rows(context: Context, rows: Any) -> Markup:
             f'<td data-label="{cause}">{t_html(context, f"trouble.{r.key}.cause", names=names, rule=rule)}</td> '
             f'<td data-label="{action}">{fix}</td></tr>\n'
         )
-    return Markup(visible("".join(out)))
+    return record(Markup(visible("".join(out))))
 
 
 @pass_context
@@ -111,7 +112,7 @@ def md_trouble_rows(context: Context, rows: Any) -> Md:
             fix = t(f"trouble.{r.key}.action", names=names)
         symptom, why = t(f"trouble.{r.key}.symptom", names=names), t(f"trouble.{r.key}.cause", names=names, rule=rule)
         out.append(f"| {md_cell(symptom)} | {md_cell(why)} | {md_cell(fix)} |\n")
-    return Md(visible("".join(out)))
+    return record(Md(visible("".join(out))))
 
 
 @pass_context
@@ -148,7 +149,7 @@ def index_rows(context: Context, tools: Any) -> Markup:
             codes = [Markup('<code dir="ltr">') + escape(p) + Markup("</code>") for p in tool.profiles]
             out.append(f'  <td data-label="{profiles}">{commas(context, codes)}</td>\n')
         out.append("</tr>\n")
-    return Markup(visible("".join(out)))
+    return record(Markup(visible("".join(out))))
 
 
 @pass_context
@@ -168,7 +169,7 @@ def md_index_rows(context: Context, tools: Any) -> Md:
         if site.several_profiles:
             line += f" {commas(context, [md_cell_code(p) for p in tool.profiles])} |"
         out.append(line + "\n")
-    return Md(visible("".join(out)))
+    return record(Md(visible("".join(out))))
 
 
 @pass_context
@@ -185,7 +186,7 @@ def llms_tool_lines(context: Context, pages: Any, code: str, root: bool) -> Md:
         for p in pages
         if p.locale == code and p.kind == "tool"
     ]
-    return Md(visible("".join(out)))
+    return record(Md(visible("".join(out))))
 
 
 # The same names, summaries and links come back in every llms.txt a build writes (eight sections
