@@ -18,6 +18,9 @@ variant alike, it runs as child processes:
   ``mcp-portal build --from SNAPSHOT --out DIR`` for en, ru and ar into a fresh empty DIR;
 - ``rebuild``, with ``--rebuild``: one tool's description changed in the snapshot, built into the
   DIR the ``--no-search`` build just wrote (the ratio second/first is printed);
+- with ``--search --rebuild`` also two rebuilds into the DIR the search build just wrote: the same
+  snapshot again (no indexed page changed, so the previous search index is reused), then the one
+  with a changed description (Pagefind runs);
 - ``build --jobs J`` for each J of ``--jobs 1,2``, only when ``mcp-portal build --help``
   offers ``--jobs``;
 - ``hugo``: ``hugo --quiet -s SRC -d OUT`` over the same pages written as Markdown (title,
@@ -502,7 +505,22 @@ def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> li
 
         add("rebuild (1 description changed)", rebuild)
     if args.search:
-        site("build (search)", work / "site-search", lambda out: portal_build(ctx, ctx.snapshot, out, []))
+        searched = work / "site-search"
+        site("build (search)", searched, lambda out: portal_build(ctx, ctx.snapshot, out, []), args.rebuild)
+    if args.search and args.rebuild:
+
+        def search_rebuild(edit: Path | None) -> Callable[[int, Path], Sample]:
+            def run(r: int, log: Path) -> Sample:
+                # Into the site the search build of this round has just written, with its warm cache.
+                sample = measure(portal_build(ctx, edit or ctx.snapshot, searched, []), log, ctx.repo)
+                if edit is not None:
+                    shutil.rmtree(searched)
+                return sample
+
+            return run
+
+        add("rebuild (search, nothing changed)", search_rebuild(None))
+        add("rebuild (search, 1 description changed)", search_rebuild(work / "snapshot-edited.json"))
     if args.jobs and "--jobs" in ctx.build_help:
         for jobs in args.jobs:
             extra = ["--no-search", "--jobs", str(jobs)]
@@ -583,6 +601,11 @@ def ratios(variants: Sequence[Variant]) -> list[str]:
         pairs = {
             "introspect": ("sdk list loop", "`mcp-portal introspect` / the SDK's bare `list_tools` loop"),
             "rebuild (1 description changed)": ("build --no-search", "rebuild after one description changed / build"),
+            "rebuild (search, nothing changed)": ("build (search)", "identical rebuild with search / that build"),
+            "rebuild (search, 1 description changed)": (
+                "build (search)",
+                "rebuild with search after one description changed / build with search",
+            ),
         }
         if v.name not in pairs:
             continue
