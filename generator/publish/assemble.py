@@ -32,10 +32,11 @@ from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.publish.cache import Entry, RenderCache, Stored, page_key
-from generator.publish.llms_full import BYTES_PER_TOKEN, FullPart, estimate_tokens, without_shared
+from generator.publish.llms_full import FullPart, estimate_tokens, split_full, without_shared
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.staging import Staging
 from generator.render.i18n import Catalog
+from generator.render.listings import RowMemo, Rows
 from generator.render.renderer import Context, Deadline, Renderer, find_examples, render_page, site_wide_files
 
 Advance = Callable[[int], None]
@@ -80,6 +81,10 @@ class Job:
     shared: dict[str, str] = field(default_factory=dict)
     parts: dict[str, list[FullPart]] = field(default_factory=dict)
     """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
+    memo: RowMemo | None = None
+    """The rows of the site-wide lists a previous build wrote (with a cache; :mod:`generator.render.listings`)."""
+    rows: Rows = field(default_factory=dict)
+    """The rows of those lists this build used or wrote, gathered from the workers: what the cache keeps."""
     """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
     reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
 
@@ -96,6 +101,8 @@ class Rendered:
     notes: dict[int, list[str]] = field(default_factory=dict)
     """Group index -> the warnings of its input schema."""
     pages: int = 0
+    rows: Rows = field(default_factory=dict)
+    """The rows of the site-wide lists used or written (:attr:`Job.rows`)."""
     used: set[str] = field(default_factory=set)
     """The cache keys this build needs (found or written)."""
     hits: int = 0
@@ -160,6 +167,7 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
             result.pages += 1
     for code, parts in copies.items():
         _fragment_file(job, chunk, code).write_text("\n".join(parts), encoding="utf-8")
+    result.rows = job.memo.drain() if job.memo is not None else {}
     return result
 
 
@@ -250,6 +258,7 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
         notes.update(result.notes)
         used |= result.used
         job.hits += result.hits
+        _take(job.rows, result.rows)
     if job.cache is not None:
         job.cache.used = used
     return [n for group in sorted(notes) for n in notes[group]], [
@@ -269,11 +278,6 @@ def _copies(
             at += size + 1  # the "\n" between copies
 
 
-def _page_label(page: Page) -> str:
-    """How ``llms.txt`` names a page that starts or ends a part: the tool or item, else the page kind."""
-    return page.doc.name if page.doc is not None else page.kind.value
-
-
 def _split_full(
     job: Job, staging: Staging, code: str, sizes: Mapping[int, Mapping[str, list[tuple[int, int]]]]
 ) -> list[FullPart]:
@@ -282,29 +286,8 @@ def _split_full(
     total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size in chunk.get(code, []))
     if estimate_tokens(total) <= PART_TOKENS:
         return []
-    budget = PART_TOKENS * BYTES_PER_TOKEN
-    parts: list[FullPart] = []
-    current: list[tuple[int, bytes]] = []
-
-    def flush() -> None:
-        path = f"{code}/llms-full-{len(parts) + 1:02d}.txt"
-        body = [head] if head else []
-        # A part is a few hundred KB, joined in memory: a rebuild leaves the unchanged parts unwritten.
-        staging.write(path, b"\n".join(body + [data for _, data in current]))
-        size = len(head) + sum(len(data) + 1 for _, data in current)
-        first, last = job.pages[current[0][0]], job.pages[current[-1][0]]
-        parts.append(FullPart(path, _page_label(first), _page_label(last), estimate_tokens(size)))
-
-    used = len(head)
-    for index, data in _copies(job, code, sizes):
-        if current and used + len(data) + 1 > budget:
-            flush()
-            current, used = [], len(head)
-        current.append((index, data))
-        used += len(data) + 1
-    if current:
-        flush()
-    return parts
+    copies = ((job.pages[index], data) for index, data in _copies(job, code, sizes))
+    return split_full(staging, code, head, copies, PART_TOKENS)
 
 
 _SHARED = '{% import "md/_macros.md.j2" as m with context %}{{ m.pointer() }}'
@@ -322,14 +305,18 @@ def shared_text(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Rend
 def write_site_wide(job: Job, staging: Staging) -> None:
     """The files made from the whole site rather than one page."""
     job.deadline.check("rendering the entry page, llms.txt and the 404 pages")
-    files = site_wide_files(job.site, job.catalogs, job.renderer)
-    if any(job.parts.values()):
+    split = any(job.parts.values())
+    files = site_wide_files(job.site, job.catalogs, job.renderer, llms=not split)
+    if split:
         # llms.txt lists the parts, which exist only once the pages are rendered.
         files["llms.txt"] = _llms_with_parts(job, None)
         for code in job.site.locales:
             files[f"{code}/llms.txt"] = _llms_with_parts(job, code)
     for path, text in files.items():
         staging.write(path, text.encode("utf-8"))
+    if job.cache is not None and job.memo is not None:
+        _take(job.rows, job.memo.drain())
+        job.cache.keep_rows(job.memo.known, job.rows)
 
 
 def _llms_with_parts(job: Job, locale: str | None) -> str:
@@ -365,11 +352,24 @@ def new_job(
     pages = pages_for(site)
     groups = _groups(pages)
     keys: list[str | None] = []
+    tools: dict[str, str] = {}
     for group in groups:
-        doc = pages[group[0]].doc
-        linked = [] if doc is None or pages[group[0]].tool is None else _linked(site, pages[group[0]])
+        doc, tool = pages[group[0]].doc, pages[group[0]].tool
+        linked = [] if doc is None or tool is None else _linked(site, pages[group[0]])
         keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked))
-    return Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
+        if tool is not None and keys[-1] is not None:
+            tools[tool.name] = str(keys[-1])
+    job = Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
+    if cache is not None:
+        job.memo = RowMemo(tools, cache.get_rows())
+    renderer.use_rows(job.memo)
+    return job
+
+
+def _take(rows: Rows, more: Rows) -> None:
+    """Add the rows *more* to *rows*."""
+    for where, tools in more.items():
+        rows.setdefault(where, {}).update(tools)
 
 
 def _linked(site: SiteModel, page: Page) -> list[Doc]:

@@ -16,8 +16,10 @@ everything those pages are made from:
 So a change to anything a page shows changes its key, and the entry is simply not found. A
 changed template, catalog, configuration or generator version changes every key. Pages made
 from the whole site (the tool list, llms.txt, connecting, changes, the API page, nav.js) are
-always rendered again. The search index is built again whenever a page it indexes changed;
-when none did, the previous site's index files are reused (a ``.search`` record, below).
+always rendered again, but the tool lists and llms.txt take each unchanged tool's rows from a
+``.rows`` record named by the site key (:mod:`generator.render.listings`). The search index is
+built again whenever a page it indexes changed; when none did, the previous site's index files
+are reused (a ``.search`` record, below).
 
 An entry (``<key>.entry``) is a JSON header with its own sha256, then the pages' bytes; the
 header gives each page's sha256. A rebuild hard-links a page from the previous site when that
@@ -50,17 +52,20 @@ from generator import __version__
 from generator.config.portal import PortalConfig
 from generator.model.product import Doc
 from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
+from generator.render.listings import Rows
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, canonical_json
 
 FORMAT = 3
 """Bumped when an entry's layout changes: older entries then never match."""
 _MAGIC = f"mcp-portal render cache {FORMAT}\n".encode()
-_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search)")
+_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows)")
 """The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
 are those of format 1, removed by the first build that does not use them; a ``.search`` record
-lists the files of a search index, see :meth:`RenderCache.get_search`)."""
-_SEARCH_MAGIC = f"mcp-portal search record {FORMAT}\n".encode()
+lists the files of a search index, see :meth:`RenderCache.get_search`; a ``.rows`` record, named
+by the site key, the rows of the site-wide lists, see :meth:`RenderCache.get_rows`)."""
+_RECORD_MAGIC = {kind: f"mcp-portal {kind} record {FORMAT}\n".encode() for kind in ("search", "rows")}
+_RECORD_FIELD = {"search": "files", "rows": "rows"}
 PUBLISHED = "published.json"
 """The signatures of the files of the site last published with this cache
 (:func:`generator.publish.write.record_published`)."""
@@ -252,32 +257,54 @@ class RenderCache:
         self._write_pending(f"{key}.entry", [head, *chunks])
 
     def get_search(self, key: str) -> dict[str, str] | None:
-        """The files (site path -> sha256) of the search index last built from the pages *key* names.
-
-        A record is a magic line, its JSON and the JSON's sha256; one that cannot be read or does not
-        check out is a miss (the index is built again).
-        """
-        try:
-            data = (self.root / f"{key}.search").read_bytes()
-            if not data.startswith(_SEARCH_MAGIC):
-                return None
-            body, _, digest = data[len(_SEARCH_MAGIC) :].rstrip(b"\n").rpartition(b"\n")
-            if hashlib.sha256(body).hexdigest().encode() != digest:
-                return None
-            record = json.loads(body)
-            files = record["files"]
-            if record["key"] != key or not isinstance(files, dict):
-                return None
-            if not all(isinstance(p, str) and isinstance(h, str) for p, h in files.items()):
-                return None
-            return dict(files)
-        except (OSError, ValueError, KeyError, TypeError):
+        """The files (site path -> sha256) of the search index last built from the pages *key* names."""
+        files = self._get_record(key, "search")
+        if not isinstance(files, dict) or not all(isinstance(p, str) and isinstance(h, str) for p, h in files.items()):
             return None
+        return dict(files)
 
     def put_search(self, key: str, files: dict[str, str]) -> None:
         """Record the files of the search index built from the pages *key* names (errors cost only time)."""
-        body = json.dumps({"key": key, "files": files}, sort_keys=True, ensure_ascii=False).encode("utf-8")
-        self._write_pending(f"{key}.search", [_SEARCH_MAGIC, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
+        self._put_record(key, "search", files)
+
+    def get_rows(self) -> Rows:
+        """The rows of the site-wide lists that the last build of this site wrote (:mod:`generator.render.listings`)."""
+        record = self._get_record(self.site, "rows")
+        try:
+            rows = {where: {key: (row[0], row[1]) for key, row in tools.items()} for where, tools in record.items()}
+        except (AttributeError, TypeError, KeyError, IndexError):
+            return {}
+        ok = all(type(n) is int and isinstance(r, str) for tools in rows.values() for n, r in tools.values())
+        return rows if ok else {}
+
+    def keep_rows(self, known: Rows, taken: Rows) -> None:
+        """Keep the rows this build *taken* (used or wrote) for the next one; *known* is what it found."""
+        self.used.add(self.site)
+        if taken != known:
+            self._put_record(self.site, "rows", taken)
+
+    def _get_record(self, key: str, kind: str) -> Any:
+        """The value of the *kind* record named *key*, or None when it cannot be read or does not check out.
+
+        A record is a magic line, its JSON and the JSON's sha256; one that fails is a miss (the work is done again).
+        """
+        magic = _RECORD_MAGIC[kind]
+        try:
+            data = (self.root / f"{key}.{kind}").read_bytes()
+            if not data.startswith(magic):
+                return None
+            body, _, digest = data[len(magic) :].rstrip(b"\n").rpartition(b"\n")
+            if hashlib.sha256(body).hexdigest().encode() != digest:
+                return None
+            record = json.loads(body)
+            return record[_RECORD_FIELD[kind]] if isinstance(record, dict) and record.get("key") == key else None
+        except (OSError, ValueError, KeyError):
+            return None
+
+    def _put_record(self, key: str, kind: str, value: object) -> None:
+        body = json.dumps({"key": key, _RECORD_FIELD[kind]: value}, sort_keys=True, ensure_ascii=False).encode("utf-8")
+        magic = _RECORD_MAGIC[kind]
+        self._write_pending(f"{key}.{kind}", [magic, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
 
     def _write_pending(self, name: str, parts: list[bytes]) -> None:
         """Write *name* into the pending directory atomically; a cache that cannot be written only costs time."""
@@ -299,7 +326,7 @@ class RenderCache:
         were killed (their process is gone).
         """
         with contextlib.suppress(OSError):
-            for path in sorted([*self.pending.glob("*.entry"), *self.pending.glob("*.search")]):
+            for path in sorted(p for p in self.pending.iterdir() if _ENTRY.fullmatch(p.name)):
                 os.replace(path, self.root / path.name)
         shutil.rmtree(self.pending, ignore_errors=True)
         with contextlib.suppress(OSError):

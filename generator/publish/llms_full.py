@@ -8,7 +8,11 @@ page. Every twin repeats a short notice (the pointer to ``llms.txt``, the genera
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+
+from generator.model.pages import Page
+from generator.publish.staging import Staging
 
 BYTES_PER_TOKEN = 4
 """The estimate: one token per four bytes of UTF-8 (English runs about four characters a token;
@@ -40,3 +44,37 @@ def without_shared(twin: str, shared: str | None) -> str:
         return twin
     end = at + len(shared) + 2
     return twin[: at + 1] + twin[end + 1 if twin[end : end + 1] == "\n" else end :]
+
+
+def _label(page: Page) -> str:
+    """How ``llms.txt`` names a page that starts or ends a part: the tool or item, else the page kind."""
+    return page.doc.name if page.doc is not None else page.kind.value
+
+
+def split_full(
+    staging: Staging, code: str, head: bytes, copies: Iterable[tuple[Page, bytes]], tokens: int
+) -> list[FullPart]:
+    """Write *code*'s twin *copies* (in page order) as parts of ``llms-full.txt``, each under *tokens*
+    (a page larger than that is a part of its own) and starting with *head*; return the parts."""
+    budget = tokens * BYTES_PER_TOKEN
+    parts: list[FullPart] = []
+    current: list[tuple[Page, bytes]] = []
+
+    def flush() -> None:
+        path = f"{code}/llms-full-{len(parts) + 1:02d}.txt"
+        body = [head] if head else []
+        # A part is a few hundred KB, joined in memory: a rebuild leaves the unchanged parts unwritten.
+        staging.write(path, b"\n".join(body + [data for _, data in current]))
+        size = len(head) + sum(len(data) + 1 for _, data in current)
+        parts.append(FullPart(path, _label(current[0][0]), _label(current[-1][0]), estimate_tokens(size)))
+
+    used = len(head)
+    for page, data in copies:
+        if current and used + len(data) + 1 > budget:
+            flush()
+            current, used = [], len(head)
+        current.append((page, data))
+        used += len(data) + 1
+    if current:
+        flush()
+    return parts

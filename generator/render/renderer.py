@@ -48,6 +48,7 @@ from generator.render.filters import (
 )
 from generator.render.i18n import Catalog
 from generator.render.layout import LAYOUT_FILTERS
+from generator.render.listings import RowMemo
 from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
 from generator.render.shown import HtmlContext, finalize_html, forget
@@ -123,7 +124,7 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
     )
     env.theme = template_dir
     env.filters.update(FILTERS)
-    env.globals.update(row_globals(autoescape))
+    env.globals.update(row_globals(autoescape), row_memo=None)
     if autoescape:
         env.context_class = HtmlContext
         env.filters.update(LAYOUT_FILTERS)
@@ -213,6 +214,11 @@ class Renderer:
         """The directories under *compiled* that this renderer's templates are kept in (by name)."""
         if compiled is not None:
             self.compiled_dirs = tuple(keep_compiled(env, compiled) for env in (self.html, self.text))
+
+    def use_rows(self, memo: RowMemo | None) -> None:
+        """Take the rows of the site-wide lists from *memo* when it has them (:mod:`generator.render.listings`)."""
+        for env in (self.html, self.text):
+            env.globals["row_memo"] = memo
 
     def _globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
         return {
@@ -342,12 +348,17 @@ def render_page(
     return html, twin, _MARKED.sub(lambda m: _relink(full, m.group(1)), marked)
 
 
-def site_wide_files(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer) -> dict[str, str]:
-    """The files made from the whole site rather than one page: entry page, llms.txt, 404s, nav, hosting."""
+def site_wide_files(
+    site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer, *, llms: bool = True
+) -> dict[str, str]:
+    """The files made from the whole site rather than one page: entry page, llms.txt (unless not *llms*),
+    404s, nav, hosting."""
     files: dict[str, str] = {"index.html": renderer.root_index(site, catalogs)}
-    files["llms.txt"] = renderer.llms(site, catalogs, None)
+    if llms:
+        files["llms.txt"] = renderer.llms(site, catalogs, None)
     for code in site.locales:
-        files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
+        if llms:
+            files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
         files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
         files[f"{code}/nav.js"] = nav_script(site, catalogs[code])
     files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])

@@ -1,0 +1,121 @@
+"""The rows of the site-wide lists (tool lists, llms.txt lines) kept between builds: they save time, never change bytes.
+
+Every build here is a real one of the demo snapshot; the cold build (no cache) is the reference.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.commands.build import site_files
+from generator.commands.demo_portal import demo_config
+from generator.config.portal import PortalConfig
+from generator.render import listings
+from generator.snapshot.snapshot import Snapshot, load_snapshot
+
+DEMO = load_snapshot(Path(__file__).parent / "golden" / "demo.snapshot.json")
+SCOPE = "teamspace.example/capability"
+
+
+def _config() -> PortalConfig:
+    return demo_config(PortalConfig(search=False))
+
+
+def _edited(snapshot: Snapshot, edit: Callable[[dict[str, Any]], None], *names: str) -> Snapshot:
+    tools = [copy.deepcopy(dict(t)) for t in snapshot.tools]
+    for tool in tools:
+        if tool["name"] in names:
+            edit(tool)
+    return dataclasses.replace(snapshot, tools=tuple(tools), fingerprint="")
+
+
+def _unscoped(tool: dict[str, Any]) -> None:
+    tool.get("_meta", {}).pop(SCOPE, None)
+
+
+def _rows_written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The tools whose rows are written (not taken from the cache) from now on, one name per row."""
+    written: list[str] = []
+    real = listings.RowMemo.row
+
+    def counted(self: listings.RowMemo, where: str, name: str, make: Callable[[], str], marks: list[int] | None) -> str:
+        def making() -> str:
+            written.append(name)
+            return make()
+
+        return real(self, where, name, making, marks)
+
+    monkeypatch.setattr(listings.RowMemo, "row", counted)
+    return written
+
+
+def test_a_rebuild_writes_only_the_changed_tools_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config, cache = _config(), tmp_path / "cache"
+    site_files(DEMO, config, cache=cache)
+    changed = _edited(DEMO, lambda t: t.update(description="Finds threads. " + t["description"]), "file_defect")
+    written = _rows_written(monkeypatch)
+    warm, _ = site_files(changed, config, cache=cache)
+    # The HTML list and the twin's (with its links marked) in each of three locales, the root llms.txt's
+    # first section and each locale's llms.txt.
+    assert written == ["file_defect"] * 10
+    written.clear()
+    again, _ = site_files(changed, config, cache=cache)
+    assert written == []
+    assert warm == again == site_files(changed, config)[0]
+
+
+def test_a_column_that_one_tool_turns_off_reaches_every_row(tmp_path: Path) -> None:
+    """The scope column shows while any tool has a scope: the last one losing it changes every row."""
+    others = [t["name"] for t in DEMO.tools if t["name"] != "file_defect"]
+    before = _edited(DEMO, _unscoped, *others)
+    after = _edited(before, _unscoped, "file_defect")
+    config, cache = _config(), tmp_path / "cache"
+    first, _ = site_files(before, config, cache=cache)
+    assert b'data-label="Requires"' in first["en/index.html"]
+    warm, _ = site_files(after, config, cache=cache)
+    cold, _ = site_files(after, config)
+    assert b'data-label="Requires"' not in cold["en/index.html"]
+    assert warm == cold
+
+
+def test_a_damaged_record_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    config, cache = _config(), tmp_path / "cache"
+    cold, _ = site_files(DEMO, config)
+    site_files(DEMO, config, cache=cache)
+    (record,) = cache.glob("*.rows")
+    data = record.read_bytes()
+    magic, body, digest = data.split(b"\n", 2)
+    forged = json.loads(body)
+    forged["rows"] = {where: {key: ["one", "row"] for key in tools} for where, tools in forged["rows"].items()}
+    forged_body = json.dumps(forged).encode()
+    damaged = [
+        data[: len(data) // 2],  # cut short
+        data.replace(b"<tr>", b"<tR>", 1),  # a row edited, the hash left as it was
+        b"\n".join([magic, forged_body, hashlib.sha256(forged_body).hexdigest().encode()]),  # checks out, wrong types
+        b"\n".join([magic.replace(b"rows", b"search"), body, digest]),  # another kind of record
+    ]
+    for bad in damaged:
+        record.write_bytes(bad)
+        written = _rows_written(monkeypatch)
+        warm, _ = site_files(DEMO, config, cache=cache)
+        assert warm == cold
+        assert written  # every row was written again
+        monkeypatch.undo()
+    # The last build rewrote a whole record: the next one writes no row.
+    written = _rows_written(monkeypatch)
+    assert site_files(DEMO, config, cache=cache)[0] == cold
+    assert written == []
+
+
+def test_without_a_cache_every_row_is_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    written = _rows_written(monkeypatch)
+    site_files(DEMO, _config())
+    assert written == []  # no memo at all: the lists are written directly
