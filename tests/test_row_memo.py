@@ -63,9 +63,9 @@ def test_a_rebuild_writes_only_the_changed_tools_rows(tmp_path: Path, monkeypatc
     changed = _edited(DEMO, lambda t: t.update(description="Finds threads. " + t["description"]), "file_defect")
     written = _rows_written(monkeypatch)
     warm, _ = site_files(changed, config, cache=cache)
-    # The HTML list and the twin's (with its links marked) in each of three locales, the root llms.txt's
-    # first section and each locale's llms.txt.
-    assert written == ["file_defect"] * 10
+    # In each of three locales the HTML list, the twin's and its copy's in llms-full.txt (whose links
+    # differ); then the root llms.txt's first section and each locale's llms.txt.
+    assert written == ["file_defect"] * 13
     written.clear()
     again, _ = site_files(changed, config, cache=cache)
     assert written == []

@@ -1,15 +1,18 @@
-"""Site-wide files for hosts and crawlers: sitemap.xml, robots.txt, _headers.
+"""Site-wide files for hosts and crawlers, and the sidebar's lists: sitemap.xml, robots.txt, _headers, nav.js.
 
 Pure functions of the model: they return text and never touch the file system.
 """
 
 from __future__ import annotations
 
+import json
+from typing import Any
 from urllib.parse import urlsplit
-from xml.sax.saxutils import escape, quoteattr
 
-from generator.model.pages import absolute, pages_for
+from generator.model.pages import Page, absolute, pages_for
 from generator.model.site import SiteModel
+from generator.render.i18n import Catalog
+from generator.text import visible
 
 # What the pages need and nothing more: no other hosts, no inline script, no plugins.
 # 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; nothing else is evaluated.
@@ -34,6 +37,10 @@ def sitemap(site: SiteModel) -> str | None:
     """sitemap.xml with hreflang alternates (and x-default); needs the base URL to be absolute."""
     if not site.config.base_url:
         return None
+    # Imported here: xml.sax.saxutils pulls in urllib.request, http.client, ssl and email (30 ms of
+    # every build's start), and only a site with a base URL has a sitemap.
+    from xml.sax.saxutils import escape, quoteattr
+
     lines = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">',
@@ -79,3 +86,36 @@ def headers(site: SiteModel) -> str:
             "",
         ]
     )
+
+
+def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
+    """The sidebar's lists after the tools: prompts, resources and resource templates, when there are any."""
+    groups = []
+    for key, items in site.item_sections:
+        entries = []
+        for item in items:
+            page = Page.of(item, catalog.code)
+            href = page.html_path[len(catalog.code) + 1 :]
+            entries.append({"n": visible(item.name), "t": visible(item.title or ""), "h": href})
+        groups.append({"g": visible(catalog.t("index." + key)), "i": entries})
+    return groups
+
+
+def nav_script(site: SiteModel, catalog: Catalog) -> str:
+    """``L/nav.js``: the sidebar's lists, one cached file per locale, so a page's size does not
+    grow with the number of tools, prompts and resources. JSON is ASCII-escaped: safe inside
+    JavaScript."""
+    tools = [
+        {
+            # The sidebar shows these through textContent: hidden and bidi characters become
+            # visible [U+XXXX] markers here, exactly as every {{ expression }} on the pages does.
+            "n": visible(tool.name),
+            "t": visible(tool.title or ""),
+            "h": f"tools/{tool.slug}/index.html",
+            "a": tool.access.level,
+            "l": visible(catalog.t("access." + tool.access.level)),
+        }
+        for tool in site.tools
+    ]
+    body = {"tools": tools, "groups": _nav_groups(site, catalog)}
+    return "window.PORTAL_NAV = " + json.dumps(body, ensure_ascii=True, sort_keys=True) + ";\n"

@@ -15,7 +15,6 @@ what a finished build writes.
 
 from __future__ import annotations
 
-import json
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -37,7 +36,15 @@ from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.model.tool import ToolDoc
 from generator.render.compiled import keep_compiled
-from generator.render.extras import CONTENT_SECURITY_POLICY, CSP_META, headers, robots, site_root_path, sitemap
+from generator.render.extras import (
+    CONTENT_SECURITY_POLICY,
+    CSP_META,
+    headers,
+    nav_script,
+    robots,
+    site_root_path,
+    sitemap,
+)
 from generator.render.filters import (
     FILTERS,
     GLOBALS,
@@ -210,6 +217,8 @@ class Renderer:
         """With *compiled* (the render cache's directory), compiled templates are kept there between builds."""
         self.html = _environment(template_dir, autoescape=True)
         self.text = _environment(template_dir, autoescape=False)
+        self.rows_kept = False
+        """Whether the site-wide lists take their rows from a memo (:meth:`use_rows`)."""
         self.compiled_dirs: tuple[str, ...] = ()
         """The directories under *compiled* that this renderer's templates are kept in (by name)."""
         if compiled is not None:
@@ -219,6 +228,7 @@ class Renderer:
         """Take the rows of the site-wide lists from *memo* when it has them (:mod:`generator.render.listings`)."""
         for env in (self.html, self.text):
             env.globals["row_memo"] = memo
+        self.rows_kept = memo is not None
 
     def _globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
         return {
@@ -283,39 +293,6 @@ class Renderer:
         return self.html.get_template("html/root.html.j2").render(self._globals(site, ctx.L), ctx=ctx)
 
 
-def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
-    """The sidebar's lists after the tools: prompts, resources and resource templates, when there are any."""
-    groups = []
-    for key, items in site.item_sections:
-        entries = []
-        for item in items:
-            page = Page.of(item, catalog.code)
-            href = page.html_path[len(catalog.code) + 1 :]
-            entries.append({"n": visible(item.name), "t": visible(item.title or ""), "h": href})
-        groups.append({"g": visible(catalog.t("index." + key)), "i": entries})
-    return groups
-
-
-def nav_script(site: SiteModel, catalog: Catalog) -> str:
-    """``L/nav.js``: the sidebar's lists, one cached file per locale, so a page's size does not
-    grow with the number of tools, prompts and resources. JSON is ASCII-escaped: safe inside
-    JavaScript."""
-    tools = [
-        {
-            # The sidebar shows these through textContent: hidden and bidi characters become
-            # visible [U+XXXX] markers here, exactly as every {{ expression }} on the pages does.
-            "n": visible(tool.name),
-            "t": visible(tool.title or ""),
-            "h": f"tools/{tool.slug}/index.html",
-            "a": tool.access.level,
-            "l": visible(catalog.t("access." + tool.access.level)),
-        }
-        for tool in site.tools
-    ]
-    body = {"tools": tools, "groups": _nav_groups(site, catalog)}
-    return "window.PORTAL_NAV = " + json.dumps(body, ensure_ascii=True, sort_keys=True) + ";\n"
-
-
 _MARK_START, _MARK_END = "\x01", "\x02"
 _MARKED = re.compile("%01(.*?)%02")
 """A marked link once ``md_url`` has percent-encoded it. Server text cannot produce one: every
@@ -340,6 +317,10 @@ def render_page(
     """
     full = f"{page.locale}/llms-full.txt"
     html = renderer.page_html(site, page, catalogs)
+    if page.kind is PageKind.INDEX and renderer.rows_kept:
+        # The tool list's rows are kept for each place (generator.render.listings): two renderings
+        # from kept rows cost less than relinking a marked one's thousand links.
+        return html, renderer.page_md(site, page, catalogs), renderer.page_md(site, page, catalogs, from_path=full)
     marks = [0]
     marked = renderer.page_md(site, page, catalogs, marks=marks)
     if len(_MARKED.findall(marked)) != marks[0]:
