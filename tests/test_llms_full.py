@@ -11,6 +11,8 @@ from __future__ import annotations
 import re
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
 from generator.commands.build import site_files
@@ -89,9 +91,26 @@ def test_without_a_split_there_are_no_parts() -> None:
     ],
 )
 def test_without_shared_cuts_only_the_whole_notice(twin: str, expected: str) -> None:
-    assert without_shared(twin, "> a\n\n> b") == expected
+    assert without_shared(twin.encode(), b"> a\n\n> b") == expected.encode()
 
 
 def test_the_estimate_is_four_bytes_a_token() -> None:
     assert BYTES_PER_TOKEN == 4
     assert [estimate_tokens(n) for n in (0, 1, 4, 5, 400_000)] == [0, 1, 1, 2, 100_000]
+
+
+def _cut_in_text(twin: str, shared: str) -> str:
+    """The cut as it was written for text: the bytes version must give the same, encoded."""
+    at = twin.find("\n" + shared + "\n")
+    if not shared or at < 0:
+        return twin
+    end = at + len(shared) + 2
+    return twin[: at + 1] + twin[end + 1 if twin[end : end + 1] == "\n" else end :]
+
+
+_PIECES = st.sampled_from(["\n", "> ", "a", "б", "ب", "\u00e9", "\U0001f600", "\n\n", "> б\n\n> ب"])
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join), st.lists(_PIECES, max_size=4).map("".join))
+def test_the_cut_in_bytes_is_the_cut_in_text(twin: str, shared: str) -> None:
+    assert without_shared(twin.encode(), shared.encode()) == _cut_in_text(twin, shared).encode()

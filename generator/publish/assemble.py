@@ -135,7 +135,8 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
         raise RuntimeError("the render job has no staging directory")
     staging = job.staging.fresh()
     result = Rendered(hashes=staging.hashes, same=staging.same, chunk=chunk)
-    copies: dict[str, list[str]] = {code: [] for code in job.site.locales}
+    copies: dict[str, list[bytes]] = {code: [] for code in job.site.locales}
+    shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
     result.sizes = {code: [] for code in job.site.locales}
     for group in group_indexes:
         key = job.keys[group] if job.cache is not None else None
@@ -154,19 +155,20 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
                 for path, text in ((html_path, html), (md_path, md)):
                     if path not in staging.hashes:
                         staging.write(path, text.encode("utf-8"))
-            warnings, notes, fulls = entry.warnings, entry.notes, [page[4] for page in entry.pages]
+            warnings, notes = entry.warnings, entry.notes
+            fulls = [page[4].encode("utf-8") for page in entry.pages]
         if key is not None:
             result.used.add(key)
         result.warnings[group] = list(warnings)
         result.notes[group] = list(notes)
         for index, full in zip(indexes, fulls, strict=True):
             locale = job.pages[index].locale
-            copy = without_shared(full, job.shared.get(locale))
+            copy = without_shared(full, shared.get(locale))
             copies[locale].append(copy)
-            result.sizes[locale].append((index, len(copy.encode("utf-8"))))
+            result.sizes[locale].append((index, len(copy)))
             result.pages += 1
     for code, parts in copies.items():
-        _fragment_file(job, chunk, code).write_text("\n".join(parts), encoding="utf-8")
+        _fragment_file(job, chunk, code).write_bytes(b"\n".join(parts))
     result.rows = job.memo.drain() if job.memo is not None else {}
     return result
 

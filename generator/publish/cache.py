@@ -103,7 +103,8 @@ class StoredPage:
     html: Piece
     md_path: str
     md: Piece
-    full: str
+    full: bytes
+    """The copy's UTF-8 bytes, checked: ``llms-full.txt`` is assembled from bytes."""
 
 
 @dataclass(frozen=True)
@@ -222,7 +223,7 @@ class RenderCache:
                 copy = _checked(copies, _piece(full))
                 if copy is None or not isinstance(html_path, str) or not isinstance(md_path, str):
                     return None
-                pages.append(StoredPage(html_path, _piece(html), md_path, _piece(md), copy.decode("utf-8")))
+                pages.append(StoredPage(html_path, _piece(html), md_path, _piece(md), copy))
             warnings, notes = body["warnings"], body["notes"]
             if not all(isinstance(w, str) for w in [*warnings, *notes]):
                 return None

@@ -34,16 +34,20 @@ class FullPart:
     tokens: int
 
 
-def without_shared(twin: str, shared: str | None) -> str:
-    """A twin's copy for ``llms-full.txt`` without the shared text (its first occurrence, and the blank
-    line after it); unchanged when the twin does not carry it (a user template may leave it out)."""
+def without_shared(twin: bytes, shared: bytes | None) -> bytes:
+    """A twin's copy for ``llms-full.txt`` (UTF-8) without the shared text (its first occurrence, and the
+    blank line after it); unchanged when the twin does not carry it (a user template may leave it out).
+
+    Bytes, not text: the copies go from the cache to the file without being decoded. A UTF-8 needle
+    matches only where its characters begin, so this cuts exactly what the same search in text would.
+    """
     if not shared:
         return twin
-    at = twin.find("\n" + shared + "\n")
+    at = twin.find(b"\n" + shared + b"\n")
     if at < 0:
         return twin
     end = at + len(shared) + 2
-    return twin[: at + 1] + twin[end + 1 if twin[end : end + 1] == "\n" else end :]
+    return twin[: at + 1] + twin[end + 1 if twin[end : end + 1] == b"\n" else end :]
 
 
 def _label(page: Page) -> str:
