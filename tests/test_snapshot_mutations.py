@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import io
 import json
 import re
@@ -617,6 +618,19 @@ def test_frozen_keeps_a_fingerprint_that_its_text_recomputes(metas: list[dict[st
     assert kept.fingerprint == snap.fingerprint
     again = parse_snapshot(kept.to_json(), Path("snapshot.json"))  # recomputes, and checks the text's copy
     assert again.fingerprint == kept.fingerprint
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+@given(
+    st.lists(st.dictionaries(st.text(max_size=3), _JSON_VALUES, max_size=3), max_size=4),
+    st.lists(st.dictionaries(st.text(max_size=3), _JSON_VALUES, max_size=2), max_size=3),
+)
+def test_the_fingerprint_is_the_hash_of_the_canonical_payload(tools: list[dict[str, Any]], ends: list[Any]) -> None:
+    """Joined from each tool's canonical JSON, the hashed text is the canonical JSON of the whole payload."""
+    payload: Any = tools if len(ends) < 2 else {"tools": tools, "endpoints": ends}
+    text = json.dumps(payload, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    expected = "sha256:" + hashlib.sha256(text.encode("utf-8")).hexdigest()
+    assert fingerprint(tools, ends) == expected
 
 
 def test_frozen_recomputes_a_fingerprint_it_was_handed() -> None:

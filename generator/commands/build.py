@@ -19,7 +19,8 @@ from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.model.gather import gather
 from generator.publish.assemble import new_job, render_pages, staged_files, write_manifest, write_site_wide
-from generator.publish.cache import PUBLISHED, RenderCache, cache_dir, site_key
+from generator.publish.cache import PUBLISHED, RenderCache, cache_dir
+from generator.publish.keys import site_key
 from generator.publish.location import Protected, preflight
 from generator.publish.staging import Staging
 from generator.publish.write import publish

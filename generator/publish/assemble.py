@@ -31,7 +31,8 @@ from generator.model.kinds import PageKind
 from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
-from generator.publish.cache import Entry, RenderCache, Stored, page_key
+from generator.publish.cache import Entry, RenderCache, Stored
+from generator.publish.keys import page_key
 from generator.publish.llms_full import FullPart, estimate_tokens, split_full, without_shared
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.staging import Staging
@@ -358,7 +359,8 @@ def new_job(
     for group in groups:
         doc, tool = pages[group[0]].doc, pages[group[0]].tool
         linked = [] if doc is None or tool is None else _linked(site, pages[group[0]])
-        keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked))
+        known = site.snapshot.canonical_tool
+        keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
         if tool is not None and keys[-1] is not None:
             tools[tool.name] = str(keys[-1])
     job = Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)

@@ -37,27 +37,21 @@ puts the entries in DIR, and ``--no-cache`` renders everything.
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import hashlib
 import json
 import os
 import re
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator import __version__
 from generator.config.portal import PortalConfig
-from generator.model.product import Doc
+from generator.publish.keys import FORMAT
 from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
 from generator.render.listings import Rows
-from generator.resources import data_dir
-from generator.snapshot.snapshot import Snapshot, canonical_json
 
-FORMAT = 3
-"""Bumped when an entry's layout changes: older entries then never match."""
 _MAGIC = f"mcp-portal render cache {FORMAT}\n".encode()
 _ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows)")
 """The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
@@ -69,10 +63,6 @@ _RECORD_FIELD = {"search": "files", "rows": "rows"}
 PUBLISHED = "published.json"
 """The signatures of the files of the site last published with this cache
 (:func:`generator.publish.write.record_published`)."""
-_IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints")
-"""Settings that change where or how fast a site is built, never what its pages say. (How to
-reach the server shows on pages only through the snapshot, which is hashed; the connection
-settings may hold secrets, so they stay out of the key altogether.)"""
 
 
 @dataclass(frozen=True)
@@ -131,50 +121,6 @@ class Stored:
                 return _checked(handle.read(piece.size), Piece(piece.sha256, 0, piece.size))
         except OSError:
             return None
-
-
-def _tree(digest: Any, root: Path | None, label: str) -> None:
-    """Feed every file under *root* (a file or a directory) into *digest*, by relative path."""
-    digest.update(f"\0{label}\0".encode())
-    if root is None or not root.exists():
-        return
-    files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
-    for file in files:
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0" if file != root else b"\0")
-        digest.update(hashlib.sha256(file.read_bytes()).digest())
-
-
-def site_key(snapshot: Snapshot, config: PortalConfig) -> str:
-    """The hash of everything every page is made from (see the module docstring)."""
-    digest = hashlib.sha256(f"mcp-portal {__version__} cache {FORMAT}".encode())
-    theme = Path(config.template_dir) if config.template_dir else None
-    _tree(digest, data_dir("templates"), "templates")
-    _tree(digest, data_dir("locales"), "locales")
-    _tree(digest, theme, "theme")
-    settings = {k: v for k, v in dataclasses.asdict(config).items() if k not in _IGNORED_CONFIG}
-    settings["limits"] = {k: v for k, v in settings["limits"].items() if k != "max_render_seconds"}
-    digest.update(canonical_json(settings).encode())
-    for label, path in (
-        ("overlays", config.overlays_dir),
-        ("translations", config.translations_dir),
-        ("openapi", config.openapi),
-        ("previous", config.previous),
-    ):
-        _tree(digest, Path(path) if path else None, label)
-    data = snapshot.to_dict()
-    data.pop("fingerprint", None)  # a hash of every tool: pages show the capability version instead
-    data["tools"] = [tool.get("name") for tool in snapshot.tools]
-    digest.update(canonical_json(data).encode())
-    return digest.hexdigest()
-
-
-def page_key(site: str, doc: Doc, linked: Iterable[Doc]) -> str:
-    """The key of *doc*'s pages: the site key, its own JSON and that of the docs its page summarises."""
-    digest = hashlib.sha256(site.encode())
-    for part in (doc, *linked):
-        digest.update(f"\0{part.kind}\0{part.slug}\0".encode())
-        digest.update(canonical_json(part.raw).encode())
-    return digest.hexdigest()
 
 
 class RenderCache:

@@ -14,6 +14,7 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from generator.errors import PortalError
@@ -39,17 +40,22 @@ def _sorted(value: JSON) -> JSON:
     return json.loads(canonical_json(value))
 
 
-def fingerprint(tools: Sequence[dict[str, JSON]], endpoints: Sequence[dict[str, JSON]] | None = None) -> str:
+def fingerprint(
+    tools: Sequence[dict[str, JSON]],
+    endpoints: Sequence[dict[str, JSON]] | None = None,
+    texts: Sequence[str] | None = None,
+) -> str:
     """sha256 of the canonical tool list, in the server's order.
 
     With several endpoints, what each one offers is part of what the site documents, so the
     endpoint records (their JSON form, as the file holds them) are hashed too; one endpoint adds
-    nothing the tool list does not say.
+    nothing the tool list does not say. *texts*, when given, are the tools' :func:`canonical_json`
+    (the canonical list is theirs joined, exactly as the encoder writes a list of them).
     """
-    payload: JSON = (
-        list(tools) if not endpoints or len(endpoints) < 2 else {"endpoints": list(endpoints), "tools": list(tools)}
-    )
-    return "sha256:" + hashlib.sha256(canonical_json(payload).encode("utf-8")).hexdigest()
+    listed = "[" + ",".join(texts if texts is not None else map(canonical_json, tools)) + "]"
+    if endpoints and len(endpoints) > 1:  # the sorted keys of {"endpoints": ..., "tools": ...}
+        listed = '{"endpoints":' + canonical_json(list(endpoints)) + ',"tools":' + listed + "}"
+    return "sha256:" + hashlib.sha256(listed.encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)
@@ -79,9 +85,23 @@ class Snapshot:
             object.__setattr__(self, "endpoints", (record,))
         if not self.fingerprint:
             records = [e.to_json() for e in self.endpoints]
-            object.__setattr__(self, "fingerprint", fingerprint(self.tools, records))
+            object.__setattr__(self, "fingerprint", fingerprint(self.tools, records, self.tool_texts))
             # Computed here from these very tools, so frozen() need not compute it again.
             object.__setattr__(self, "_own_fingerprint", True)
+
+    @cached_property
+    def tool_texts(self) -> tuple[str, ...]:
+        """Each tool's :func:`canonical_json`, in order: hashed for the fingerprint and the render cache's keys."""
+        return tuple(map(canonical_json, self.tools))
+
+    def canonical_tool(self, tool: object) -> str | None:
+        """The :func:`canonical_json` of *tool* when it is one of this snapshot's tools (the very object)."""
+        at = self._tool_index.get(id(tool))
+        return self.tool_texts[at] if at is not None and self.tools[at] is tool else None
+
+    @cached_property
+    def _tool_index(self) -> dict[int, int]:
+        return {id(tool): i for i, tool in enumerate(self.tools)}
 
     def to_dict(self) -> dict[str, JSON]:
         return {
