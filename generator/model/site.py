@@ -261,8 +261,9 @@ class SiteModel:
     def locales(self) -> tuple[str, ...]:
         return self.config.locales
 
-    @property
+    @cached_property
     def read_only_count(self) -> int:
+        """How many tools are read-only (each index page and its twins says it: counted once)."""
         return sum(1 for t in self.tools if t.access.level == AccessLevel.READ_ONLY)
 
 
