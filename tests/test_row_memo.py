@@ -18,6 +18,7 @@ import pytest
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
+from generator.publish import kept_rows
 from generator.render import listings
 from generator.snapshot.snapshot import Snapshot, load_snapshot
 
@@ -46,12 +47,14 @@ def _rows_written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     written: list[str] = []
     real = listings.RowMemo.row
 
-    def counted(self: listings.RowMemo, where: str, name: str, make: Callable[[], str], marks: list[int] | None) -> str:
+    def counted(
+        self: listings.RowMemo, where: str, kept: Any, name: str, make: Callable[[], str], marks: list[int] | None
+    ) -> str:
         def making() -> str:
             written.append(name)
             return make()
 
-        return real(self, where, name, making, marks)
+        return real(self, where, kept, name, making, marks)
 
     monkeypatch.setattr(listings.RowMemo, "row", counted)
     return written
@@ -92,15 +95,25 @@ def test_a_damaged_record_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     site_files(DEMO, config, cache=cache)
     (record,) = cache.glob("*.rows")
     data = record.read_bytes()
-    magic, body, digest = data.split(b"\n", 2)
-    forged = json.loads(body)
-    forged["rows"] = {where: {key: ["one", "row"] for key in tools} for where, tools in forged["rows"].items()}
-    forged_body = json.dumps(forged).encode()
+    magic, site, *lines, digest = data.split(b"\n")
+    # Per locale the HTML list, the twin's and its llms-full copy's, and four llms.txt: a head line
+    # ([list, number of rows]) and a rows line each.
+    assert len(lines) == 2 * 13
+
+    def signed(lines: list[bytes]) -> bytes:
+        """A record whose sha256 checks out: only what it says is wrong."""
+        digest = hashlib.sha256(b"".join(line + b"\n" for line in lines)).hexdigest().encode()
+        return b"\n".join([magic, *lines, digest])
+
+    rows = json.loads(lines[1])
+    wrong_types = json.dumps({key: ["one", "row"] for key in rows}).encode()
     damaged = [
         data[: len(data) // 2],  # cut short
+        data[: data.rindex(b"\n")],  # the sha256 line lost
         data.replace(b"<tr>", b"<tR>", 1),  # a row edited, the hash left as it was
-        b"\n".join([magic, forged_body, hashlib.sha256(forged_body).hexdigest().encode()]),  # checks out, wrong types
-        b"\n".join([magic.replace(b"rows", b"search"), body, digest]),  # another kind of record
+        signed([site, lines[0], wrong_types, *lines[2:]]),  # checks out, but a row is not [links, text]
+        signed([b"0" * 64, *lines]),  # checks out, but made for another site
+        b"\n".join([magic.replace(b"rows", b"search"), site, *lines, digest]),  # another kind of record
     ]
     for bad in damaged:
         record.write_bytes(bad)
@@ -119,3 +132,20 @@ def test_without_a_cache_every_row_is_written(monkeypatch: pytest.MonkeyPatch) -
     written = _rows_written(monkeypatch)
     site_files(DEMO, _config())
     assert written == []  # no memo at all: the lists are written directly
+
+
+def test_a_list_changed_after_the_record_was_checked_is_a_miss(tmp_path: Path) -> None:
+    """The record is checked whole when opened, and each list again when it is parsed (perhaps much later)."""
+    path = tmp_path / "site.rows"
+    body = kept_rows.rows_lines("list", {"k1": (0, "<tr>one</tr>"), "k2": (0, "<tr>two</tr>")})
+    lines = list(kept_rows.record_lines("site", {}, {}, [], {"list": {}}))
+    lines[1] = body  # the list's two lines, then the digest is recomputed below
+    text = b"".join(lines[:-1])
+    path.write_bytes(kept_rows.MAGIC + text + hashlib.sha256(text).hexdigest().encode())
+    kept = kept_rows.read_rows(path, "site")
+    assert kept is not None and kept.counts == {"list": 2}
+    assert kept["list"] == {"k1": (0, "<tr>one</tr>"), "k2": (0, "<tr>two</tr>")}
+    path.write_bytes(path.read_bytes().replace(b"one", b"One"))
+    assert kept["list"] == {}
+    assert kept_rows.read_rows(path, "site") is None
+    assert kept_rows.read_rows(path, "another site") is None

@@ -32,12 +32,13 @@ from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.publish.cache import Entry, RenderCache, Stored
+from generator.publish.kept_rows import KeptRows
 from generator.publish.keys import page_key
 from generator.publish.llms_full import FullPart, estimate_tokens, split_full, without_shared
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.staging import Staging
 from generator.render.i18n import Catalog
-from generator.render.listings import RowMemo, Rows
+from generator.render.listings import RowMemo
 from generator.render.renderer import Context, Deadline, Renderer, find_examples, render_page, site_wide_files
 
 Advance = Callable[[int], None]
@@ -80,14 +81,15 @@ class Job:
     """A private directory for the twins' ``llms-full.txt`` copies, one file per chunk and locale."""
     chunks: int = 0
     shared: dict[str, str] = field(default_factory=dict)
-    parts: dict[str, list[FullPart]] = field(default_factory=dict)
-    """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
-    memo: RowMemo | None = None
-    """The rows of the site-wide lists a previous build wrote (with a cache; :mod:`generator.render.listings`)."""
-    rows: Rows = field(default_factory=dict)
-    """The rows of those lists this build used or wrote, gathered from the workers: what the cache keeps."""
     """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
     reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
+    parts: dict[str, list[FullPart]] = field(default_factory=dict)
+    """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
+    kept: KeptRows | None = None
+    memo: RowMemo | None = None
+    """The cache's record of the site-wide lists' rows (:attr:`kept`), as the row writers use it."""
+    row_hits: dict[str, set[str]] = field(default_factory=dict)
+    """List -> the keys of the kept rows this build used (the rows it made go to the cache as made)."""
 
 
 @dataclass
@@ -102,8 +104,8 @@ class Rendered:
     notes: dict[int, list[str]] = field(default_factory=dict)
     """Group index -> the warnings of its input schema."""
     pages: int = 0
-    rows: Rows = field(default_factory=dict)
-    """The rows of the site-wide lists used or written (:attr:`Job.rows`)."""
+    row_hits: dict[str, set[str]] = field(default_factory=dict)
+    """The keys of the kept rows of the site-wide lists used (:attr:`Job.row_hits`)."""
     used: set[str] = field(default_factory=set)
     """The cache keys this build needs (found or written)."""
     hits: int = 0
@@ -170,7 +172,11 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
             result.pages += 1
     for code, parts in copies.items():
         _fragment_file(job, chunk, code).write_bytes(b"\n".join(parts))
-    result.rows = job.memo.drain() if job.memo is not None else {}
+    if job.memo is not None:
+        made, hits = job.memo.drain()
+        if made and job.cache is not None:
+            job.cache.spill_rows(made, chunk)  # to a file: a worker's rows never cross the pipe
+        result.row_hits = hits
     return result
 
 
@@ -261,7 +267,8 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
         notes.update(result.notes)
         used |= result.used
         job.hits += result.hits
-        _take(job.rows, result.rows)
+        for where, keys in result.row_hits.items():  # the kept rows a worker used
+            job.row_hits.setdefault(where, set()).update(keys)
     if job.cache is not None:
         job.cache.used = used
     return [n for group in sorted(notes) for n in notes[group]], [
@@ -318,8 +325,10 @@ def write_site_wide(job: Job, staging: Staging) -> None:
     for path, text in files.items():
         staging.write(path, text.encode("utf-8"))
     if job.cache is not None and job.memo is not None:
-        _take(job.rows, job.memo.drain())
-        job.cache.keep_rows(job.memo.known, job.rows)
+        made, hits = job.memo.drain()  # the rows of llms.txt: this process's own
+        for where, keys in hits.items():
+            job.row_hits.setdefault(where, set()).update(keys)
+        job.cache.keep_rows(job.kept, made, job.row_hits)
 
 
 def _llms_with_parts(job: Job, locale: str | None) -> str:
@@ -359,21 +368,16 @@ def new_job(
     for group in groups:
         doc, tool = pages[group[0]].doc, pages[group[0]].tool
         linked = [] if doc is None or tool is None else _linked(site, pages[group[0]])
-        known = site.snapshot.canonical_tool
+        known = site.snapshot.tool_digest
         keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
         if tool is not None and keys[-1] is not None:
             tools[tool.name] = str(keys[-1])
     job = Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
     if cache is not None:
-        job.memo = RowMemo(tools, cache.get_rows())
+        job.kept = cache.get_rows()
+        job.memo = RowMemo(tools, job.kept or {})
     renderer.use_rows(job.memo)
     return job
-
-
-def _take(rows: Rows, more: Rows) -> None:
-    """Add the rows *more* to *rows*."""
-    for where, tools in more.items():
-        rows.setdefault(where, {}).update(tools)
 
 
 def _linked(site: SiteModel, page: Page) -> list[Doc]:

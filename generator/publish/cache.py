@@ -38,16 +38,19 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import itertools
 import json
 import os
 import re
 import shutil
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from generator.config.portal import PortalConfig
+from generator.publish.kept_rows import MAGIC as ROWS_MAGIC
+from generator.publish.kept_rows import KeptRows, read_rows, record_lines, rows_lines, unchanged
 from generator.publish.keys import FORMAT
 from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
 from generator.render.listings import Rows
@@ -58,8 +61,8 @@ _ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows)")
 are those of format 1, removed by the first build that does not use them; a ``.search`` record
 lists the files of a search index, see :meth:`RenderCache.get_search`; a ``.rows`` record, named
 by the site key, the rows of the site-wide lists, see :meth:`RenderCache.get_rows`)."""
-_RECORD_MAGIC = {kind: f"mcp-portal {kind} record {FORMAT}\n".encode() for kind in ("search", "rows")}
-_RECORD_FIELD = {"search": "files", "rows": "rows"}
+_RECORD_MAGIC = {"search": f"mcp-portal search record {FORMAT}\n".encode()}
+_RECORD_FIELD = {"search": "files"}
 PUBLISHED = "published.json"
 """The signatures of the files of the site last published with this cache
 (:func:`generator.publish.write.record_published`)."""
@@ -214,21 +217,24 @@ class RenderCache:
         """Record the files of the search index built from the pages *key* names (errors cost only time)."""
         self._put_record(key, "search", files)
 
-    def get_rows(self) -> Rows:
-        """The rows of the site-wide lists that the last build of this site wrote (:mod:`generator.render.listings`)."""
-        record = self._get_record(self.site, "rows")
-        try:
-            rows = {where: {key: (row[0], row[1]) for key, row in tools.items()} for where, tools in record.items()}
-        except (AttributeError, TypeError, KeyError, IndexError):
-            return {}
-        ok = all(type(n) is int and isinstance(r, str) for tools in rows.values() for n, r in tools.values())
-        return rows if ok else {}
+    def get_rows(self) -> KeptRows | None:
+        """The rows of the site-wide lists the last build of this site kept (:mod:`generator.publish.kept_rows`)."""
+        return read_rows(self.root / f"{self.site}.rows", self.site)
 
-    def keep_rows(self, known: Rows, taken: Rows) -> None:
-        """Keep the rows this build *taken* (used or wrote) for the next one; *known* is what it found."""
+    def spill_rows(self, made: Rows, chunk: int) -> None:
+        """Put the rows a render worker *made* in a part file of the pending directory, in the record's
+        line format: :meth:`keep_rows` copies its lines, so no worker sends its rows to the parent."""
+        self._write_pending(f"rows-{chunk:06d}.part", [rows_lines(where, made[where]) for where in sorted(made)])
+
+    def keep_rows(self, known: KeptRows | None, made: Rows, hits: dict[str, set[str]]) -> None:
+        """Keep for the next build the rows this build made (*made* here, and the workers' part files)
+        and the *known* ones it used (their keys: *hits*)."""
         self.used.add(self.site)
-        if taken != known:
-            self._put_record(self.site, "rows", taken)
+        parts = sorted(self.pending.glob("rows-*.part")) if self.pending.is_dir() else []
+        if not made and not parts and unchanged(known, hits):
+            return  # the record holds exactly the rows used: it stays as it is
+        lines = record_lines(self.site, known or {}, hits, parts, made)
+        self._write_pending(f"{self.site}.rows", itertools.chain([ROWS_MAGIC], lines))
 
     def _get_record(self, key: str, kind: str) -> Any:
         """The value of the *kind* record named *key*, or None when it cannot be read or does not check out.
@@ -253,7 +259,7 @@ class RenderCache:
         magic = _RECORD_MAGIC[kind]
         self._write_pending(f"{key}.{kind}", [magic, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
 
-    def _write_pending(self, name: str, parts: list[bytes]) -> None:
+    def _write_pending(self, name: str, parts: Iterable[bytes]) -> None:
         """Write *name* into the pending directory atomically; a cache that cannot be written only costs time."""
         target = self.pending / name
         temporary = self.pending / f".{name}.{os.getpid()}.tmp"  # a worker's own pid: workers never collide

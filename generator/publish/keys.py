@@ -64,13 +64,12 @@ def site_key(snapshot: Snapshot, config: PortalConfig) -> str:
     return digest.hexdigest()
 
 
-def page_key(site: str, doc: Doc, linked: Iterable[Doc], known: Callable[[object], str | None] = _none) -> str:
-    """The key of *doc*'s pages: the site key, its own JSON and that of the docs its page summarises.
-
-    *known* gives a raw tool's canonical JSON when it is already made (:meth:`Snapshot.canonical_tool`).
+def page_key(site: str, doc: Doc, linked: Iterable[Doc], known: Callable[[object], bytes | None] = _none) -> str:
+    """The key of *doc*'s pages: the site key, and the sha256 of its own canonical JSON and of the docs its
+    page summarises. *known* gives a raw tool's when the snapshot already has it (:meth:`Snapshot.tool_digest`).
     """
     digest = hashlib.sha256(site.encode())
     for part in (doc, *linked):
         digest.update(f"\0{part.kind}\0{part.slug}\0".encode())
-        digest.update((known(part.raw) or canonical_json(part.raw)).encode())
+        digest.update(known(part.raw) or hashlib.sha256(canonical_json(part.raw).encode("utf-8")).digest())
     return digest.hexdigest()

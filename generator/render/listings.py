@@ -42,16 +42,26 @@ Rows = dict[str, dict[str, tuple[int, str]]]
 class RowMemo:
     """Rows of the site-wide lists by where they are written and their tool's page key (see the module docstring)."""
 
-    def __init__(self, keys: Mapping[str, str], known: Rows) -> None:
+    def __init__(self, keys: Mapping[str, str], known: Mapping[str, Mapping[str, tuple[int, str]]]) -> None:
         self.keys = keys
         """Tool name -> the key of its pages."""
         self.known = known
-        """The rows a previous build wrote (from the render cache)."""
-        self.taken: Rows = {}
-        """The rows this process used or wrote since :meth:`drain`: what the next build may reuse."""
+        """The rows a previous build wrote, by list (from the render cache, which parses a list when asked)."""
+        self.made: Rows = {}
+        """The rows this process wrote since :meth:`drain`."""
+        self.hits: dict[str, set[str]] = {}
+        """Where -> the keys of the known rows this process used since :meth:`drain` (keys only: the
+        parent process has :attr:`known` too, so a worker never sends a kept row back)."""
 
-    def row(self, where: str, name: str, make: Callable[[], str], marks: list[int] | None) -> str:
-        """*name*'s row in the list *where*: remembered, else made by *make* (and remembered).
+    def row(
+        self,
+        where: str,
+        kept: Mapping[str, tuple[int, str]],
+        name: str,
+        make: Callable[[], str],
+        marks: list[int] | None,
+    ) -> str:
+        """*name*'s row in the list *where* (whose kept rows are *kept*): kept, else made by *make* (and kept).
 
         *marks* is the page's count of marked links (:attr:`Context.marks`): a remembered row adds
         the links it counted when it was made, so the count stays what writing it would give.
@@ -59,20 +69,23 @@ class RowMemo:
         key = self.keys.get(name)
         if key is None:
             return make()
-        found = self.known.get(where, {}).get(key)
+        found = kept.get(key)
         if found is None:
             before = marks[0] if marks is not None else 0
             text = make()
             found = ((marks[0] if marks is not None else 0) - before, text)
-        elif marks is not None:
-            marks[0] += found[0]
-        self.taken.setdefault(where, {})[key] = found
+            self.made.setdefault(where, {})[key] = found
+        else:
+            if marks is not None:
+                marks[0] += found[0]
+            self.hits.setdefault(where, set()).add(key)
         return found[1]
 
-    def drain(self) -> Rows:
-        """The rows taken since the last call (a worker sends them back with its pages)."""
-        taken, self.taken = self.taken, {}
-        return taken
+    def drain(self) -> tuple[Rows, dict[str, set[str]]]:
+        """The rows made and the keys of those reused since the last call (a worker sends them back)."""
+        made, hits = self.made, self.hits
+        self.made, self.hits = {}, {}
+        return made, hits
 
 
 def _rows(
@@ -93,7 +106,8 @@ def _rows(
             str(site.several_profiles),
         ]
     )
-    return "".join(memo.row(where, name(item), functools.partial(make, item), ctx.marks) for item in items)
+    kept = memo.known.get(where, {})  # a list is parsed once, for the one page that shows it
+    return "".join(memo.row(where, kept, name(item), functools.partial(make, item), ctx.marks) for item in items)
 
 
 @pass_context

@@ -43,19 +43,28 @@ def _sorted(value: JSON) -> JSON:
 def fingerprint(
     tools: Sequence[dict[str, JSON]],
     endpoints: Sequence[dict[str, JSON]] | None = None,
-    texts: Sequence[str] | None = None,
+    digests: list[bytes] | None = None,
 ) -> str:
     """sha256 of the canonical tool list, in the server's order.
 
     With several endpoints, what each one offers is part of what the site documents, so the
     endpoint records (their JSON form, as the file holds them) are hashed too; one endpoint adds
-    nothing the tool list does not say. *texts*, when given, are the tools' :func:`canonical_json`
-    (the canonical list is theirs joined, exactly as the encoder writes a list of them).
+    nothing the tool list does not say. The list is hashed tool by tool, as the encoder writes it
+    (``[`` the tools' :func:`canonical_json` joined by ``,`` ``]``), so no text of the whole is
+    held; *digests*, when given, receives each tool's own sha256 (the render cache's keys use them).
     """
-    listed = "[" + ",".join(texts if texts is not None else map(canonical_json, tools)) + "]"
-    if endpoints and len(endpoints) > 1:  # the sorted keys of {"endpoints": ..., "tools": ...}
-        listed = '{"endpoints":' + canonical_json(list(endpoints)) + ',"tools":' + listed + "}"
-    return "sha256:" + hashlib.sha256(listed.encode("utf-8")).hexdigest()
+    whole = hashlib.sha256()
+    several = bool(endpoints) and len(endpoints or ()) > 1
+    if several:  # the sorted keys of {"endpoints": ..., "tools": ...}
+        whole.update(('{"endpoints":' + canonical_json(list(endpoints or ())) + ',"tools":').encode("utf-8"))
+    whole.update(b"[")
+    for i, tool in enumerate(tools):
+        text = canonical_json(tool).encode("utf-8")
+        whole.update(b"," + text if i else text)
+        if digests is not None:
+            digests.append(hashlib.sha256(text).digest())
+    whole.update(b"]}" if several else b"]")
+    return "sha256:" + whole.hexdigest()
 
 
 @dataclass(frozen=True)
@@ -85,19 +94,21 @@ class Snapshot:
             object.__setattr__(self, "endpoints", (record,))
         if not self.fingerprint:
             records = [e.to_json() for e in self.endpoints]
-            object.__setattr__(self, "fingerprint", fingerprint(self.tools, records, self.tool_texts))
+            digests: list[bytes] = []
+            object.__setattr__(self, "fingerprint", fingerprint(self.tools, records, digests))
+            self.__dict__["tool_digests"] = tuple(digests)
             # Computed here from these very tools, so frozen() need not compute it again.
             object.__setattr__(self, "_own_fingerprint", True)
 
     @cached_property
-    def tool_texts(self) -> tuple[str, ...]:
-        """Each tool's :func:`canonical_json`, in order: hashed for the fingerprint and the render cache's keys."""
-        return tuple(map(canonical_json, self.tools))
+    def tool_digests(self) -> tuple[bytes, ...]:
+        """Each tool's sha256 of its :func:`canonical_json`, in order (taken while the fingerprint is computed)."""
+        return tuple(hashlib.sha256(canonical_json(tool).encode("utf-8")).digest() for tool in self.tools)
 
-    def canonical_tool(self, tool: object) -> str | None:
-        """The :func:`canonical_json` of *tool* when it is one of this snapshot's tools (the very object)."""
+    def tool_digest(self, tool: object) -> bytes | None:
+        """:attr:`tool_digests` of *tool* when it is one of this snapshot's tools (the very object)."""
         at = self._tool_index.get(id(tool))
-        return self.tool_texts[at] if at is not None and self.tools[at] is tool else None
+        return self.tool_digests[at] if at is not None and self.tools[at] is tool else None
 
     @cached_property
     def _tool_index(self) -> dict[int, int]:
