@@ -46,7 +46,6 @@ import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from generator.config.portal import PortalConfig
 from generator.publish.kept_rows import MAGIC as ROWS_MAGIC
@@ -61,8 +60,7 @@ _ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows)")
 are those of format 1, removed by the first build that does not use them; a ``.search`` record
 lists the files of a search index, see :meth:`RenderCache.get_search`; a ``.rows`` record, named
 by the site key, the rows of the site-wide lists, see :meth:`RenderCache.get_rows`)."""
-_RECORD_MAGIC = {"search": f"mcp-portal search record {FORMAT}\n".encode()}
-_RECORD_FIELD = {"search": "files"}
+_SEARCH_MAGIC = f"mcp-portal search record {FORMAT}\n".encode()
 PUBLISHED = "published.json"
 """The signatures of the files of the site last published with this cache
 (:func:`generator.publish.write.record_published`)."""
@@ -207,15 +205,30 @@ class RenderCache:
         self._write_pending(f"{key}.entry", [head, *chunks])
 
     def get_search(self, key: str) -> dict[str, str] | None:
-        """The files (site path -> sha256) of the search index last built from the pages *key* names."""
-        files = self._get_record(key, "search")
+        """The files (site path -> sha256) of the search index last built from the pages *key* names.
+
+        A record is a magic line, its JSON and the JSON's sha256; one that cannot be read or does not
+        check out is a miss (the index is built again).
+        """
+        try:
+            data = (self.root / f"{key}.search").read_bytes()
+            if not data.startswith(_SEARCH_MAGIC):
+                return None
+            body, _, digest = data[len(_SEARCH_MAGIC) :].rstrip(b"\n").rpartition(b"\n")
+            if hashlib.sha256(body).hexdigest().encode() != digest:
+                return None
+            record = json.loads(body)
+            files = record["files"] if isinstance(record, dict) and record.get("key") == key else None
+        except (OSError, ValueError, KeyError):
+            return None
         if not isinstance(files, dict) or not all(isinstance(p, str) and isinstance(h, str) for p, h in files.items()):
             return None
         return dict(files)
 
     def put_search(self, key: str, files: dict[str, str]) -> None:
         """Record the files of the search index built from the pages *key* names (errors cost only time)."""
-        self._put_record(key, "search", files)
+        body = json.dumps({"key": key, "files": files}, sort_keys=True, ensure_ascii=False).encode("utf-8")
+        self._write_pending(f"{key}.search", [_SEARCH_MAGIC, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
 
     def get_rows(self) -> KeptRows | None:
         """The rows of the site-wide lists the last build of this site kept (:mod:`generator.publish.kept_rows`)."""
@@ -235,29 +248,6 @@ class RenderCache:
             return  # the record holds exactly the rows used: it stays as it is
         lines = record_lines(self.site, known or {}, hits, parts, made)
         self._write_pending(f"{self.site}.rows", itertools.chain([ROWS_MAGIC], lines))
-
-    def _get_record(self, key: str, kind: str) -> Any:
-        """The value of the *kind* record named *key*, or None when it cannot be read or does not check out.
-
-        A record is a magic line, its JSON and the JSON's sha256; one that fails is a miss (the work is done again).
-        """
-        magic = _RECORD_MAGIC[kind]
-        try:
-            data = (self.root / f"{key}.{kind}").read_bytes()
-            if not data.startswith(magic):
-                return None
-            body, _, digest = data[len(magic) :].rstrip(b"\n").rpartition(b"\n")
-            if hashlib.sha256(body).hexdigest().encode() != digest:
-                return None
-            record = json.loads(body)
-            return record[_RECORD_FIELD[kind]] if isinstance(record, dict) and record.get("key") == key else None
-        except (OSError, ValueError, KeyError):
-            return None
-
-    def _put_record(self, key: str, kind: str, value: object) -> None:
-        body = json.dumps({"key": key, _RECORD_FIELD[kind]: value}, sort_keys=True, ensure_ascii=False).encode("utf-8")
-        magic = _RECORD_MAGIC[kind]
-        self._write_pending(f"{key}.{kind}", [magic, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
 
     def _write_pending(self, name: str, parts: Iterable[bytes]) -> None:
         """Write *name* into the pending directory atomically; a cache that cannot be written only costs time."""
