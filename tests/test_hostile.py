@@ -94,11 +94,13 @@ STDIO_FAILURES = [
     ("crash", (), "tools/list (page 2)", "closed the connection", 15),
     ("duplicates", (), "tools/list", "'dup' more than once", 15),
     ("invalid", (), "tools/list (page 1)", "use --lenient to skip them", 15),
-    ("garbage", ("--request-timeout", "0.5", "--total-timeout", "1.5"), "handshake", "not MCP JSON-RPC", 8),
-    ("hang", ("--request-timeout", "1", "--total-timeout", "3"), "tools/list (page 1)", "1 s per request", 8),
+    # The handshake's clock starts when the server is spawned, so its timeout must cover the
+    # fixture's start (importing the SDK), which can take seconds while the whole suite runs.
+    ("garbage", ("--request-timeout", "4", "--total-timeout", "8"), "handshake", "not MCP JSON-RPC", 15),
+    ("hang", ("--request-timeout", "4", "--total-timeout", "10"), "tools/list (page 1)", "4 s per request", 18),
     # 400 levels of JSON are more than the SDK's JSON parser accepts: the reply is dropped, so the
     # request times out, and the message says why.
-    ("deep", ("--request-timeout", "2", "--total-timeout", "10"), "tools/list (page 1)", "nested deeper", 10),
+    ("deep", ("--request-timeout", "4", "--total-timeout", "10"), "tools/list (page 1)", "nested deeper", 15),
 ]
 
 
