@@ -18,13 +18,13 @@ from typing import Any
 from urllib.parse import quote
 
 from jinja2 import Environment, pass_context
-from jinja2.runtime import BlockReference, Context, Macro
+from jinja2.runtime import Context, Macro
 from markupsafe import Markup, escape
 
 from generator.render.highlight import highlight
 from generator.render.i18n import Catalog
 from generator.render.prose import SAFE_SCHEMES, markdown, markdown_inline, plain_text, safe_link, wbr
-from generator.render.shown import is_recorded, record
+from generator.render.shown import DirectContext, is_recorded, record
 from generator.schema.rows import Row
 from generator.text import code_span, json_inline, visible
 
@@ -261,14 +261,11 @@ def md_finalize(value: Any) -> Any:
     return md_text(value)
 
 
-class MarkdownContext(Context):
+class MarkdownContext(DirectContext):
     """The Markdown environment's template context: a macro's output is Markdown it already escaped."""
 
-    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:
-        result = super().call(__obj, *args, **kwargs)
-        if isinstance(__obj, Macro | BlockReference) and isinstance(result, str):
-            return record(Md(result))  # its expressions passed md_finalize
-        return result
+    def produced(self, result: Any) -> Any:
+        return record(Md(result)) if isinstance(result, str) else result  # its expressions passed md_finalize
 
 
 def markdown_environment(env: Environment) -> None:
