@@ -15,7 +15,7 @@ from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
 from generator.render.filters import Md, md_cell_code, md_code
-from generator.text import json_inline, visible
+from generator.text import visible
 
 _MARK, _END = "\x1e", "\x1f"
 """Placeholders stand in for t_html's arguments while the catalog fills its sentence: control
@@ -52,10 +52,8 @@ def t_code(context: Context, key: str, **args: Any) -> Markup:
 def constraints(context: Context, row: Any) -> Markup:
     """A row's constraints in words (``constraint.<kind>`` with the value as JSON), for HTML."""
     t = context.resolve("t")
-    return Markup(" · ").join(
-        Markup('<span class="c">') + escape(t(f"constraint.{c.kind}", value=json_inline(c.value))) + Markup("</span>")
-        for c in row.constraints
-    )
+    words = (escape(t(f"constraint.{c.kind}", value=c.inline)) for c in row.constraints)
+    return Markup(" · ".join(f'<span class="c">{w}</span>' for w in words))
 
 
 @pass_context
@@ -64,7 +62,7 @@ def md_constraints(context: Context, row: Any, cell: bool = True) -> Md:
     when *cell*)."""
     t = context.resolve("t")
     code = md_cell_code if cell else md_code
-    return Md(" · ".join(visible(t(f"constraint.{c.kind}", value=code(json_inline(c.value)))) for c in row.constraints))
+    return Md(" · ".join(visible(t(f"constraint.{c.kind}", value=code(c.inline))) for c in row.constraints))
 
 
 HTML_GLOBALS = {"t_html": t_html, "t_code": t_code, "constraints": constraints}

@@ -16,9 +16,11 @@ import json
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 from generator.jsonutil import MAX_LIST, is_number, json_equal, json_type, jsonable
+from generator.text import json_inline
 
 # Constraint kinds in the order they are listed on a row (documented, stable).
 KINDS: tuple[str, ...] = (
@@ -48,6 +50,11 @@ class Constraint:
 
     kind: str
     value: Any
+
+    @cached_property
+    def inline(self) -> str:
+        """The value as compact one-line JSON, as pages show it: made once, shown in every locale."""
+        return json_inline(self.value)
 
 
 def norm_types(types: Iterable[str]) -> tuple[str, ...]:
