@@ -37,7 +37,19 @@ def visible(text: str) -> str:
     """
     if text.isascii() and text.isprintable():
         return text
-    return _SHOWN.sub(_marker, text)
+    shown = _SEEN.get(text)
+    if shown is None:
+        shown = _SHOWN.sub(_marker, text)
+        if len(text) <= _SEEN_LENGTH and len(_SEEN) < _SEEN_COUNT:
+            _SEEN[text] = shown
+    return shown
+
+
+_SEEN: dict[str, str] = {}
+"""Short non-ASCII strings already shown (a Russian or Arabic page prints the same catalog strings
+thousands of times), so each is scanned once; bounded, so that it stays a few megabytes."""
+_SEEN_LENGTH = 200
+_SEEN_COUNT = 8192
 
 
 # json.dumps leaves DEL and the C1 controls raw; inside JSON strings they must stay escapes too,
