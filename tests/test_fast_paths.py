@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from hypothesis import given, settings
@@ -71,3 +72,41 @@ def test_the_site_path_check_agrees_with_the_path_object_one(path: str) -> None:
     from generator.publish.location import is_safe_relative
 
     assert is_safe_relative(path) is _is_safe_relative_reference(path)
+
+
+# --------------------------------------------------------------------------- JSON highlighting
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=6),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=5), inner, max_size=4),
+    max_leaves=12,
+)
+_JSON_SOUP = st.text(alphabet=st.sampled_from(list('{}[],:" \n\t\r\\/u0189afAEe.+-truelsnx*')), max_size=30)
+
+
+def _pygments_json(text: str) -> list[tuple[object, str]]:
+    from pygments.lexers.data import JsonLexer
+
+    lexer = JsonLexer(stripnl=False, ensurenl=False)
+    return [(token, value) for _, token, value in lexer.get_tokens_unprocessed(text)]
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_JSON_VALUES, st.sampled_from([None, 2]))
+def test_json_tokens_of_json_are_pygments_tokens(value: object, indent: int | None) -> None:
+    from generator.render.highlight import json_tokens
+    from generator.text import json_block
+
+    text = json_block(value) if indent else json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    tokens = json_tokens(text)
+    assert tokens is not None, "JSON itself takes the quick path"
+    assert tokens == _pygments_json(text)
+
+
+@settings(max_examples=3000, deadline=None)
+@given(_JSON_SOUP)
+def test_json_tokens_of_any_text_are_pygments_tokens_or_none(text: str) -> None:
+    from generator.render.highlight import json_tokens
+
+    tokens = json_tokens(text)
+    assert tokens is None or tokens == _pygments_json(text)

@@ -18,13 +18,15 @@ tool's page in every locale, and pages are rendered one tool (all locales) at a 
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterable
 from functools import lru_cache
 
 from markupsafe import Markup, escape
 from pygments.lexer import Lexer
 from pygments.lexers.data import JsonLexer, YamlLexer
 from pygments.lexers.shell import BashLexer
-from pygments.token import _TokenType
+from pygments.token import Keyword, Name, Number, Punctuation, String, Whitespace, _TokenType
 
 from generator.render.shown import record
 from generator.text import visible
@@ -107,8 +109,11 @@ def highlight_html(text: str, label: str) -> Markup:
     out: list[str] = []
     current, pending = "", list[str]()  # the open class and its pieces of text
     classes = _CLASS_OF
-    # get_tokens_unprocessed: the text is lexed as it is (visible() left no "\r" to normalise).
-    for _, token, value in _lexer(language).get_tokens_unprocessed(shown):
+    tokens: Iterable[tuple[_TokenType, str]] | None = json_tokens(shown) if language == "json" else None
+    if tokens is None:
+        # get_tokens_unprocessed: the text is lexed as it is (visible() left no "\r" to normalise).
+        tokens = ((token, value) for _, token, value in _lexer(language).get_tokens_unprocessed(shown))
+    for token, value in tokens:
         css = classes.get(token)
         if css is None:
             css = classes[token] = _class_of(token)
@@ -118,6 +123,57 @@ def highlight_html(text: str, label: str) -> Markup:
         pending.append(value)
     _flush(out, current, pending)
     return Markup("".join(out))
+
+
+_JSON_TOKEN = re.compile(
+    r'("(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")'  # a string with only JSON's own escapes
+    r"|([ \n\r\t]+)"  # whitespace
+    r"|([ftn][truefalsn]*)"  # true, false, null: JsonLexer reads on while the letters are theirs
+    r"|([-0-9][-0-9.eE+]*)"  # a number; a float once it has one of ".eE+"
+    r"|(:[{}\[\],]*|[{}\[\],]+)"  # punctuation, a run of it
+)
+"""JSON's tokens as :class:`JsonLexer` cuts them; its alternatives start with different characters,
+so a match never backtracks further than one token."""
+_BLANKS = frozenset(" \n\r\t")
+_FLOAT_MARKS = frozenset(".eE+")
+
+
+def json_tokens(text: str) -> list[tuple[_TokenType, str]] | None:
+    """The tokens Pygments' :class:`JsonLexer` gives for *text*, with their types, or None when
+    *text* holds anything but JSON's own tokens (a comment, a stray character, an escape JSON does
+    not have, two strings in a row) and is left to the lexer itself.
+
+    The lexer reads a character at a time and was most of the time spent colouring the examples;
+    this reads a token at a time. A string is a key (``Name.Tag``) when the next character
+    that is not whitespace is ``:``, as the lexer decides. ``tests/test_json_tokens.py`` checks
+    that the two agree, on JSON and on text that is not.
+    """
+    out: list[tuple[_TokenType, str]] = []
+    at, end = 0, len(text)
+    match = _JSON_TOKEN.match
+    while at < end:
+        found = match(text, at)
+        if found is None:
+            return None
+        value, kind, at = found.group(), found.lastindex, found.end()
+        if kind == 1:
+            after = at
+            while after < end and text[after] in _BLANKS:
+                after += 1
+            following = text[after : after + 1]
+            if following == '"':
+                return None  # the lexer would type both strings by what follows the second
+            token = Name.Tag if following == ":" else String.Double
+        elif kind == 2:
+            token = Whitespace
+        elif kind == 3:
+            token = Keyword.Constant
+        elif kind == 4:
+            token = Number.Float if not _FLOAT_MARKS.isdisjoint(value) else Number.Integer
+        else:
+            token = Punctuation
+        out.append((token, value))
+    return out
 
 
 def _flush(out: list[str], css: str, pieces: list[str]) -> None:
