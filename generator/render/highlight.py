@@ -26,7 +26,7 @@ from markupsafe import Markup, escape
 from pygments.lexer import Lexer
 from pygments.lexers.data import JsonLexer, YamlLexer
 from pygments.lexers.shell import BashLexer
-from pygments.token import Keyword, Name, Number, Punctuation, String, Whitespace, _TokenType
+from pygments.token import Keyword, Name, Number, String, _TokenType
 
 from generator.render.shown import record
 from generator.text import visible
@@ -106,13 +106,19 @@ def highlight_html(text: str, label: str) -> Markup:
     language = language_of(label)
     if language is None or len(shown) > MAX_HIGHLIGHTED:
         return Markup(escape(shown))  # as autoescape would have written it
+    if language == "json":
+        coloured = json_html(shown)
+        if coloured is not None:
+            return Markup(coloured)
+    # get_tokens_unprocessed: the text is lexed as it is (visible() left no "\r" to normalise).
+    return Markup(_spans((token, value) for _, token, value in _lexer(language).get_tokens_unprocessed(shown)))
+
+
+def _spans(tokens: Iterable[tuple[_TokenType, str]]) -> str:
+    """*tokens* as escaped text, each run of one class in one ``<span class>`` (none for no class)."""
     out: list[str] = []
     current, pending = "", list[str]()  # the open class and its pieces of text
     classes = _CLASS_OF
-    tokens: Iterable[tuple[_TokenType, str]] | None = json_tokens(shown) if language == "json" else None
-    if tokens is None:
-        # get_tokens_unprocessed: the text is lexed as it is (visible() left no "\r" to normalise).
-        tokens = ((token, value) for _, token, value in _lexer(language).get_tokens_unprocessed(shown))
     for token, value in tokens:
         css = classes.get(token)
         if css is None:
@@ -122,58 +128,54 @@ def highlight_html(text: str, label: str) -> Markup:
             current, pending = css, []
         pending.append(value)
     _flush(out, current, pending)
-    return Markup("".join(out))
+    return "".join(out)
 
 
 _JSON_TOKEN = re.compile(
-    r'("(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")'  # a string with only JSON's own escapes
-    r"|([ \n\r\t]+)"  # whitespace
+    r'("(?:[^"\\]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*")([ \n\r\t]*)(:?)'  # a string (a key when ":" follows)
     r"|([ftn][truefalsn]*)"  # true, false, null: JsonLexer reads on while the letters are theirs
-    r"|([-0-9][-0-9.eE+]*)"  # a number; a float once it has one of ".eE+"
-    r"|(:[{}\[\],]*|[{}\[\],]+)"  # punctuation, a run of it
+    r"|([-0-9][-0-9.eE+]*)"  # a number
+    r"|([ \n\r\t{}\[\],:]+)"  # whitespace and punctuation, which get no class
 )
-"""JSON's tokens as :class:`JsonLexer` cuts them; its alternatives start with different characters,
+"""JSON's tokens as :class:`JsonLexer` cuts them. The alternatives start with different characters,
 so a match never backtracks further than one token."""
-_BLANKS = frozenset(" \n\r\t")
-_FLOAT_MARKS = frozenset(".eE+")
 
 
-def json_tokens(text: str) -> list[tuple[_TokenType, str]] | None:
-    """The tokens Pygments' :class:`JsonLexer` gives for *text*, with their types, or None when
+def json_html(text: str) -> str | None:
+    """What :func:`_spans` writes for Pygments' :class:`JsonLexer` tokens of *text*, or None when
     *text* holds anything but JSON's own tokens (a comment, a stray character, an escape JSON does
-    not have, two strings in a row) and is left to the lexer itself.
+    not have, two strings in a row), which is then left to the lexer.
 
-    The lexer reads a character at a time and was most of the time spent colouring the examples;
-    this reads a token at a time. A string is a key (``Name.Tag``) when the next character
-    that is not whitespace is ``:``, as the lexer decides. ``tests/test_json_tokens.py`` checks
-    that the two agree, on JSON and on text that is not.
+    The lexer reads a character at a time and was most of the time spent colouring examples;
+    this reads a token at a time. A string is a key when the next character that is not
+    whitespace is ``:``, as the lexer decides. Two coloured tokens of one class never touch in
+    what is accepted, so each gets its own span, as the lexer's merged runs would.
+    ``tests/test_fast_paths.py`` checks that the two agree, on JSON and on text that is not.
     """
-    out: list[tuple[_TokenType, str]] = []
+    out: list[str] = []
     at, end = 0, len(text)
     match = _JSON_TOKEN.match
+    string, key, constant, number = _JSON_CLASSES
     while at < end:
         found = match(text, at)
         if found is None:
             return None
-        value, kind, at = found.group(), found.lastindex, found.end()
-        if kind == 1:
-            after = at
-            while after < end and text[after] in _BLANKS:
-                after += 1
-            following = text[after : after + 1]
-            if following == '"':
-                return None  # the lexer would type both strings by what follows the second
-            token = Name.Tag if following == ":" else String.Double
-        elif kind == 2:
-            token = Whitespace
-        elif kind == 3:
-            token = Keyword.Constant
+        at = found.end()
+        kind = found.lastindex
+        if kind == 6:
+            out.append(found.group())
         elif kind == 4:
-            token = Number.Float if not _FLOAT_MARKS.isdisjoint(value) else Number.Integer
+            out.append(f'<span class="{constant}">{found.group()}</span>')
+        elif kind == 5:
+            out.append(f'<span class="{number}">{found.group()}</span>')
         else:
-            token = Punctuation
-        out.append((token, value))
-    return out
+            quoted, blanks, colon = found.group(1, 2, 3)
+            if not colon and text.startswith('"', at):
+                return None  # the lexer would type both strings by what follows the second
+            if "&" in quoted or "<" in quoted or ">" in quoted:
+                quoted = quoted.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+            out.append(f'<span class="{key if colon else string}">{quoted}</span>{blanks}{colon}')
+    return "".join(out)
 
 
 def _flush(out: list[str], css: str, pieces: list[str]) -> None:
@@ -182,6 +184,10 @@ def _flush(out: list[str], css: str, pieces: list[str]) -> None:
     # Text nodes need only &, < and > escaped; leaving quotes bare keeps JSON blocks small.
     text = "".join(pieces).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     out.append(f'<span class="{css}">{text}</span>' if css else text)
+
+
+_JSON_CLASSES = tuple(_class_of(token) for token in (String.Double, Name.Tag, Keyword.Constant, Number))
+"""The classes of a JSON string, key, constant and number (whitespace and punctuation have none)."""
 
 
 def highlight(text: object, label: str = "json") -> Markup:
