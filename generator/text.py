@@ -37,10 +37,12 @@ def visible(text: str) -> str:
     """
     if text.isascii() and text.isprintable():
         return text
+    if len(text) > _SEEN_LENGTH:
+        return _SHOWN.sub(_marker, text)
     shown = _SEEN.get(text)
     if shown is None:
         shown = _SHOWN.sub(_marker, text)
-        if len(text) <= _SEEN_LENGTH and len(_SEEN) < _SEEN_COUNT:
+        if len(_SEEN) < _SEEN_COUNT:
             _SEEN[text] = shown
     return shown
 

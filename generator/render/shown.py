@@ -58,7 +58,7 @@ def finalize_html(value: Any) -> Any:
 _DIRECT = frozenset({FunctionType, MethodType, BuiltinFunctionType, Macro, BlockReference})
 """Callables a template may call straight away: Jinja's own ``Context.call`` looks for a
 ``jinja_pass_arg`` mark three times per call (on the object, on its ``__call__``) before it
-calls, and a page makes thousands of calls (a tenth of a tool page's time went to those checks)."""
+calls, and a 1,000-tool build makes over 700,000 calls (7 % of its instructions went to those checks)."""
 
 
 class DirectContext(Context):
