@@ -1,4 +1,4 @@
-"""The quick paths of the Markdown escapers give exactly what the full escapes give."""
+"""Quick paths give exactly what the slow ones give: the Markdown escapers, the site path check, JSON colouring."""
 
 from __future__ import annotations
 

@@ -139,6 +139,8 @@ _JSON_TOKEN = re.compile(
 )
 """JSON's tokens as :class:`JsonLexer` cuts them. The alternatives start with different characters,
 so a match never backtracks further than one token."""
+_JSON_CLASSES = tuple(_class_of(token) for token in (String.Double, Name.Tag, Keyword.Constant, Number))
+"""The classes of a JSON string, key, constant and number (whitespace and punctuation have none)."""
 
 
 def json_html(text: str) -> str | None:
@@ -172,22 +174,20 @@ def json_html(text: str) -> str | None:
             quoted, blanks, colon = found.group(1, 2, 3)
             if not colon and text.startswith('"', at):
                 return None  # the lexer would type both strings by what follows the second
-            if "&" in quoted or "<" in quoted or ">" in quoted:
-                quoted = quoted.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-            out.append(f'<span class="{key if colon else string}">{quoted}</span>{blanks}{colon}')
+            out.append(f'<span class="{key if colon else string}">{_text(quoted)}</span>{blanks}{colon}')
     return "".join(out)
 
 
 def _flush(out: list[str], css: str, pieces: list[str]) -> None:
     if not pieces:
         return
-    # Text nodes need only &, < and > escaped; leaving quotes bare keeps JSON blocks small.
-    text = "".join(pieces).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    text = _text("".join(pieces))
     out.append(f'<span class="{css}">{text}</span>' if css else text)
 
 
-_JSON_CLASSES = tuple(_class_of(token) for token in (String.Double, Name.Tag, Keyword.Constant, Number))
-"""The classes of a JSON string, key, constant and number (whitespace and punctuation have none)."""
+def _text(text: str) -> str:
+    """*text* escaped for a text node: only &, < and > (leaving quotes bare keeps JSON blocks small)."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def highlight(text: object, label: str = "json") -> Markup:
