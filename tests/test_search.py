@@ -83,3 +83,45 @@ def test_a_pagefind_that_overruns_its_time_is_a_clear_error(monkeypatch: pytest.
     message = str(caught.value)
     assert "Building the search index with Pagefind failed: it was still running after 0 s." in message
     assert "--no-search" in message
+
+
+@pytest.fixture(scope="module")
+def demo_fragments() -> dict[str, str]:
+    """The demo portal's indexed text, page by page: what a reader's search can match (its URL → content)."""
+    from dataclasses import replace
+
+    from generator.commands.build import site_files
+    from generator.snapshot.snapshot import load_snapshot
+    from tests.golden_tool import SNAPSHOT, demo_config
+
+    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+    fragments = (
+        json.loads(gzip.decompress(data)[len(b"pagefind_dcd") :])
+        for path, data in files.items()
+        if path.endswith(".pf_fragment")
+    )
+    return {fragment["url"]: fragment["content"] for fragment in fragments}
+
+
+def test_a_tool_page_is_found_by_its_own_words_not_by_the_words_every_tool_page_repeats(
+    demo_fragments: dict[str, str],
+) -> None:
+    content = demo_fragments["/en/tools/file_defect/index.html"]
+    # What tells this tool from the others: its name, its description, its parameters' names and descriptions.
+    for own in ("file_defect", "One-line summary shown in defect lists.", "Ordered steps that reproduce the defect"):
+        assert own in content
+    # What every tool page says in the same words: stock sentences, the access sentence, where it is
+    # available, annotation hints, field types and required marks, derived troubleshooting rows.
+    for stock in (
+        "Hints the server declares",
+        "A complete call whose arguments validate",
+        "Confirm with the user",
+        "Profiles:",
+        "readOnlyHint",
+        "array of",
+        "JSON-RPC error -32602",
+        "Generated from the running server",
+    ):
+        assert stock not in content, stock
+    # The errors every tool shares are still searchable, once, on the Connecting page.
+    assert "JSON-RPC error -32602" in demo_fragments["/en/connecting/index.html"]

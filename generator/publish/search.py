@@ -44,9 +44,16 @@ TIMEOUT = 600.0
 
 CONFIG: dict[str, object] = {
     "root_selector": "main",
-    # Not indexed: raw schemas and code, the furniture every page repeats (notice, breadcrumbs,
-    # contents, pager, section links, badges, table headers) and the pointer to the errors every tool
-    # shares (they are indexed once, on the Connecting page).
+    # Indexed: what tells one page from another, which is what readers search for: a tool's name,
+    # title, description and notes, its parameters' and result fields' names and descriptions, the
+    # author's own troubleshooting rows, and every other page's text. Not indexed: raw schemas and
+    # code, the furniture every page repeats (notice, breadcrumbs, contents, pager, section links,
+    # badges, table headers), and what every tool page says in the same words with other values
+    # filled in: the stock sentences (``.stock``), the access sentence, where the tool is available,
+    # its annotation hints, its fields' types, required marks and rules, the troubleshooting rows
+    # its declarations derive, and the pointer to the errors every tool shares (indexed once, on the
+    # Connecting page). Those were most of the words, and so most of Pagefind's time
+    # (docs/performance.md), without finding any page a reader could not find by its own words.
     "exclude_selectors": [
         "details",
         "pre",
@@ -57,8 +64,16 @@ CONFIG: dict[str, object] = {
         ".anchor",
         ".badge",
         ".verbatim-note",
+        ".stock",
+        ".access",
+        ".profiles",
+        ".endpoints",
+        "table.hints",
         "thead",
+        "table.fields .type",
+        "table.fields .req",
         "table.fields .constraints",
+        "tr.derived",
         ".trouble-common",
     ],
     "keep_index_url": True,

@@ -31,8 +31,8 @@ def field_rows(context: Context, flat: Any, show_required: bool = True) -> Marku
     t = context.resolve("t")
     col_type, col_description = escape(t("tool.col_type")), escape(t("tool.col_description"))
     required = (
-        {True: f'<td data-label="{escape(t("tool.col_required"))}">{escape(t("tool.required_yes"))}</td>',
-         False: f'<td data-label="{escape(t("tool.col_required"))}">{escape(t("tool.required_no"))}</td>'}
+        {True: f'<td class="req" data-label="{escape(t("tool.col_required"))}">{escape(t("tool.required_yes"))}</td>',
+         False: f'<td class="req" data-label="{escape(t("tool.col_required"))}">{escape(t("tool.required_no"))}</td>'}
         if show_required
         else {True: "", False: ""}
     )  # fmt: skip
@@ -48,7 +48,7 @@ def field_rows(context: Context, flat: Any, show_required: bool = True) -> Marku
         out.append(
             f'<tr>\n  <td class="depth-{min(row.depth, 6)}"><code dir="ltr" class="ident">{wbr(row.path or "(root)")}'
             f"</code>{variant}</td>\n"
-            f'  <td data-label="{col_type}">{type_words(context, row)}'
+            f'  <td class="type" data-label="{col_type}">{type_words(context, row)}'
             f"{optional if not show_required and not row.required else ''}</td>\n"
             f'{required[bool(row.required)]}  <td data-label="{col_description}">{description}{rules}</td>\n</tr>\n'
         )
@@ -90,7 +90,7 @@ def trouble_rows(context: Context, rows: Any) -> Markup:
         else:
             fix = t_html(context, f"trouble.{r.key}.action", names=names)
         out.append(
-            f"<tr><td>{t_html(context, f'trouble.{r.key}.symptom', names=names)}</td> "
+            f'<tr class="derived"><td>{t_html(context, f"trouble.{r.key}.symptom", names=names)}</td> '
             f'<td data-label="{cause}">{t_html(context, f"trouble.{r.key}.cause", names=names, rule=rule)}</td> '
             f'<td data-label="{action}">{fix}</td></tr>\n'
         )
