@@ -50,6 +50,7 @@ import dataclasses
 import json
 import os
 import platform
+import re
 import shlex
 import shutil
 import statistics
@@ -86,6 +87,8 @@ class Sample:
     wall: float
     cpu: float
     rss_kb: int
+    index: float | None = None
+    """Seconds of the build's ``index`` stage (Pagefind), from its summary line, when it ran one."""
 
 
 def measure(cmd: Sequence[str], log: Path, cwd: Path | None = None) -> Sample:
@@ -104,7 +107,17 @@ def measure(cmd: Sequence[str], log: Path, cwd: Path | None = None) -> Sample:
         raise BenchError(f"`{shlex.join(cmd)}` exited with {done.returncode}; the end of its output:\n{tail}")
     usage = json.loads(result.read_text("utf-8"))
     # ru_maxrss is in KiB on Linux (bytes on macOS; this benchmark is meant for Linux).
-    return Sample(wall=float(usage["wall"]), cpu=float(usage["cpu"]), rss_kb=int(usage["rss_kb"]))
+    index = INDEX_STAGE.search(log.read_text("utf-8", "replace"))
+    return Sample(
+        wall=float(usage["wall"]),
+        cpu=float(usage["cpu"]),
+        rss_kb=int(usage["rss_kb"]),
+        index=float(index.group(1)) if index else None,
+    )
+
+
+INDEX_STAGE = re.compile(r"^index: .* in ([0-9.]+) s$", re.MULTILINE)
+"""The summary line a build without a terminal prints for its Pagefind stage (``index: 3,006 pages in 9.62 s``)."""
 
 
 def tree_size(path: Path) -> tuple[int, int]:
@@ -618,6 +631,14 @@ def ratios(variants: Sequence[Variant]) -> list[str]:
             f"- {v.tools:,} tools: {label}: {statistics.median(per_run):.2f} "
             f"({v.median('wall'):.2f} s vs {base.median('wall'):.2f} s, wall)"
         )
+    for v in variants:
+        indexed = [(s.index, s.wall) for s in v.samples if s.index is not None]
+        if v.name == "build (search)" and indexed:  # the build's own stage line: Pagefind alone
+            seconds = statistics.median(i for i, _ in indexed)
+            share = statistics.median(i / w for i, w in indexed)
+            lines.append(
+                f"- {v.tools:,} tools: Pagefind's share of the build with search: {seconds:.2f} s ({share:.0%})"
+            )
     return lines
 
 
