@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 import pytest
 
 from generator.errors import PortalError
 from generator.publish import search
+from generator.publish.staging import Staging
 
 PAGES = {
     **{
@@ -66,6 +68,49 @@ def test_only_the_main_content_is_indexed(bundle: dict[str, bytes]) -> None:
     for skipped in (b"navword", b"preword", b"detailsword", b"rootword", b"missingword", b"mdword"):
         assert skipped not in text
     assert b"/en/tools/t0/index.html" in text  # keep_index_url: links work on any static host
+
+
+def _one_run(pages: dict[str, str], tmp: Path) -> dict[str, bytes]:
+    """The bundle of one Pagefind run over every page, as the build made it before runs per locale."""
+    staging = Staging(tmp)
+    for path, html in sorted(pages.items()):
+        staging.write(path, html.encode("utf-8"))
+    search._run(staging, by_locale=False)
+    return {path: staging.read(path) for path in sorted(staging.hashes) if path.startswith("pagefind/")}
+
+
+def test_runs_per_locale_write_what_one_run_writes(bundle: dict[str, bytes], tmp_path: Path) -> None:
+    assert search._locale_dirs(dict.fromkeys(PAGES, "")) == ["ar", "en", "ru"]
+    assert _one_run(PAGES, tmp_path) == bundle
+
+
+def _run_dir(root: Path, languages: dict[str, object], shared: bytes = b"js") -> Path:
+    root.mkdir()
+    entry = {"version": "1.5.2", "languages": languages, "include_characters": ["_"]}
+    (root / "pagefind-entry.json").write_text(json.dumps(entry), encoding="utf-8")
+    (root / "pagefind.js").write_bytes(shared)
+    for code in languages:
+        (root / f"pagefind.{code}_1.pf_meta").write_bytes(code.encode())
+    return root
+
+
+def test_runs_that_cannot_be_merged_exactly_are_not(tmp_path: Path) -> None:
+    en = _run_dir(tmp_path / "en", {"en": {"page_count": 1}})
+    ru = _run_dir(tmp_path / "ru", {"ru": {"page_count": 2}})
+    assert search._merge([en, ru], tmp_path / "merged")
+    merged = json.loads((tmp_path / "merged" / "pagefind-entry.json").read_bytes())
+    assert merged["languages"] == {"en": {"page_count": 1}, "ru": {"page_count": 2}}
+    assert sorted(p.name for p in (tmp_path / "merged").iterdir()) == [
+        "pagefind-entry.json", "pagefind.en_1.pf_meta", "pagefind.js", "pagefind.ru_1.pf_meta",
+    ]  # fmt: skip
+    # Two runs that wrote the same language (two locale codes Pagefind files under one), or a shared
+    # file that differs: the caller indexes every page in one run instead.
+    again = _run_dir(tmp_path / "en2", {"en": {"page_count": 3}})
+    assert not search._merge([en, again], tmp_path / "no1")
+    other = _run_dir(tmp_path / "ar", {"ar": {"page_count": 1}}, shared=b"other js")
+    assert not search._merge([ru, other], tmp_path / "no2")
+    assert search._locale_dirs({"en/index.html": "", "*x/index.html": ""}) is None
+    assert search._locale_dirs({"en/index.html": "", "en/tools/a/index.html": ""}) is None
 
 
 def test_pagefind_settings_in_the_environment_are_ignored(

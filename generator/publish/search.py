@@ -3,6 +3,8 @@
 Pagefind (PyPI ``pagefind[extended]``, whose binary ships in the wheel) splits the
 index by each page's ``<html lang>``, so every locale searches only its own pages,
 with its own stemming.  Only the main content is indexed, not the raw schemas.
+It runs once per locale directory, one locale after another, and the runs' files are
+merged into what one run over every page writes (:func:`_run`): half the peak memory.
 
 The Pagefind command line (``python -m pagefind``, the wheel's documented entry
 point) indexes the pages where the build has just written them, in the staging
@@ -25,11 +27,12 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
@@ -40,7 +43,7 @@ from generator.publish.staging import Staging
 ENTRY = "pagefind/pagefind-entry.json"
 
 TIMEOUT = 600.0
-"""Seconds Pagefind may take before the build gives up (1,000 tools index in about 10 s)."""
+"""Seconds one Pagefind run (one locale) may take before the build gives up (1,000 tools: about 3 s a locale)."""
 
 CONFIG: dict[str, object] = {
     "root_selector": "main",
@@ -172,13 +175,25 @@ def _read(path: Path, digest: str) -> bytes | None:
     return data if hashlib.sha256(data).hexdigest() == digest else None
 
 
-def _run(staging: Staging) -> None:
-    """Run Pagefind over the whole site in *staging* (made complete first) and adopt what it wrote."""
+def _run(staging: Staging, *, by_locale: bool = True) -> None:
+    """Run Pagefind over the whole site in *staging* (made complete first) and adopt what it wrote.
+
+    With *by_locale*, Pagefind runs once per locale directory, one after the other, and the runs'
+    files are merged (:func:`_merge`): a run holds one language's words, so its peak memory is
+    about half of one run over every page, in about the same time. The merge gives the files one
+    run would have written; when it cannot be sure of that (two runs wrote one language, or one
+    path with different bytes), Pagefind runs once over every page instead.
+    """
     staging.complete()
     output = staging.root / OUTPUT
     with tempfile.TemporaryDirectory(prefix="mcp-portal-search-") as tmp:
-        config = CONFIG | {"site": str(staging.root), "output_path": str(output), "glob": PAGES}
-        _pagefind(config, Path(tmp))
+        work = Path(tmp)
+        locales = _locale_dirs(staging.hashes) if by_locale else None
+        if locales is None or not _by_locale(staging.root, locales, work, output):
+            shutil.rmtree(output, ignore_errors=True)
+            (work / "all").mkdir()
+            config = CONFIG | {"site": str(staging.root), "output_path": str(output), "glob": PAGES}
+            _pagefind(config, work / "all")
     files = {p.relative_to(output).as_posix(): p for p in sorted(output.rglob("*")) if p.is_file()}
     empty = sorted(name for name, p in files.items() if p.stat().st_size == 0)
     if not files or empty:
@@ -191,6 +206,70 @@ def _run(staging: Staging) -> None:
         )
         entry.write_bytes(sorted_entry.encode("utf-8"))
     staging.adopt(OUTPUT)
+
+
+_LOCALE_DIR = re.compile(r"[A-Za-z0-9_-]+")
+"""A directory name that is safe to put in a Pagefind glob as it is (every locale code is one)."""
+
+
+def _locale_dirs(hashes: Mapping[str, str]) -> list[str] | None:
+    """The top-level directories holding the pages :data:`PAGES` matches (the locales), or None when
+    there are fewer than two or one's name is not plain (then one run over every page is simpler)."""
+    dirs = sorted({path.split("/", 1)[0] for path in hashes if indexed(path) and "/" in path})
+    if len(dirs) < 2 or not all(_LOCALE_DIR.fullmatch(name) for name in dirs):
+        return None
+    return dirs
+
+
+def _by_locale(site: Path, locales: Sequence[str], work: Path, output: Path) -> bool:
+    """One Pagefind run per locale directory, merged into *output*; False (with *output* left
+    unwritten or partly written) when the runs cannot be merged into what one run would write."""
+    runs = []
+    for code in locales:
+        run = work / f"run-{code}"
+        (work / f"config-{code}").mkdir()
+        config = CONFIG | {"site": str(site), "output_path": str(run), "glob": f"{code}/**/index.html"}
+        _pagefind(config, work / f"config-{code}")
+        runs.append(run)
+    return _merge(runs, output)
+
+
+def _merge(runs: Sequence[Path], output: Path) -> bool:
+    """Move the files of per-locale Pagefind *runs* into *output*, as one run over their pages writes them.
+
+    Each run writes its own language's index, fragments and meta file under names made from their
+    hashes, the same shared files (scripts, UI, the wasm files), and a ``pagefind-entry.json`` that
+    names its language. The merge keeps one copy of each shared file, which must be byte-identical in
+    every run, and one entry naming every language; False when a language or a path differs between
+    runs, so that the caller indexes in one run instead.
+    """
+    found: dict[str, Path] = {}
+    languages: dict[str, object] = {}
+    rest: dict[str, object] | None = None
+    for run in runs:
+        for file in sorted(run.rglob("*")):
+            if not file.is_file() or file.is_symlink():
+                continue
+            name = file.relative_to(run).as_posix()
+            if name == "pagefind-entry.json":
+                entry = json.loads(file.read_bytes())
+                named = entry.pop("languages", None) if isinstance(entry, dict) else None
+                if not isinstance(named, dict) or languages.keys() & named.keys() or rest not in (None, entry):
+                    return False
+                languages.update(named)
+                rest = entry
+            elif name not in found:
+                found[name] = file
+            elif found[name].read_bytes() != file.read_bytes():
+                return False
+    if rest is None:
+        return False
+    for name, file in sorted(found.items()):
+        target = output / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.move(file, target)
+    (output / "pagefind-entry.json").write_text(json.dumps(rest | {"languages": languages}), encoding="utf-8")
+    return True
 
 
 def _pagefind(config: Mapping[str, object], work: Path) -> None:
