@@ -180,7 +180,7 @@ def _run(staging: Staging, *, by_locale: bool = True) -> None:
 
     With *by_locale*, Pagefind runs once per locale directory, one after the other, and the runs'
     files are merged (:func:`_merge`): a run holds one language's words, so its peak memory is
-    about half of one run over every page, in about the same time. The merge gives the files one
+    about half of one run over every page (at 1,000 tools, about 1 s more). The merge gives the files one
     run would have written; when it cannot be sure of that (two runs wrote one language, or one
     path with different bytes), Pagefind runs once over every page instead.
     """
