@@ -52,11 +52,12 @@ CONFIG: dict[str, object] = {
     # author's own troubleshooting rows, and every other page's text. Not indexed: raw schemas and
     # code, the furniture every page repeats (notice, breadcrumbs, contents, pager, section links,
     # badges, table headers), and what every tool page says in the same words with other values
-    # filled in: the stock sentences (``.stock``), the access sentence, where the tool is available,
-    # its annotation hints, its fields' types, required marks and rules, the troubleshooting rows
-    # its declarations derive, and the pointer to the errors every tool shares (indexed once, on the
-    # Connecting page). Those were most of the words, and so most of Pagefind's time
-    # (docs/performance.md), without finding any page a reader could not find by its own words.
+    # filled in: the stock sentences (``.stock``, on prompt and resource pages too), the access
+    # sentence, where the tool is available, its annotation hints, the types and required marks of
+    # fields and prompt arguments, the fields' rules, the troubleshooting rows its declarations
+    # derive, and the pointer to the errors every tool shares (indexed once, on the Connecting
+    # page). Those were most of the words, and so most of Pagefind's time (docs/performance.md),
+    # without finding any page a reader could not find by its own words.
     "exclude_selectors": [
         "details",
         "pre",
@@ -73,8 +74,8 @@ CONFIG: dict[str, object] = {
         ".endpoints",
         "table.hints",
         "thead",
-        "table.fields .type",
-        "table.fields .req",
+        "td.type",
+        "td.req",
         "table.fields .constraints",
         "tr.derived",
         ".trouble-common",
