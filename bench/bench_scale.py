@@ -38,7 +38,9 @@ CPU time (user + system) and peak resident set size. CPU and RSS include the chi
 children that it waited for (the stdio server, Pagefind): CPU is their sum, peak RSS the
 largest single process; about 10 MB (the wrapper's own size) is the floor of any RSS figure. The script prints a
 Markdown table of medians, the ratio of each build's wall time to Hugo's, the introspection
-ratio, and with ``--json FILE`` writes every sample. It never installs anything: a missing
+and rebuild ratios, Pagefind's share of the build with search (the median of the build's own
+``index:`` stage line, in seconds and as a share of its wall time), and with ``--json FILE``
+writes every sample. It never installs anything: a missing
 ``hugo`` or ``mkdocs`` is skipped with a note. Nothing is written outside a temporary
 directory (or ``--workdir``, which is kept).
 """
