@@ -26,6 +26,10 @@ variant alike, it runs as child processes:
 - ``hugo``: ``hugo --quiet -s SRC -d OUT`` over the same pages written as Markdown (title,
   description, parameter table, output fields, annotations) in a multilingual site (en, ru, ar;
   ar right to left) with a minimal ``single.html`` and ``list.html``, when ``hugo`` is on PATH;
+- ``hugo (same pages)``, with ``--same-pages``: Hugo over the portal's own tool pages, each
+  locale's Markdown twins from one (unmeasured) ``--no-search`` build as its content, written out
+  as HTML and again as Markdown (a custom output format), as the portal writes each page and its
+  twin; its fenced JSON blocks are highlighted by Hugo's Chroma;
 - ``mkdocs``, with ``--mkdocs``: ``mkdocs build`` of the same pages with mkdocs-material and
   mkdocs-static-i18n (folder structure, en/ru/ar), when the ``mkdocs`` command is found.
   It is not a dependency of this project; to try it::
@@ -355,6 +359,49 @@ def write_hugo_site(src: Path, tools: Sequence[JSON]) -> None:
             (pages / f"{tool['name']}.md").write_text(front + tool_markdown(tool, locale), "utf-8")
 
 
+HUGO_TWINS_CONFIG = (
+    HUGO_CONFIG
+    + """
+# Every page also as Markdown (index.md beside index.html), as the portal writes a twin of each.
+[mediaTypes."text/markdown"]
+suffixes = ["md"]
+
+[outputFormats.markdown]
+mediaType = "text/markdown"
+baseName = "index"
+isPlainText = true
+
+[outputs]
+page = ["HTML", "markdown"]
+home = ["HTML"]
+"""
+)
+HUGO_TWIN = "{{ .RawContent }}\n"
+
+
+def write_hugo_twins_site(src: Path, built: Path) -> None:
+    """The Hugo site of *built*'s own tool pages: each tool's Markdown twin (in every locale) as the
+    content of a Hugo page, rendered to HTML and written out again as Markdown.
+
+    The twins hold what the portal's tool pages hold (the examples, the raw schemas as JSON code
+    blocks, the troubleshooting table...), so Hugo gets the same pages to render, highlighting
+    included, where :func:`write_hugo_site` gives it the shorter pages of issue 13's workload.
+    """
+    layouts = src / "layouts" / "_default"
+    layouts.mkdir(parents=True)
+    (src / "config.toml").write_text(HUGO_TWINS_CONFIG, "utf-8")
+    (layouts / "single.html").write_text(HUGO_SINGLE, "utf-8")
+    (layouts / "list.html").write_text(HUGO_LIST.replace(".Params.summary", ".Description"), "utf-8")
+    (layouts / "single.markdown.md").write_text(HUGO_TWIN, "utf-8")
+    for locale in LOCALES:
+        pages = src / "content" / locale / "tools"
+        pages.mkdir(parents=True)
+        front = f"---\ntitle: {json.dumps(LABELS[locale]['tools'], ensure_ascii=False)}\n---\n"
+        (src / "content" / locale / "_index.md").write_text(front, "utf-8")
+        for twin in sorted((built / locale / "tools").glob("*.md")):
+            shutil.copyfile(twin, pages / twin.name)
+
+
 MKDOCS_CONFIG = """\
 site_name: scale-bench
 site_url: https://bench.example/
@@ -551,6 +598,14 @@ def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> li
         hsrc = work / "hugo-src"
         write_hugo_site(hsrc, ctx_tools(ctx))
         site("hugo", work / "hugo-out", lambda out: [hugo, "--quiet", "-s", str(hsrc), "-d", str(out)])
+        if args.same_pages:
+            tsrc = work / "hugo-twins-src"
+            twins = fresh(work / "twins-for-hugo")  # built once, not measured: its twins are Hugo's content
+            measure(portal_build(ctx, ctx.snapshot, twins, ["--no-search"]), work / "twins-for-hugo.log", ctx.repo)
+            write_hugo_twins_site(tsrc, twins)
+            fresh(twins)
+            out_dir = work / "hugo-twins-out"
+            site("hugo (same pages)", out_dir, lambda out: [hugo, "--quiet", "-s", str(tsrc), "-d", str(out)])
     elif first_n:
         notes.append("`hugo` is not on PATH: the Hugo comparison was skipped (Debian: `apt-get install hugo`).")
     if args.mkdocs:
@@ -615,6 +670,7 @@ def ratios(variants: Sequence[Variant]) -> list[str]:
     for v in variants:
         pairs = {
             "introspect": ("sdk list loop", "`mcp-portal introspect` / the SDK's bare `list_tools` loop"),
+            "build --no-search": ("hugo (same pages)", "build --no-search / Hugo over the same pages (the twins)"),
             "rebuild (1 description changed)": ("build --no-search", "rebuild after one description changed / build"),
             "rebuild (search, nothing changed)": ("build (search)", "identical rebuild with search / that build"),
             "rebuild (search, 1 description changed)": (
@@ -684,6 +740,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--rebuild", action="store_true", help="also time a rebuild after one description changed")
     parser.add_argument("--jobs", type=int_list, default=None, help="also time build --jobs J (when it exists)")
     parser.add_argument("--introspect-only", action="store_true", help="only introspect vs. the SDK's list loop")
+    parser.add_argument(
+        "--same-pages",
+        action="store_true",
+        help="also time Hugo over the portal's own tool pages (its Markdown twins, written back as Markdown too)",
+    )
     parser.add_argument("--mkdocs", action="store_true", help="also time mkdocs-material + mkdocs-static-i18n")
     parser.add_argument("--mkdocs-bin", help="the mkdocs command (default: mkdocs on PATH)")
     parser.add_argument("--mkdocs-max-tools", type=int, default=1000, help="skip MkDocs above this N (default 1000)")
