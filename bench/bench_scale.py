@@ -604,8 +604,11 @@ def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> li
             measure(portal_build(ctx, ctx.snapshot, twins, ["--no-search"]), work / "twins-for-hugo.log", ctx.repo)
             write_hugo_twins_site(tsrc, twins)
             fresh(twins)
-            out_dir = work / "hugo-twins-out"
-            site("hugo (same pages)", out_dir, lambda out: [hugo, "--quiet", "-s", str(tsrc), "-d", str(out)])
+            site(
+                "hugo (same pages)",
+                work / "hugo-twins-out",
+                lambda out: [hugo, "--quiet", "-s", str(tsrc), "-d", str(out)],
+            )
     elif first_n:
         notes.append("`hugo` is not on PATH: the Hugo comparison was skipped (Debian: `apt-get install hugo`).")
     if args.mkdocs:
@@ -671,6 +674,7 @@ def ratios(variants: Sequence[Variant]) -> list[str]:
         pairs = {
             "introspect": ("sdk list loop", "`mcp-portal introspect` / the SDK's bare `list_tools` loop"),
             "build --no-search": ("hugo (same pages)", "build --no-search / Hugo over the same pages (the twins)"),
+            "build (search)": ("hugo (same pages)", "build with search / Hugo over the same pages (no search)"),
             "rebuild (1 description changed)": ("build --no-search", "rebuild after one description changed / build"),
             "rebuild (search, nothing changed)": ("build (search)", "identical rebuild with search / that build"),
             "rebuild (search, 1 description changed)": (
