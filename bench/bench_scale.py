@@ -340,17 +340,26 @@ HUGO_LIST = (
 )
 
 
-def write_hugo_site(src: Path, tools: Sequence[JSON]) -> None:
-    """A multilingual Hugo site with one page per tool and locale, under *src*."""
+def hugo_skeleton(src: Path, config: str, layouts: dict[str, str]) -> dict[str, Path]:
+    """A multilingual Hugo site under *src*: *config*, the ``_default`` *layouts* (file name -> text)
+    and each locale's list page; returns each locale's empty ``tools`` content directory."""
     (src / "layouts" / "_default").mkdir(parents=True)
-    (src / "config.toml").write_text(HUGO_CONFIG, "utf-8")
-    (src / "layouts" / "_default" / "single.html").write_text(HUGO_SINGLE, "utf-8")
-    (src / "layouts" / "_default" / "list.html").write_text(HUGO_LIST, "utf-8")
+    (src / "config.toml").write_text(config, "utf-8")
+    for name, text in layouts.items():
+        (src / "layouts" / "_default" / name).write_text(text, "utf-8")
+    pages = {}
     for locale in LOCALES:
-        pages = src / "content" / locale / "tools"
-        pages.mkdir(parents=True)
+        pages[locale] = src / "content" / locale / "tools"
+        pages[locale].mkdir(parents=True)
         front = f"---\ntitle: {json.dumps(LABELS[locale]['tools'], ensure_ascii=False)}\n---\n"
         (src / "content" / locale / "_index.md").write_text(front, "utf-8")
+    return pages
+
+
+def write_hugo_site(src: Path, tools: Sequence[JSON]) -> None:
+    """A multilingual Hugo site with one page per tool and locale, under *src*."""
+    layouts = {"single.html": HUGO_SINGLE, "list.html": HUGO_LIST}
+    for locale, pages in hugo_skeleton(src, HUGO_CONFIG, layouts).items():
         for tool in tools:
             front = (
                 f"---\ntitle: {json.dumps(tool['title'], ensure_ascii=False)}\n"
@@ -387,17 +396,12 @@ def write_hugo_twins_site(src: Path, built: Path) -> None:
     blocks, the troubleshooting table...), so Hugo gets the same pages to render, highlighting
     included, where :func:`write_hugo_site` gives it the shorter pages of issue 13's workload.
     """
-    layouts = src / "layouts" / "_default"
-    layouts.mkdir(parents=True)
-    (src / "config.toml").write_text(HUGO_TWINS_CONFIG, "utf-8")
-    (layouts / "single.html").write_text(HUGO_SINGLE, "utf-8")
-    (layouts / "list.html").write_text(HUGO_LIST.replace(".Params.summary", ".Description"), "utf-8")
-    (layouts / "single.markdown.md").write_text(HUGO_TWIN, "utf-8")
-    for locale in LOCALES:
-        pages = src / "content" / locale / "tools"
-        pages.mkdir(parents=True)
-        front = f"---\ntitle: {json.dumps(LABELS[locale]['tools'], ensure_ascii=False)}\n---\n"
-        (src / "content" / locale / "_index.md").write_text(front, "utf-8")
+    layouts = {
+        "single.html": HUGO_SINGLE,
+        "list.html": HUGO_LIST.replace(".Params.summary", ".Description"),  # the twins' front matter
+        "single.markdown.md": HUGO_TWIN,
+    }
+    for locale, pages in hugo_skeleton(src, HUGO_TWINS_CONFIG, layouts).items():
         for twin in sorted((built / locale / "tools").glob("*.md")):
             shutil.copyfile(twin, pages / twin.name)
 
