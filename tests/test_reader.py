@@ -9,6 +9,7 @@ the section, and printed pages without their schemas.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -19,6 +20,7 @@ from urllib.parse import quote
 import pytest
 
 from generator.commands.build import site_files
+from generator.publish import search_parts
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TESTS, serving
@@ -312,6 +314,36 @@ def test_search_loads_nothing_until_it_is_used(browser: Any, base_url: str) -> N
         page.wait_for_selector("#search-results li", timeout=15000)
         assert [u for u in requests if "/pagefind/" in u]
         assert not [u for u in requests if "pagefind-ui" in u]
+
+
+@pytest.fixture(scope="module")
+def split_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The demo portal with each locale indexed in parts of at most 4 pages, as a large site's is."""
+    site = tmp_path_factory.mktemp("split") / "site"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search_parts, "PART_PAGES", 4)
+        files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+    assert len(json.loads(files["pagefind/parts.json"])["en"]["bundles"]) == 3  # 13 pages: 4 runs
+    publish(site, files)
+    with serving(site) as url:
+        yield url
+
+
+@pytest.mark.parametrize("path,query", [("en/", "archive"), ("en/", "defect"), ("ru/", "handbook"), ("ar/", "chat")])
+def test_a_locale_indexed_in_parts_finds_what_one_index_finds(
+    browser: Any, base_url: str, split_url: str, path: str, query: str
+) -> None:
+    with _page(browser, 1280) as page:
+        requests: list[str] = []
+        page.on("request", lambda r, seen=requests: seen.append(r.url))
+        found = _search(page, split_url, path, query)
+        assert [u for u in requests if f"/pagefind/parts/{path[:2]}-" in u]  # the parts were merged in
+    with _page(browser, 1280) as page:
+        whole = _search(page, base_url, path, query)
+    # The same results (parts rank by their own statistics, so the order may differ), no stray ones
+    # from a part that lacks the word, and none from the vocabulary pages (their fragments are gone,
+    # so showing one would fail the search).
+    assert sorted(r["href"] for r in found) == sorted(r["href"] for r in whole)
 
 
 # -- dark mode and accessibility with the search open --------------------------------------------

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import gzip
+import html
 import json
 from pathlib import Path
 
 import pytest
 
 from generator.errors import PortalError
-from generator.publish import search
+from generator.publish import search, search_parts
 from generator.publish.staging import Staging
 
 PAGES = {
@@ -73,14 +74,14 @@ def test_only_the_main_content_is_indexed(bundle: dict[str, bytes]) -> None:
 def _one_run(pages: dict[str, str], tmp: Path) -> dict[str, bytes]:
     """The bundle of one Pagefind run over every page, as the build made it before runs per locale."""
     staging = Staging(tmp)
-    for path, html in sorted(pages.items()):
-        staging.write(path, html.encode("utf-8"))
+    for path, text in sorted(pages.items()):
+        staging.write(path, text.encode("utf-8"))
     search._run(staging, by_locale=False)
     return {path: staging.read(path) for path in sorted(staging.hashes) if path.startswith("pagefind/")}
 
 
 def test_runs_per_locale_write_what_one_run_writes(bundle: dict[str, bytes], tmp_path: Path) -> None:
-    assert search._locale_dirs(dict.fromkeys(PAGES, "")) == ["ar", "en", "ru"]
+    assert list(search._locale_pages(dict.fromkeys(PAGES, "")) or {}) == ["ar", "en", "ru"]
     assert _one_run(PAGES, tmp_path) == bundle
 
 
@@ -109,8 +110,64 @@ def test_runs_that_cannot_be_merged_exactly_are_not(tmp_path: Path) -> None:
     assert not search._merge([en, again], tmp_path / "no1")
     other = _run_dir(tmp_path / "ar", {"ar": {"page_count": 1}}, shared=b"other js")
     assert not search._merge([ru, other], tmp_path / "no2")
-    assert search._locale_dirs({"en/index.html": "", "*x/index.html": ""}) is None
-    assert search._locale_dirs({"en/index.html": "", "en/tools/a/index.html": ""}) is None
+    assert search._locale_pages({"en/index.html": "", "*x/index.html": ""}) is None
+    assert search._locale_pages({"index.html": "", "en/404.html": ""}) is None
+    assert search._locale_pages({"en/tools/a/index.html": "", "en/index.html": ""}) == {
+        "en": ["en/index.html", "en/tools/a/index.html"]
+    }
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, 6, 7, 12, 1500, 1501, 4999])
+@pytest.mark.parametrize("most", [1, 5, 1500])
+def test_pages_are_split_into_the_fewest_even_runs(count: int, most: int) -> None:
+    pages = [f"en/tools/t{i:05}/index.html" for i in range(count)]
+    parts = search_parts.split_pages(pages, most)
+    assert [page for part in parts for page in part] == pages  # every page once, in order
+    assert len(parts) == max(1, -(-count // most))
+    assert all(len(part) <= most for part in parts)
+    assert max(map(len, parts)) - min(map(len, parts)) <= 1
+
+
+def _fragment_urls(files: dict[str, bytes], prefix: str) -> list[str]:
+    """The URLs of the pages whose fragments lie directly in the bundle at *prefix* (not in its parts)."""
+    return sorted(
+        json.loads(gzip.decompress(data)[len(b"pagefind_dcd") :])["url"]
+        for path, data in files.items()
+        if path.startswith(prefix + "fragment/") and path.endswith(".pf_fragment")
+    )
+
+
+def test_a_large_locale_is_indexed_in_parts_that_together_hold_every_page(
+    bundle: dict[str, bytes], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_parts, "PART_PAGES", 5)
+    parts = search.search_files(PAGES)
+    assert search.search_files(PAGES) == parts  # still byte-identical between builds
+    listed = json.loads(parts["pagefind/parts.json"])
+    assert {code: split["bundles"] for code, split in listed.items()} == {
+        "en": ["parts/en-2/", "parts/en-3/"],
+        "ru": ["parts/ru-2/", "parts/ru-3/"],
+    }
+    assert all(len(split["skip"]) == 1 for split in listed.values())  # one vocabulary page in every part
+    main = json.loads(parts[search.ENTRY])["languages"]
+    assert {lang: meta["page_count"] for lang, meta in main.items()} == {"ar": 1, "en": 5, "ru": 5}
+    found = _fragment_urls(parts, "pagefind/")
+    for code, split in listed.items():
+        for name in split["bundles"]:
+            prefix = f"pagefind/{name}"
+            entry = json.loads(parts[prefix + "pagefind-entry.json"])
+            assert {lang: meta["page_count"] for lang, meta in entry["languages"].items()} == {code: 5}
+            # Only what a merged search reads: the main bundle's scripts and WebAssembly serve every part.
+            top = {path[len(prefix) :] for path in parts if path.startswith(prefix) and "/" not in path[len(prefix) :]}
+            assert top == {"pagefind-entry.json", f"pagefind.{entry['languages'][code]['hash']}.pf_meta"}
+            found += _fragment_urls(parts, prefix)
+    # Every page of the site in one bundle; the vocabulary pages in none (their fragments are removed).
+    assert sorted(found) == sorted(f"/{path}" for path in PAGES if search.indexed(path) and "/" in path)
+    # What the parts leave out is what the one-bundle index holds, file for file.
+    assert {p for p in parts if "/parts/" not in p} - {"pagefind/parts.json"} <= set(bundle) | {
+        p for p in parts if p.endswith((".pf_meta", ".pf_index", ".pf_fragment")) or p == search.ENTRY
+    }
+    assert json.loads(bundle["pagefind/parts.json"]) == {}
 
 
 def test_pagefind_settings_in_the_environment_are_ignored(
@@ -174,3 +231,40 @@ def test_a_tool_page_is_found_by_its_own_words_not_by_the_words_every_tool_page_
     prompt = demo_fragments["/en/prompts/triage_defect/index.html"]
     assert "Who reads the triage note" in prompt
     assert "A prompts/get request" not in prompt
+
+
+def test_the_vocabulary_page_holds_every_word_of_the_main_content_once(tmp_path: Path) -> None:
+    pages = {
+        "en/a/index.html": "<!doctype html><html lang='en' dir='ltr'><body><nav>navword</nav>"
+        "<main><h1>Archive</h1><p>Tom &amp; Jerry &lt;b&gt; <code>x_y</code>, again</p></main></body></html>",
+        "en/b/index.html": "<!doctype html><html lang='en'><body><main><p>again archive</p></main></body></html>",
+    }
+    for path, text in pages.items():
+        (tmp_path / path).parent.mkdir(parents=True)
+        (tmp_path / path).write_text(text, encoding="utf-8")
+    page = search_parts.vocabulary_page(tmp_path, sorted(pages)).decode()
+    assert page.startswith("<!doctype html><html lang='en' dir='ltr'><head>")  # Pagefind files it as English
+    listed = page.split("<p>")[1].split("</p>")[0]
+    # Tags break words; entities are decoded, then escaped again; each word once, sorted.
+    assert [html.unescape(word) for word in listed.split(" ")] == sorted(
+        ["&", ",", "<b>", "Archive", "Jerry", "Tom", "again", "archive", "x_y"]
+    )
+    assert "&amp; " in listed and "&lt;b&gt;" in listed
+    assert "navword" not in page
+
+
+def test_a_locale_whose_paths_a_glob_cannot_name_is_indexed_in_one_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(search_parts, "PART_PAGES", 2)
+    plain = [f"en/tools/t{i}/index.html" for i in range(5)]
+    globs = search_parts.part_globs(tmp_path, "en", plain)
+    assert globs == [
+        "en/{tools/t0/index.html,-vocabulary/index.html}",
+        "en/{tools/t1/index.html,tools/t2/index.html,-vocabulary/index.html}",
+        "en/{tools/t3/index.html,tools/t4/index.html,-vocabulary/index.html}",
+    ]
+    for odd in ("en/tools/a,b/index.html", "en/tools/{x}/index.html", "en/tools/*/index.html", "en/tools/é/index.html"):
+        assert search_parts.part_globs(tmp_path, "en", [*plain, odd]) == ["en/**/index.html"]
+    (tmp_path / "en" / "-vocabulary").mkdir(parents=True)  # a page already there: left alone
+    assert search_parts.part_globs(tmp_path, "en", plain) == ["en/**/index.html"]

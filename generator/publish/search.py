@@ -15,6 +15,11 @@ file writes may still be in flight, so a file could be left empty or cut short
 (seen in CI as a ``pagefind-ui.js`` that differed between two identical builds).
 The command line exits on its own only after every write has finished.
 
+A locale with more pages than one run should hold is indexed in parts, a Pagefind run each
+(:mod:`generator.publish.search_parts`): the first part joins the merged index, each later one is a
+bundle of its own under ``pagefind/parts/``, which the search script merges into the search as it
+loads (Pagefind's ``mergeIndex``), as ``pagefind/parts.json`` lists.
+
 Pagefind's output is a pure function of its version, its settings and the pages it reads (two
 builds are byte-identical), so a build whose indexed pages are all the previous site's, byte for
 byte, reuses that site's index files instead of running it again (:func:`search_key`; the
@@ -23,6 +28,7 @@ record of which files those are lives in the render cache).
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -37,6 +43,7 @@ from importlib import metadata
 from pathlib import Path
 
 from generator.errors import PortalError
+from generator.publish import search_parts
 from generator.publish.cache import RenderCache
 from generator.publish.staging import Staging
 
@@ -100,6 +107,14 @@ not the entry page that only redirects, the 404 pages or anything that is not a 
 
 OUTPUT = "pagefind"
 """Where the index goes, below the site root."""
+
+PARTS = "parts"
+"""Where, below :data:`OUTPUT`, the bundles of a split locale's later parts go (``parts/en-2/``...)."""
+
+PARTS_LIST = "parts.json"
+"""What the search script reads before the first search, below :data:`OUTPUT`: for each split locale's
+code, ``bundles`` (its later parts' paths below :data:`OUTPUT`, in order) and ``skip`` (the ids of
+results to drop: :func:`generator.publish.search_parts.vocabulary_ids`); ``{}`` when none is split."""
 
 
 def indexed(path: str) -> bool:
@@ -189,50 +204,78 @@ def _run(staging: Staging, *, by_locale: bool = True) -> None:
     output = staging.root / OUTPUT
     with tempfile.TemporaryDirectory(prefix="mcp-portal-search-") as tmp:
         work = Path(tmp)
-        locales = _locale_dirs(staging.hashes) if by_locale else None
+        locales = _locale_pages(staging.hashes) if by_locale else None
         if locales is None or not _by_locale(staging.root, locales, work, output):
             shutil.rmtree(output, ignore_errors=True)
             (work / "all").mkdir()
             config = CONFIG | {"site": str(staging.root), "output_path": str(output), "glob": PAGES}
             _pagefind(config, work / "all")
+            _write_json(output / PARTS_LIST, {})
     files = {p.relative_to(output).as_posix(): p for p in sorted(output.rglob("*")) if p.is_file()}
     empty = sorted(name for name, p in files.items() if p.stat().st_size == 0)
     if not files or empty:
         raise _failure(f"it wrote incomplete files ({', '.join(empty[:3]) or 'no files'})")
-    entry = staging.root / ENTRY
-    if entry.is_file():
+    for entry in sorted(output.rglob("pagefind-entry.json")):
         # Pagefind writes its language map in hash-map order; sort it so builds are byte-identical.
-        sorted_entry = json.dumps(
-            json.loads(entry.read_bytes()), sort_keys=True, separators=(",", ":"), ensure_ascii=False
-        )
-        entry.write_bytes(sorted_entry.encode("utf-8"))
+        _write_json(entry, json.loads(entry.read_bytes()))
     staging.adopt(OUTPUT)
+
+
+def _write_json(path: Path, value: object) -> None:
+    """Write *value* as sorted, compact JSON (UTF-8)."""
+    text = json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    path.write_bytes(text.encode("utf-8"))
 
 
 _LOCALE_DIR = re.compile(r"[A-Za-z0-9_-]+")
 """A directory name that is safe to put in a Pagefind glob as it is (every locale code is one)."""
 
 
-def _locale_dirs(hashes: Mapping[str, str]) -> list[str] | None:
-    """The top-level directories holding the pages :data:`PAGES` matches (the locales), or None when
-    there are fewer than two or one's name is not plain (then one run over every page is simpler)."""
-    dirs = sorted({path.split("/", 1)[0] for path in hashes if indexed(path) and "/" in path})
-    if len(dirs) < 2 or not all(_LOCALE_DIR.fullmatch(name) for name in dirs):
+def _locale_pages(hashes: Mapping[str, str]) -> dict[str, list[str]] | None:
+    """The pages :data:`PAGES` matches, sorted, by top-level directory (the locales); None when there
+    are none or a directory's name is not plain (then one run over every page is simpler)."""
+    pages: dict[str, list[str]] = {}
+    for path in sorted(p for p in hashes if indexed(p) and "/" in p):
+        pages.setdefault(path.split("/", 1)[0], []).append(path)
+    if not pages or not all(_LOCALE_DIR.fullmatch(name) for name in pages):
         return None
-    return dirs
+    return pages
 
 
-def _by_locale(site: Path, locales: Sequence[str], work: Path, output: Path) -> bool:
-    """One Pagefind run per locale directory, merged into *output*; False (with *output* left
-    unwritten or partly written) when the runs cannot be merged into what one run would write."""
-    runs = []
-    for code in locales:
-        run = work / f"run-{code}"
-        (work / f"config-{code}").mkdir()
-        config = CONFIG | {"site": str(site), "output_path": str(run), "glob": f"{code}/**/index.html"}
-        _pagefind(config, work / f"config-{code}")
-        runs.append(run)
-    return _merge(runs, output)
+def _by_locale(site: Path, locales: Mapping[str, Sequence[str]], work: Path, output: Path) -> bool:
+    """Pagefind runs per locale directory (per part of a large one), merged into *output*; False (with
+    *output* left unwritten or partly written) when the runs cannot be merged into what one run writes.
+
+    The first part of every locale joins the merged index (:func:`_merge`); every later part becomes a
+    bundle of its own, and :data:`PARTS_LIST` lists them (:mod:`generator.publish.search_parts`).
+    """
+    runs: list[Path] = []
+    listed: dict[str, dict[str, list[str]]] = {}
+    later: list[tuple[Path, str]] = []
+    for code, pages in locales.items():
+        globs = search_parts.part_globs(site, code, pages)
+        split = len(globs) > 1
+        with search_parts.vocabulary_written(site, code, pages) if split else contextlib.nullcontext():
+            for number, glob in enumerate(globs, 1):
+                run = work / f"run-{code}-{number}"
+                (work / f"config-{code}-{number}").mkdir()
+                config = CONFIG | {"site": str(site), "output_path": str(run), "glob": glob}
+                _pagefind(config, work / f"config-{code}-{number}")
+                if split:
+                    lists = listed.setdefault(code, {"bundles": [], "skip": []})
+                    lists["skip"] = sorted({*lists["skip"], *search_parts.vocabulary_ids(run, code)})
+                if number == 1:
+                    runs.append(run)
+                else:
+                    name = f"{PARTS}/{code}-{number}/"
+                    later.append((run, name))
+                    listed[code]["bundles"].append(name)
+    if not _merge(runs, output):
+        return False
+    for run, name in later:
+        search_parts.place_part(run, output / name)
+    _write_json(output / PARTS_LIST, listed)
+    return True
 
 
 def _merge(runs: Sequence[Path], output: Path) -> bool:
