@@ -218,3 +218,23 @@ def test_files_nobody_touched_are_not_hashed_again_and_an_edit_is_still_found(tm
     assert page.read_bytes() == before
     assert any("edited after it was built" in w and "en/tools/search_chat/index.html" in w for w in result.warnings)
     assert staged_files(out) == site_files(DEMO, config)[0]
+
+
+def test_snapshot_json_is_kept_when_it_did_not_change_and_replaced_when_it_did(tmp_path: Path) -> None:
+    """snapshot.json is written a tool at a time (never whole in memory); an identical rebuild still
+    leaves the previous copy in place, and a changed snapshot still replaces it."""
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
+    source = tmp_path / "snapshot.json"
+    source.write_text(DEMO.to_json(), encoding="utf-8")
+    build(config, from_file=source)
+    written = out / "snapshot.json"
+    inode = written.stat().st_ino
+    assert written.read_bytes() == source.read_bytes()
+    build(config, from_file=source)
+    assert written.stat().st_ino == inode
+    changed = _with_tool(DEMO, "file_defect", "title")
+    source.write_text(changed.to_json(), encoding="utf-8")
+    build(config, from_file=source)
+    assert written.read_bytes() == source.read_bytes()
+    assert staged_files(out) == site_files(changed, config)[0]

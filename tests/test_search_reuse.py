@@ -17,7 +17,7 @@ from generator.commands.build import build
 from generator.commands.demo_portal import demo_config
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
-from generator.publish import search
+from generator.publish import search, search_parts
 from generator.publish.assemble import staged_files
 from generator.snapshot.snapshot import Snapshot, load_snapshot
 
@@ -146,6 +146,9 @@ def test_the_key_changes_with_pagefind_and_its_settings(monkeypatch: pytest.Monk
     assert search.search_key(hashes) is None  # an unknown Pagefind is never trusted to match
     monkeypatch.undo()
     monkeypatch.setattr(search, "CONFIG", search.CONFIG | {"exclude_selectors": []})
+    assert search.search_key(hashes) != key
+    monkeypatch.undo()
+    monkeypatch.setattr(search_parts, "PART_PAGES", 2)  # the same pages, indexed in other parts
     assert search.search_key(hashes) != key
 
 

@@ -234,3 +234,36 @@ def test_the_two_process_writer_on_odd_values(tools: list[object], monkeypatch: 
     monkeypatch.setattr(jsontext, "SPLIT_AT", 2)
     value = {"a": {"tools": []}, "tools": tools, "z": 1}
     assert jsontext.pretty_split(value, "tools") == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_TOOL_LISTS, st.dictionaries(st.text(max_size=6), _JSON_VALUES, max_size=4))
+def test_the_piecewise_writer_is_the_stdlib_indenting_encoder(tools: list[object], rest: dict[str, object]) -> None:
+    """snapshot.json is written a tool at a time: the pieces must join to the same text."""
+    from generator.snapshot import jsontext
+
+    value = {**rest, "tools": tools}
+    assert "".join(jsontext.pretty_pieces(value, "tools")) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        {"tools": [{"a": (1, 2)}, "x\u2028", {"tools": []}], "a": {"tools": []}},  # odd values, the key again
+        {"tools": [], "z": 1},
+        {"z": 1},
+        {"tools": "not a list"},
+    ],
+)
+def test_the_piecewise_writer_on_odd_values(value: dict[str, object]) -> None:
+    from generator.snapshot import jsontext
+
+    assert "".join(jsontext.pretty_pieces(value, "tools")) == json.dumps(value, indent=2, ensure_ascii=False)
+
+
+def test_a_snapshot_is_written_in_pieces_as_it_is_written_whole() -> None:
+    from generator.snapshot.snapshot import load_snapshot
+
+    for path in sorted((ROOT / "tests" / "golden").glob("*.snapshot.json")):
+        snapshot = load_snapshot(path)
+        assert b"".join(snapshot.json_pieces()) == path.read_bytes()

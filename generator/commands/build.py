@@ -101,7 +101,7 @@ def produce_site(
             advance(len(job.pages))
         if reused:
             progress.note("index: no indexed page changed, so the previous site's search index was reused")
-    staging.write("snapshot.json", snapshot.to_json().encode("utf-8"))
+    staging.write_stream("snapshot.json", snapshot.json_pieces())
     if gathered.api is not None:
         staging.write(gathered.api.published_name, gathered.api.content)
     for asset in ("portal.css", "highlight.css", "portal.js"):

@@ -131,13 +131,15 @@ def _pagefind_version() -> str | None:
 
 
 def search_key(hashes: Mapping[str, str]) -> str | None:
-    """The hash of everything the index is made from: Pagefind's version, its settings and every page
-    it reads (path and sha256, from *hashes*); None when Pagefind's version cannot be told."""
+    """The hash of everything the index is made from: Pagefind's version, its settings, how a locale is
+    split into parts, and every page it reads (path and sha256, from *hashes*); None when Pagefind's
+    version cannot be told."""
     version = _pagefind_version()
     if version is None:
         return None
     digest = hashlib.sha256(f"pagefind {version}\0".encode())
-    digest.update(json.dumps(CONFIG | {"glob": PAGES, "output": OUTPUT}, sort_keys=True).encode())
+    layout = {"glob": PAGES, "output": OUTPUT, "part_pages": search_parts.PART_PAGES, "parts": PARTS_LIST}
+    digest.update(json.dumps(CONFIG | layout, sort_keys=True).encode())
     for path in sorted(p for p in hashes if indexed(p)):
         digest.update(f"\0{path}\0{hashes[path]}".encode())
     return digest.hexdigest()

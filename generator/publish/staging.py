@@ -118,6 +118,14 @@ class Staging:
                 digest.update(piece)
         self.hashes[path] = digest.hexdigest()
 
+    def write_stream(self, path: str, pieces: Iterable[bytes]) -> None:
+        """Write one file made of *pieces*, one in memory at a time. As with :meth:`write`, a lazy
+        staging whose previous site holds these very bytes leaves them there (the new copy is removed)."""
+        self.write_parts(path, pieces, b"")
+        if self.lazy and self.unchanged.get(path) == self.hashes[path]:
+            os.remove(os.path.join(self._base, path))
+            self.same.add(path)
+
     def _link(self, path: str, target: str) -> bool:
         """Hard-link the previous site's copy of *path* to *target*, if it is a regular file there."""
         if self.previous is None:

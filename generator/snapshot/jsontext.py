@@ -159,6 +159,30 @@ def pretty_split(value: dict[str, Any], key: str) -> str:
     return shell.replace(slot, slot[:-2] + listed, 1)
 
 
+def pretty_pieces(value: dict[str, Any], key: str) -> Iterator[str]:
+    """:func:`pretty` of *value* in pieces that join to the same string: the text before the list
+    ``value[key]``, each of its items (with the separator before it), and the text after.
+
+    For writing a large snapshot a tool at a time: its whole text (and that text encoded) is never
+    held at once. An item is written by :func:`pretty` at the top level and indented for its place:
+    in text written with ``indent=2`` a raw newline only ever starts an indented line (JSON strings
+    escape theirs), and an item of a top-level list has every later line four spaces further in.
+    """
+    items = value.get(key)
+    shell = pretty({**value, key: []}) if type(items) is list and items else ""
+    slot = f"\n  {encode_basestring(key)}: []"  # the only line indented by two spaces that holds the key
+    if shell.count(slot) != 1:
+        yield pretty(value)
+        return
+    before, after = shell.split(slot)
+    yield before + slot[:-2] + "["
+    separator = "\n    "
+    for item in items:  # type: ignore[union-attr]
+        yield separator + pretty(item).replace("\n", "\n    ")
+        separator = ",\n    "
+    yield "\n  ]" + after
+
+
 def _items_text(items: list[Any]) -> str:
     """The items of a top-level list, each at its indentation, joined as :func:`pretty` joins them."""
     texts = []
