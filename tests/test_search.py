@@ -163,7 +163,8 @@ def test_a_large_locale_is_indexed_in_parts_that_together_hold_every_page(
             found += _fragment_urls(parts, prefix)
     # Every page of the site in one bundle; the vocabulary pages in none (their fragments are removed).
     assert sorted(found) == sorted(f"/{path}" for path in PAGES if search.indexed(path) and "/" in path)
-    # What the parts leave out is what the one-bundle index holds, file for file.
+    # Outside the parts: the one-bundle index's scripts and WebAssembly, and the split index's own
+    # meta, index and fragment files.
     assert {p for p in parts if "/parts/" not in p} - {"pagefind/parts.json"} <= set(bundle) | {
         p for p in parts if p.endswith((".pf_meta", ".pf_index", ".pf_fragment")) or p == search.ENTRY
     }
@@ -268,3 +269,14 @@ def test_a_locale_whose_paths_a_glob_cannot_name_is_indexed_in_one_run(
         assert search_parts.part_globs(tmp_path, "en", [*plain, odd]) == ["en/**/index.html"]
     (tmp_path / "en" / "-vocabulary").mkdir(parents=True)  # a page already there: left alone
     assert search_parts.part_globs(tmp_path, "en", plain) == ["en/**/index.html"]
+
+
+def test_the_vocabulary_page_is_never_left_in_the_site(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(search_parts, "PART_PAGES", 5)
+    staging = Staging(tmp_path)
+    for path, text in sorted(PAGES.items()):
+        staging.write(path, text.encode("utf-8"))
+    search._run(staging)
+    assert not list(tmp_path.glob("*/-vocabulary")) and not list(tmp_path.rglob("*vocabulary*"))
+    assert not [path for path in staging.hashes if "vocabulary" in path]
+    assert json.loads(staging.read("pagefind/parts.json"))["en"]["bundles"] == ["parts/en-2/", "parts/en-3/"]

@@ -196,11 +196,13 @@ def _read(path: Path, digest: str) -> bytes | None:
 def _run(staging: Staging, *, by_locale: bool = True) -> None:
     """Run Pagefind over the whole site in *staging* (made complete first) and adopt what it wrote.
 
-    With *by_locale*, Pagefind runs once per locale directory, one after the other, and the runs'
-    files are merged (:func:`_merge`): a run holds one language's words, so its peak memory is
-    about half of one run over every page (at 1,000 tools, about 1 s more). The merge gives the files one
-    run would have written; when it cannot be sure of that (two runs wrote one language, or one
-    path with different bytes), Pagefind runs once over every page instead.
+    With *by_locale*, Pagefind runs once per locale directory (once per part of a locale with more
+    than :data:`~generator.publish.search_parts.PART_PAGES` pages), one after the other, and the
+    runs' files are merged (:func:`_by_locale`): a run holds one language's words, so its peak memory
+    is about half of one run over every page (at 1,000 tools, about 1 s more). The merge gives the
+    files one run would have written (plus a large locale's later parts, in bundles of their own);
+    when it cannot be sure of that (two runs wrote one language, or one path with different bytes),
+    Pagefind runs once over every page instead.
     """
     staging.complete()
     output = staging.root / OUTPUT

@@ -199,10 +199,23 @@
     var numbers = window.Intl ? new Intl.NumberFormat(lang, { numberingSystem: "latn" }) : null;
     var loading = null;
     var generation = 0;
+    // A large locale is indexed in parts: pagefind/parts.json lists the bundles merged into the search,
+    // and the ids of the one page in each that only lists the locale's words (never a result).
+    var skip = {};
     var load = function () {
       if (!loading) {
-        loading = import(new URL(root + "pagefind/pagefind.js", location.href).href).then(function (pagefind) {
-          return pagefind.options({ baseUrl: new URL(root, location.href).pathname }).then(function () { return pagefind; });
+        var bundle = new URL(root + "pagefind/", location.href);
+        var options = { baseUrl: new URL(root, location.href).pathname };
+        loading = import(new URL("pagefind.js", bundle).href).then(function (pagefind) {
+          return pagefind.options(options).then(function () {
+            return fetch(new URL("parts.json", bundle).href).then(function (r) { return r.ok ? r.json() : {}; });
+          }).then(function (parts) {
+            var mine = parts[lang] || {};
+            (mine.skip || []).forEach(function (id) { skip[id] = true; });
+            return Promise.all((mine.bundles || []).map(function (part) {
+              return pagefind.mergeIndex(new URL(part, bundle).pathname, options);
+            }));
+          }).then(function () { return pagefind; });
         });
       }
       return loading;
@@ -239,7 +252,8 @@
       status.textContent = dialog.getAttribute("data-loading") || "";
       load().then(function (pagefind) { return pagefind.debouncedSearch(query, {}, 150); }).then(function (search) {
         if (!search || mine !== generation) { return null; }
-        return Promise.all(search.results.slice(0, 10).map(function (r) { return r.data(); }));
+        var shown = search.results.filter(function (r) { return !skip[r.id]; });
+        return Promise.all(shown.slice(0, 10).map(function (r) { return r.data(); }));
       }).then(function (found) {
         if (!found || mine !== generation) { return; }
         results.textContent = "";
