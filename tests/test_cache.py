@@ -45,6 +45,12 @@ def _with_tool(snapshot: Snapshot, name: str, change: str) -> Snapshot:
     elif change == "schema":
         schema = tool["inputSchema"]
         schema["properties"] = {**schema.get("properties", {}), "extra": {"type": "integer", "minimum": 3}}
+    elif change == "key order":
+        # The same JSON with its keys in another order: pages list parameters in the server's order,
+        # and snapshot.json keeps it. (Sorted-key hashes saw no change here, and served stale pages.)
+        schema = tool["inputSchema"]
+        schema["properties"] = dict(reversed(list(schema.get("properties", {}).items())))
+        tools[tools.index(tool)] = dict(reversed(list(tool.items())))
     return dataclasses.replace(snapshot, tools=tuple(tools), fingerprint="")  # the fingerprint is recomputed
 
 
@@ -123,7 +129,7 @@ def test_a_rebuild_links_pages_from_the_previous_site_and_checks_what_it_reads(t
     assert rebuilt == cold
 
 
-@pytest.mark.parametrize("change", ["description", "title", "annotations", "schema"])
+@pytest.mark.parametrize("change", ["description", "title", "annotations", "schema", "key order"])
 @pytest.mark.parametrize("tool", ["search_chat", "my_capabilities", "file_defect"])
 def test_a_changed_tool_is_rendered_again_wherever_it_shows(tmp_path: Path, tool: str, change: str) -> None:
     config, cache = _config(tmp_path), tmp_path / "cache"
@@ -238,3 +244,76 @@ def test_snapshot_json_is_kept_when_it_did_not_change_and_replaced_when_it_did(t
     build(config, from_file=source)
     assert written.read_bytes() == source.read_bytes()
     assert staged_files(out) == site_files(changed, config)[0]
+
+
+def test_a_reordered_schema_reaches_its_pages_and_snapshot_json(tmp_path: Path) -> None:
+    """The key-order change above is a real change: the warm rebuild lists the parameters anew."""
+    config, cache = _config(tmp_path), tmp_path / "cache"
+    site_files(DEMO, config, cache=cache)
+    changed = _with_tool(DEMO, "search_chat", "key order")
+    assert changed.fingerprint == DEMO.fingerprint  # the fingerprint hashes sorted keys: it cannot tell
+    warm, _ = site_files(changed, config, cache=cache)
+    names = list(next(t for t in changed.tools if t["name"] == "search_chat")["inputSchema"]["properties"])
+    rows = [line.split("`")[1] for line in warm["en/tools/search_chat.md"].decode("utf-8").splitlines()
+            if line.startswith("| `") and line.split("`")[1] in names]  # fmt: skip
+    assert rows[: len(names)] == names and names[0] == "limit"  # the input table, in the new order
+    assert warm["snapshot.json"] == changed.to_json().encode("utf-8")
+
+
+def _pieces(cache: Path) -> Path:
+    (record,) = cache.glob("*.pieces")
+    return record
+
+
+@pytest.mark.parametrize("damage", ["piece", "index", "truncated", "garbage"])
+def test_snapshot_json_pieces_are_kept_and_a_damaged_record_costs_no_byte(tmp_path: Path, damage: str) -> None:
+    """Each tool's text in snapshot.json comes from the .pieces record when it did not change; a
+    damaged record gives the same bytes, and the build writes a sound one again."""
+    config, cache = _config(tmp_path), tmp_path / "cache"
+    changed = _with_tool(DEMO, "file_defect", "description")
+    expected = changed.to_json().encode("utf-8")
+    assert site_files(DEMO, config, cache=cache)[0]["snapshot.json"] == DEMO.to_json().encode("utf-8")
+    record = _pieces(cache)
+    sound = record.read_bytes()
+    assert sound.count(b'"name": "search_chat"') == 1  # every tool's text, once
+    data = bytearray(sound)
+    if damage == "piece":
+        at = data.index(b'"name": "search_chat"')
+        data[at + 9 : at + 20] = b"search_chaT"  # same size, another sha256
+    elif damage == "index":
+        data[-100] ^= 1
+    elif damage == "truncated":
+        data = data[: len(data) // 2]
+    else:
+        data = bytearray(b"not a record\n")
+    record.write_bytes(bytes(data))
+    assert site_files(changed, config, cache=cache)[0]["snapshot.json"] == expected
+    assert _pieces(cache).read_bytes() != bytes(data)
+    # Sound again: the next build takes every tool's text from it, and keeps it as it is.
+    rewritten = _pieces(cache).read_bytes()
+    inode = _pieces(cache).stat().st_ino
+    assert site_files(changed, config, cache=cache)[0]["snapshot.json"] == expected
+    assert _pieces(cache).stat().st_ino == inode and _pieces(cache).read_bytes() == rewritten
+
+
+def test_the_signatures_recorded_after_an_in_place_publish_are_the_files_own(tmp_path: Path) -> None:
+    """After a change published in place, the untouched files' signatures are carried over, not taken
+    again; every one must still be the file's own, or the next build would hash (or trust) wrongly."""
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
+    source = tmp_path / "snapshot.json"
+    source.write_text(DEMO.to_json(), encoding="utf-8")
+    build(config, from_file=source)
+    before = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["files"]
+    inodes = {path: (out / path).stat().st_ino for path in before}
+    source.write_text(_with_tool(DEMO, "file_defect", "title").to_json(), encoding="utf-8")
+    build(config, from_file=source)
+    after = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["files"]
+    same = [path for path in after if before.get(path) == after[path]]
+    assert 0 < len(same) < len(after)
+    assert all((out / path).stat().st_ino == inodes[path] for path in same)  # published in place
+    record = json.loads((cache / "published.json").read_text(encoding="utf-8"))["files"]
+    assert record.keys() == set(after) | {"manifest.json"}
+    for path, signature in record.items():
+        info = os.lstat(out / path)
+        assert signature == [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns], path

@@ -101,7 +101,10 @@ def produce_site(
             advance(len(job.pages))
         if reused:
             progress.note("index: no indexed page changed, so the previous site's search index was reused")
-    staging.write_stream("snapshot.json", snapshot.json_pieces())
+    pieces = cache.snapshot_pieces() if cache is not None else None  # unchanged tools' text is copied
+    staging.write_stream("snapshot.json", snapshot.json_pieces(pieces))
+    if pieces is not None:
+        pieces.close()
     if gathered.api is not None:
         staging.write(gathered.api.published_name, gathered.api.content)
     for asset in ("portal.css", "highlight.css", "portal.js"):

@@ -368,7 +368,7 @@ def new_job(
     for group in groups:
         doc, tool = pages[group[0]].doc, pages[group[0]].tool
         linked = [] if doc is None or tool is None else _linked(site, pages[group[0]])
-        known = site.snapshot.tool_digest
+        known = site.snapshot.tool_key
         keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
         if tool is not None and keys[-1] is not None:
             tools[tool.name] = str(keys[-1])

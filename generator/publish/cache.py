@@ -17,7 +17,8 @@ So a change to anything a page shows changes its key, and the entry is simply no
 changed template, catalog, configuration or generator version changes every key. Pages made
 from the whole site (the tool list, llms.txt, connecting, changes, the API page, nav.js) are
 always rendered again, but the tool lists and llms.txt take each unchanged tool's rows from a
-``.rows`` record named by the site key (:mod:`generator.render.listings`). The search index is
+``.rows`` record named by the site key (:mod:`generator.render.listings`), and ``snapshot.json``
+takes each unchanged tool's text from the ``.pieces`` record (:mod:`generator.publish.kept_pieces`). The search index is
 built again whenever a page it indexes changed; when none did, the previous site's index files
 are reused (a ``.search`` record, below).
 
@@ -48,6 +49,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config.portal import PortalConfig
+from generator.publish.kept_pieces import NAME as PIECES
+from generator.publish.kept_pieces import KeptPieces
 from generator.publish.kept_rows import MAGIC as ROWS_MAGIC
 from generator.publish.kept_rows import KeptRows, read_rows, record_lines, rows_lines, unchanged
 from generator.publish.keys import FORMAT
@@ -55,11 +58,12 @@ from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
 from generator.render.listings import Rows
 
 _MAGIC = f"mcp-portal render cache {FORMAT}\n".encode()
-_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows)")
+_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows|pieces)")
 """The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
 are those of format 1, removed by the first build that does not use them; a ``.search`` record
 lists the files of a search index, see :meth:`RenderCache.get_search`; a ``.rows`` record, named
-by the site key, the rows of the site-wide lists, see :meth:`RenderCache.get_rows`)."""
+by the site key, the rows of the site-wide lists, see :meth:`RenderCache.get_rows`; the ``.pieces``
+record, each tool's text in ``snapshot.json``, see :meth:`RenderCache.snapshot_pieces`)."""
 _SEARCH_MAGIC = f"mcp-portal search record {FORMAT}\n".encode()
 PUBLISHED = "published.json"
 """The signatures of the files of the site last published with this cache
@@ -233,6 +237,12 @@ class RenderCache:
     def get_rows(self) -> KeptRows | None:
         """The rows of the site-wide lists the last build of this site kept (:mod:`generator.publish.kept_rows`)."""
         return read_rows(self.root / f"{self.site}.rows", self.site)
+
+    def snapshot_pieces(self) -> KeptPieces:
+        """Each tool's text in ``snapshot.json`` as the last build wrote it, and the record of this build's
+        (:mod:`generator.publish.kept_pieces`); call its ``close`` once the file is written."""
+        self.used.add(PIECES.partition(".")[0])
+        return KeptPieces(self.root, self.pending)
 
     def spill_rows(self, made: Rows, chunk: int) -> None:
         """Put the rows a render worker *made* in a part file of the pending directory, in the record's

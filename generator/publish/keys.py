@@ -15,10 +15,11 @@ from generator import __version__
 from generator.config.portal import PortalConfig
 from generator.model.product import Doc
 from generator.resources import data_dir
-from generator.snapshot.snapshot import Snapshot, canonical_json
+from generator.snapshot.snapshot import Snapshot, raw_digest
 
-FORMAT = 3
-"""Bumped when an entry's layout changes: older entries then never match."""
+FORMAT = 4
+"""Bumped when an entry's layout or what a key covers changes: older entries then never match
+(4: keys hash JSON in the server's key order, and the ``.pieces`` record)."""
 _IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints")
 """Settings that change where or how fast a site is built, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection
@@ -49,7 +50,7 @@ def site_key(snapshot: Snapshot, config: PortalConfig) -> str:
     _tree(digest, theme, "theme")
     settings = {k: v for k, v in dataclasses.asdict(config).items() if k not in _IGNORED_CONFIG}
     settings["limits"] = {k: v for k, v in settings["limits"].items() if k != "max_render_seconds"}
-    digest.update(canonical_json(settings).encode())
+    digest.update(raw_digest(settings))  # a mapping in the configuration may be shown in its order
     for label, path in (
         ("overlays", config.overlays_dir),
         ("translations", config.translations_dir),
@@ -60,16 +61,17 @@ def site_key(snapshot: Snapshot, config: PortalConfig) -> str:
     data = snapshot.to_dict()
     data.pop("fingerprint", None)  # a hash of every tool: pages show the capability version instead
     data["tools"] = [tool.get("name") for tool in snapshot.tools]
-    digest.update(canonical_json(data).encode())
+    digest.update(raw_digest(data))  # in the order the keys came: pages show some in that order
     return digest.hexdigest()
 
 
 def page_key(site: str, doc: Doc, linked: Iterable[Doc], known: Callable[[object], bytes | None] = _none) -> str:
-    """The key of *doc*'s pages: the site key, and the sha256 of its own canonical JSON and of the docs its
-    page summarises. *known* gives a raw tool's when the snapshot already has it (:meth:`Snapshot.tool_digest`).
+    """The key of *doc*'s pages: the site key, and the :func:`raw_digest` of its own JSON and of the docs
+    its page summarises (keys in the server's order: a page shows a schema's properties in that order).
+    *known* gives a raw tool's when the snapshot already has it (:meth:`Snapshot.tool_key`).
     """
     digest = hashlib.sha256(site.encode())
     for part in (doc, *linked):
         digest.update(f"\0{part.kind}\0{part.slug}\0".encode())
-        digest.update(known(part.raw) or hashlib.sha256(canonical_json(part.raw).encode("utf-8")).digest())
+        digest.update(known(part.raw) or raw_digest(part.raw))
     return digest.hexdigest()

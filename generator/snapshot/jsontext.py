@@ -159,28 +159,49 @@ def pretty_split(value: dict[str, Any], key: str) -> str:
     return shell.replace(slot, slot[:-2] + listed, 1)
 
 
-def pretty_pieces(value: dict[str, Any], key: str) -> Iterator[str]:
-    """:func:`pretty` of *value* in pieces that join to the same string: the text before the list
-    ``value[key]``, each of its items (with the separator before it), and the text after.
+def around_list(value: dict[str, Any], key: str) -> tuple[str, str] | None:
+    """The text :func:`pretty` writes for *value* before the items of its non-empty list
+    ``value[key]`` (up to its ``[``) and after them (from its ``]``); None when there is no such list.
 
-    For writing a large snapshot a tool at a time: its whole text (and that text encoded) is never
-    held at once. An item is written by :func:`pretty` at the top level and indented for its place:
-    in text written with ``indent=2`` a raw newline only ever starts an indented line (JSON strings
-    escape theirs), and an item of a top-level list has every later line four spaces further in.
+    Between the two go the items, each as :func:`list_item` writes it, ``",\\n    "`` between them
+    and ``"\\n    "`` before the first.
     """
     items = value.get(key)
     shell = pretty({**value, key: []}) if type(items) is list and items else ""
     slot = f"\n  {encode_basestring(key)}: []"  # the only line indented by two spaces that holds the key
     if shell.count(slot) != 1:
+        return None
+    before, after = shell.split(slot)
+    return before + slot[:-2] + "[", "\n  ]" + after
+
+
+def list_item(item: object) -> str:
+    """The text of *item* as an item of a list at the top level of a :func:`pretty` text.
+
+    Written by :func:`pretty` at the top level and indented for its place: in text written with
+    ``indent=2`` a raw newline only ever starts an indented line (JSON strings escape theirs), and
+    an item of a top-level list has every later line four spaces further in.
+    """
+    return pretty(item).replace("\n", "\n    ")
+
+
+def pretty_pieces(value: dict[str, Any], key: str) -> Iterator[str]:
+    """:func:`pretty` of *value* in pieces that join to the same string: the text before the list
+    ``value[key]``, each of its items (with the separator before it), and the text after.
+
+    For writing a large snapshot a tool at a time: its whole text (and that text encoded) is never
+    held at once.
+    """
+    around = around_list(value, key)
+    if around is None:
         yield pretty(value)
         return
-    before, after = shell.split(slot)
-    yield before + slot[:-2] + "["
     separator = "\n    "
-    for item in items:  # type: ignore[union-attr]
-        yield separator + pretty(item).replace("\n", "\n    ")
+    yield around[0]
+    for item in value[key]:
+        yield separator + list_item(item)
         separator = ",\n    "
-    yield "\n  ]" + after
+    yield around[1]
 
 
 def _items_text(items: list[Any]) -> str:
