@@ -13,11 +13,13 @@ import json
 import os
 import re
 import shutil
+import stat
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from generator.publish.write import Entry, unlisted
 from tests.conftest import TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]
@@ -357,6 +359,49 @@ def test_files_the_manifest_does_not_list_are_kept(site: Path, cli: Cli, tmp_pat
     assert "up to date" in run.out and "Kept: 5 file(s)" in run.out and "CNAME" in run.out
     assert _build(cli, site, "--locales", "en").code == 0
     assert (site / "CNAME").read_bytes() == mine["CNAME"]
+
+
+def _unlisted_by_os_walk(real: Path, listed: set[str]) -> list[Entry]:
+    """What unlisted() found when it walked with os.walk and an lstat per directory (before 1k-tool
+    rebuilds made its speed matter): the reference it must agree with."""
+    found: list[Entry] = []
+    root = os.fspath(real)
+    for top, dirs, names in os.walk(root, followlinks=False):
+        prefix = "" if top == root else top[len(root) + 1 :] + "/"
+        found += [Entry(prefix + d, "symlink") for d in dirs if os.path.islink(os.path.join(top, d))]
+        if not dirs and not names and prefix:
+            found.append(Entry(prefix.rstrip("/"), "dir"))
+        for name in names:
+            if prefix + name in listed or prefix + name == "manifest.json":
+                continue
+            mode = os.lstat(os.path.join(top, name)).st_mode
+            kind = "symlink" if stat.S_ISLNK(mode) else "file" if stat.S_ISREG(mode) else "other"
+            found.append(Entry(prefix + name, kind))
+    return sorted(found, key=lambda e: e.path)
+
+
+def test_unlisted_finds_what_a_walk_of_the_tree_finds(tmp_path: Path) -> None:
+    """Every kind of entry a user may leave in a site, listed or not, at every depth."""
+    real, outside = tmp_path / "site", tmp_path / "outside"
+    (outside / "inner").mkdir(parents=True)
+    (outside / "file.txt").write_bytes(b"x")
+    listed = {"index.html", "en/index.html", "en/tools/a/index.html", "en/link-listed", "ru/gone.md"}
+    for path in [*listed - {"en/link-listed", "ru/gone.md"}, "manifest.json", "CNAME", "en/tools/a/mine.bin"]:
+        (real / path).parent.mkdir(parents=True, exist_ok=True)
+        (real / path).write_bytes(b"")
+    for empty in ("keep-empty", "en/deep/er/empty"):
+        (real / empty).mkdir(parents=True)
+    (real / "ru").mkdir()  # holds nothing: its listed file is gone
+    (real / "to-dir").symlink_to(outside)  # never walked into
+    (real / "en" / "to-file").symlink_to(outside / "file.txt")
+    (real / "en" / "broken").symlink_to(tmp_path / "nowhere")
+    (real / "en" / "link-listed").symlink_to(outside / "file.txt")  # listed: skipped, as before
+    (real / "en" / "tools" / "dir-link").symlink_to(outside / "inner")
+    os.mkfifo(real / "en" / "pipe")
+    found = unlisted(real, dict.fromkeys(listed, ""))
+    assert found == _unlisted_by_os_walk(real, listed)
+    assert {e.kind for e in found} == {"file", "dir", "symlink", "other"}
+    assert Entry("to-dir", "symlink") in found and not any(e.path.startswith("to-dir/") for e in found)
 
 
 def test_a_kept_file_where_the_new_site_writes_is_refused(site: Path, cli: Cli, tmp_path: Path) -> None:

@@ -28,7 +28,10 @@ def _signature(info: os.stat_result) -> list[int]:
 
 
 def check_published(
-    real: Path, listed: Mapping[str, str], seen: Mapping[str, list[int]] | None = None
+    real: Path,
+    listed: Mapping[str, str],
+    seen: Mapping[str, list[int]] | None = None,
+    signatures: dict[str, list[int]] | None = None,
 ) -> tuple[dict[str, str], list[str]]:
     """The previous site's files that still hold what its manifest says (path -> sha256), and the
     ones edited by hand since (their bytes no longer match).
@@ -36,7 +39,8 @@ def check_published(
     A file whose signature is the one *seen* recorded when the site was published (see
     :func:`record_published`) is not read again: hashing a large site is most of a rebuild's I/O.
     A listed file that is gone, unreadable or no longer a regular file is in neither: the new site
-    writes it afresh.
+    writes it afresh. *signatures*, when given, receives the signature of every intact file as it
+    was just taken, for :func:`record_published` to reuse for the files a publish leaves alone.
     """
     intact: dict[str, str] = {}
     edited = []
@@ -48,8 +52,11 @@ def check_published(
             info = os.lstat(target)
             if not stat.S_ISREG(info.st_mode):
                 continue
-            if seen.get(path) == _signature(info) or sha256_of(target) == digest:
+            signature = _signature(info)
+            if seen.get(path) == signature or sha256_of(target) == digest:
                 intact[path] = digest
+                if signatures is not None:
+                    signatures[path] = signature
             else:
                 edited.append(path)
     return intact, edited
@@ -74,17 +81,25 @@ def published_signatures(record: Path | None, real: Path) -> dict[str, list[int]
         return {}
 
 
-def record_published(record: Path | None, real: Path, hashes: Mapping[str, str]) -> None:
+def record_published(
+    record: Path | None, real: Path, hashes: Mapping[str, str], untouched: Mapping[str, list[int]] | None = None
+) -> None:
     """After a publish: each file's signature as it stands, so the next build need not hash it again.
 
     Taken after the old site is gone (removing its hard links moves the files' change time). A
-    record that cannot be written only costs the next build time.
+    record that cannot be written only costs the next build time. *untouched* are signatures
+    :func:`check_published` took of files the publish did not write, replace or link (a change
+    published in place leaves all but a few alone): they are recorded without another ``lstat``.
     """
     if record is None:
         return
     files: dict[str, list[int]] = {}
     base = os.fspath(real)
+    untouched = untouched or {}
     for path in hashes:
+        if (known := untouched.get(path)) is not None:
+            files[path] = known
+            continue
         with contextlib.suppress(OSError):
             info = os.lstat(os.path.join(base, path))
             if stat.S_ISREG(info.st_mode):
