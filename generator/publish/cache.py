@@ -10,7 +10,7 @@ everything those pages are made from:
   the overlays and translations directories, the OpenAPI document and the previous snapshot;
   and the snapshot without its tools' details (the server, the endpoints with their variants,
   the prompts and resources, every tool's name, which decides the pages' file names);
-- the thing's own JSON, exactly as the server sent it;
+- the thing's own JSON, exactly as the server sent it (its keys in the order they came);
 - the JSON of the tools its page links to with their summary (an overlay's related tools).
 
 So a change to anything a page shows changes its key, and the entry is simply not found. A
@@ -18,9 +18,9 @@ changed template, catalog, configuration or generator version changes every key.
 from the whole site (the tool list, llms.txt, connecting, changes, the API page, nav.js) are
 always rendered again, but the tool lists and llms.txt take each unchanged tool's rows from a
 ``.rows`` record named by the site key (:mod:`generator.render.listings`), and ``snapshot.json``
-takes each unchanged tool's text from the ``.pieces`` record (:mod:`generator.publish.kept_pieces`). The search index is
-built again whenever a page it indexes changed; when none did, the previous site's index files
-are reused (a ``.search`` record, below).
+takes each unchanged tool's text from the ``.pieces`` record (:mod:`generator.publish.kept_pieces`).
+The search index is built again whenever a page it indexes changed; when none did, the previous
+site's index files are reused (a ``.search`` record, below).
 
 An entry (``<key>.entry``) is a JSON header with its own sha256, then the pages' bytes; the
 header gives each page's sha256. A rebuild hard-links a page from the previous site when that

@@ -3,9 +3,9 @@
 A build writes ``snapshot.json`` as ``json.dumps(indent=2)`` would (:meth:`Snapshot.json_pieces`),
 and Python's indenting encoder is pure Python: at 5,000 tools those 27 MB took 1.1 s of a 13 s
 rebuild. The record keeps the text every tool had in the last build, named by the tool's
-:func:`~generator.snapshot.snapshot.piece_key` (the sha256 of its compact JSON, which the C encoder
-writes in a quarter of the time). Equal keys mean equal text, so a tool that did not change is
-copied, not written again.
+:func:`~generator.snapshot.snapshot.raw_digest` (the sha256 of its compact JSON in its own key
+order, which the C encoder writes in a quarter of the time). Equal keys mean equal text, so a
+tool that did not change is copied, not written again.
 
 The file: a magic line, the pieces one after another, a line of JSON ``[[key, start, size,
 sha256], ...]`` (hex keys and digests, offsets from the end of the magic line), and last the
