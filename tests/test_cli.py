@@ -458,3 +458,61 @@ def test_an_empty_option_is_a_usage_error(
     assert message.startswith(f"mcp-portal: error: {option} is empty.")
     assert "variable" in message and "unset or empty" in message
     assert list(tmp_path.iterdir()) == []  # the demo was not documented into ./site, nothing was written
+
+
+# --- the end of a build: no teardown of the heap (issue 13) --------------------------------------
+
+_ENDING = """
+import atexit, sys, threading, time
+from generator.commands.cli import run
+
+class Sentinel:
+    def __del__(self):
+        print("torn down", flush=True)
+
+KEEP = Sentinel()  # freed only when the interpreter tears the heap down
+atexit.register(print, "exit handlers ran")
+def wait_for_main():
+    while threading.main_thread().is_alive():  # alive until the interpreter begins its usual exit
+        time.sleep(0.01)
+
+if sys.argv[1] == "thread":
+    threading.Thread(target=wait_for_main).start()
+sys.argv = ["mcp-portal", *sys.argv[2:]]
+run()
+"""
+
+
+def run_ending(tmp_path: Path, how: str, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [PYTHON, "-c", _ENDING, how, *argv], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300
+    )
+
+
+def test_build_and_check_end_without_teardown_but_with_their_output(tmp_path: Path, snapshot_file: Path) -> None:
+    site = tmp_path / "site"
+    built = run_ending(tmp_path, "plain", "build", "--from", str(snapshot_file), "--out", str(site), "--quiet")
+    assert built.returncode == 0, built.stderr
+    result, handlers = built.stdout.splitlines()  # the result line is flushed before the process ends...
+    assert result.startswith("Built ") and result.endswith("(capability version 2.4.0).")
+    assert handlers == "exit handlers ran"  # ...the exit handlers run, and the heap is not torn down
+    assert (site / "manifest.json").is_file()
+    checked = run_ending(
+        tmp_path, "plain", "check", "--from", str(snapshot_file), "--out", str(site), "--format", "json"
+    )
+    assert checked.returncode == 0, checked.stderr
+    report, _, rest = checked.stdout.rpartition("}\n")
+    assert json.loads(report + "}")["status"] == "ok"  # check's report is whole on stdout
+    assert rest == "exit handlers ran\n"
+    failed = run_ending(tmp_path, "plain", "build", "--from", str(tmp_path / "none.json"), "--out", str(site))
+    assert failed.returncode == 1 and failed.stdout == "exit handlers ran\n"
+    assert failed.stderr.startswith("mcp-portal: error: The snapshot")
+
+
+def test_other_commands_and_live_threads_get_the_usual_exit(tmp_path: Path, snapshot_file: Path) -> None:
+    helped = run_ending(tmp_path, "plain", "--help")
+    assert helped.returncode == 0 and helped.stdout.endswith("exit handlers ran\ntorn down\n")
+    threaded = run_ending(tmp_path, "thread", "build", "--from", str(snapshot_file), "--out", str(tmp_path / "s"))
+    assert threaded.returncode == 0, threaded.stderr
+    assert threaded.stdout.endswith("exit handlers ran\ntorn down\n")
