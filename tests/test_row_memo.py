@@ -149,3 +149,46 @@ def test_a_list_changed_after_the_record_was_checked_is_a_miss(tmp_path: Path) -
     assert kept["list"] == {}
     assert kept_rows.read_rows(path, "site") is None
     assert kept_rows.read_rows(path, "another site") is None
+
+
+def _more_tools(snapshot: Snapshot, copies: int) -> Snapshot:
+    """*snapshot* with *copies* more tools: copies of its tools under new names (for lists of 8 rows and more)."""
+    tools = [dict(t) for t in snapshot.tools]
+    tools += [{**copy.deepcopy(dict(t)), "name": f"{t['name']}_copy"} for t in snapshot.tools[:copies]]
+    return dataclasses.replace(snapshot, tools=tuple(tools), fingerprint="")
+
+
+def _rows_kept(cache: Path) -> dict[str, int]:
+    """List -> how many rows the cache's record holds for it."""
+    (record,) = cache.glob("*.rows")
+    kept = kept_rows.read_rows(record, record.stem)
+    assert kept is not None
+    return kept.counts
+
+
+def test_unused_rows_are_copied_until_one_in_eight_then_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A one-tool change copies each list's lines with the old row in them; more unused rows are dropped."""
+    config, cache = _config(), tmp_path / "cache"
+    first = _more_tools(DEMO, 6)  # 12 tools: a list of 12 rows may carry one unused (1 in 8)
+    site_files(first, config, cache=cache)
+    assert set(_rows_kept(cache).values()) == {12}
+
+    def described(snapshot: Snapshot, *names: str) -> Snapshot:
+        return _edited(snapshot, lambda t: t.update(description="Changed. " + t["description"]), *names)
+
+    one = described(first, "file_defect")
+    copied = kept_rows.KeptRows.pieces
+    calls: list[str] = []
+    monkeypatch.setattr(kept_rows.KeptRows, "pieces", lambda self, where: calls.append(where) or copied(self, where))
+    assert site_files(one, config, cache=cache)[0] == site_files(one, config)[0]
+    assert len(calls) == 13 and set(_rows_kept(cache).values()) == {13}  # every list copied, the old row kept
+    written = _rows_written(monkeypatch)
+    assert site_files(first, config, cache=cache)[0] == site_files(first, config)[0]
+    assert written == []  # back to the old description: its rows were still there
+    assert set(_rows_kept(cache).values()) == {13}  # and the record stayed as it was
+    calls.clear()
+    three = described(first, "file_defect", "search_chat", "my_capabilities")
+    assert site_files(three, config, cache=cache)[0] == site_files(three, config)[0]
+    assert calls == [] and set(_rows_kept(cache).values()) == {12}  # 4 unused of 13: written without them
