@@ -317,3 +317,17 @@ def test_the_signatures_recorded_after_an_in_place_publish_are_the_files_own(tmp
     for path, signature in record.items():
         info = os.lstat(out / path)
         assert signature == [info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns], path
+
+
+def test_an_identical_rebuild_replaces_no_file(tmp_path: Path) -> None:
+    """Over its own site with a warm cache, the same build replaces no file: the pages, the site-wide
+    files and the files written whole from parts (each locale's llms-full.txt, snapshot.json) alike."""
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
+    source = tmp_path / "snapshot.json"
+    source.write_text(DEMO.to_json(), encoding="utf-8")
+    build(config, from_file=source)
+    inodes = {p: (out / p).stat().st_ino for p in staged_files(out)}
+    assert {"en/llms-full.txt", "ar/llms-full.txt", "snapshot.json"} <= inodes.keys()
+    build(config, from_file=source)
+    assert {p: (out / p).stat().st_ino for p in staged_files(out)} == inodes

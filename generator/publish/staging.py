@@ -108,7 +108,9 @@ class Staging:
         return True
 
     def write_parts(self, path: str, parts: Iterable[bytes], separator: bytes) -> None:
-        """Write one file made of *parts* joined by *separator*, one part in memory at a time."""
+        """Write one file made of *parts* joined by *separator*, one part in memory at a time. As with
+        :meth:`write`, a lazy staging whose previous site holds these very bytes leaves them there
+        (the new copy is removed): an identical rebuild then replaces no ``llms-full.txt``."""
         target = self._claim(path)
         digest = hashlib.sha256()
         with open(target, "wb") as handle:
@@ -117,14 +119,13 @@ class Staging:
                 handle.write(piece)
                 digest.update(piece)
         self.hashes[path] = digest.hexdigest()
+        if self.lazy and self.unchanged.get(path) == self.hashes[path]:
+            os.remove(target)
+            self.same.add(path)
 
     def write_stream(self, path: str, pieces: Iterable[bytes]) -> None:
-        """Write one file made of *pieces*, one in memory at a time. As with :meth:`write`, a lazy
-        staging whose previous site holds these very bytes leaves them there (the new copy is removed)."""
+        """Write one file made of *pieces*, one in memory at a time (see :meth:`write_parts`)."""
         self.write_parts(path, pieces, b"")
-        if self.lazy and self.unchanged.get(path) == self.hashes[path]:
-            os.remove(os.path.join(self._base, path))
-            self.same.add(path)
 
     def _link(self, path: str, target: str) -> bool:
         """Hard-link the previous site's copy of *path* to *target*, if it is a regular file there."""
