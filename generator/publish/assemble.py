@@ -16,6 +16,7 @@ this process.
 from __future__ import annotations
 
 import functools
+import hashlib
 import itertools
 import multiprocessing
 import os
@@ -110,8 +111,8 @@ class Rendered:
     """The cache keys this build needs (found or written)."""
     hits: int = 0
     chunk: int = 0
-    sizes: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
-    """Locale -> (page index, bytes) of each twin copy in this chunk's fragment, in order."""
+    sizes: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
+    """Locale -> (page index, bytes, the twin's sha256) of each twin copy in this chunk's fragment, in order."""
 
 
 _JOB: Job | None = None
@@ -147,7 +148,8 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
         stored = job.cache.get(key, [job.pages[i].html_path for i in indexes]) if job.cache and key else None
         if stored is not None and _write_stored(staging, stored):
             result.hits += 1
-            warnings, notes, fulls = stored.warnings, stored.notes, [page.full for page in stored.pages]
+            warnings, notes = stored.warnings, stored.notes
+            fulls = [(page.full, page.full_sha256) for page in stored.pages]
         else:
             entry = _render_group(job, indexes)
             if job.cache is not None and key is not None:
@@ -159,16 +161,17 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
                     if path not in staging.hashes:
                         staging.write(path, text.encode("utf-8"))
             warnings, notes = entry.warnings, entry.notes
-            fulls = [page[4].encode("utf-8") for page in entry.pages]
+            encoded = [page[4].encode("utf-8") for page in entry.pages]
+            fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
         if key is not None:
             result.used.add(key)
         result.warnings[group] = list(warnings)
         result.notes[group] = list(notes)
-        for index, full in zip(indexes, fulls, strict=True):
+        for index, (full, twin) in zip(indexes, fulls, strict=True):
             locale = job.pages[index].locale
             copy = without_shared(full, shared.get(locale))
             copies[locale].append(copy)
-            result.sizes[locale].append((index, len(copy)))
+            result.sizes[locale].append((index, len(copy), twin))
             result.pages += 1
     for code, parts in copies.items():
         _fragment_file(job, chunk, code).write_bytes(b"\n".join(parts))
@@ -250,12 +253,16 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
         finally:
             _JOB = None
         sizes = {result.chunk: result.sizes for result in results}
+        known = job.cache.get_parts() if job.cache is not None else {}
+        made: dict[str, str] = {}
         for code in job.site.locales:
             # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
             head = [job.shared[code].encode("utf-8") + b"\n"] if job.shared.get(code) else []
             parts = (_fragment_file(job, i, code).read_bytes() for i in range(job.chunks))
             staging.write_parts(f"{code}/llms-full.txt", itertools.chain(head, parts), b"\n")
-            job.parts[code] = _split_full(job, staging, code, sizes)
+            job.parts[code] = _split_full(job, staging, code, sizes, known, made)
+        if job.cache is not None:
+            job.cache.keep_parts(known, made)
         job.fragments = None
     warnings: dict[int, list[str]] = {}
     notes: dict[int, list[str]] = {}
@@ -276,28 +283,30 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
     ]
 
 
-def _copies(
-    job: Job, code: str, sizes: Mapping[int, Mapping[str, list[tuple[int, int]]]]
-) -> Iterator[tuple[int, bytes]]:
-    """Each twin copy of *code* as (page index, bytes), in page order, one chunk in memory at a time."""
+Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str]]]]
+"""Chunk -> :attr:`Rendered.sizes`."""
+
+
+def _copies(job: Job, code: str, sizes: Sizes) -> Iterator[tuple[Page, bytes, str]]:
+    """Each twin copy of *code* as (page, bytes, the twin's sha256), in page order, one chunk in memory at a time."""
     for chunk in range(job.chunks):
         data = _fragment_file(job, chunk, code).read_bytes()
         at = 0
-        for index, size in sizes.get(chunk, {}).get(code, []):
-            yield index, data[at : at + size]
+        for index, size, twin in sizes.get(chunk, {}).get(code, []):
+            yield job.pages[index], data[at : at + size], twin
             at += size + 1  # the "\n" between copies
 
 
 def _split_full(
-    job: Job, staging: Staging, code: str, sizes: Mapping[int, Mapping[str, list[tuple[int, int]]]]
+    job: Job, staging: Staging, code: str, sizes: Sizes, known: Mapping[str, str], made: dict[str, str]
 ) -> list[FullPart]:
-    """Write *code*'s ``llms-full.txt`` again as parts under :data:`PART_TOKENS`, when it is over it."""
+    """Write *code*'s ``llms-full.txt`` again as parts under :data:`PART_TOKENS`, when it is over it
+    (the parts an earlier build wrote alike are left as they are: *known*, *made*, see :func:`split_full`)."""
     head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
-    total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size in chunk.get(code, []))
+    total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size, _ in chunk.get(code, []))
     if estimate_tokens(total) <= PART_TOKENS:
         return []
-    copies = ((job.pages[index], data) for index, data in _copies(job, code, sizes))
-    return split_full(staging, code, head, copies, PART_TOKENS)
+    return split_full(staging, code, head, _copies(job, code, sizes), PART_TOKENS, known, made)
 
 
 _SHARED = '{% import "md/_macros.md.j2" as m with context %}{{ m.pointer() }}'

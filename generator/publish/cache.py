@@ -58,13 +58,15 @@ from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
 from generator.render.listings import Rows
 
 _MAGIC = f"mcp-portal render cache {FORMAT}\n".encode()
-_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows|pieces)")
+_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows|pieces|parts)")
 """The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
 are those of format 1, removed by the first build that does not use them; a ``.search`` record
 lists the files of a search index, see :meth:`RenderCache.get_search`; a ``.rows`` record, named
 by the site key, the rows of the site-wide lists, see :meth:`RenderCache.get_rows`; the ``.pieces``
-record, each tool's text in ``snapshot.json``, see :meth:`RenderCache.snapshot_pieces`)."""
+record, each tool's text in ``snapshot.json``, see :meth:`RenderCache.snapshot_pieces`; the ``.parts``
+record, named by the site key, the parts of split ``llms-full.txt`` files, see :meth:`RenderCache.get_parts`)."""
 _SEARCH_MAGIC = f"mcp-portal search record {FORMAT}\n".encode()
+_PARTS_MAGIC = f"mcp-portal parts record {FORMAT}\n".encode()
 PUBLISHED = "published.json"
 """The signatures of the files of the site last published with this cache
 (:func:`generator.publish.write.record_published`)."""
@@ -100,6 +102,8 @@ class StoredPage:
     md: Piece
     full: bytes
     """The copy's UTF-8 bytes, checked: ``llms-full.txt`` is assembled from bytes."""
+    full_sha256: str
+    """Their sha256 (what the parts of a split ``llms-full.txt`` are known by, see :meth:`RenderCache.get_parts`)."""
 
 
 @dataclass(frozen=True)
@@ -171,10 +175,11 @@ class RenderCache:
                 offset, copies = handle.tell(), handle.read(body["copies"])
             pages = []
             for html_path, html, md_path, md, full in body["pages"]:
-                copy = _checked(copies, _piece(full))
+                piece = _piece(full)
+                copy = _checked(copies, piece)
                 if copy is None or not isinstance(html_path, str) or not isinstance(md_path, str):
                     return None
-                pages.append(StoredPage(html_path, _piece(html), md_path, _piece(md), copy))
+                pages.append(StoredPage(html_path, _piece(html), md_path, _piece(md), copy, piece.sha256))
             warnings, notes = body["warnings"], body["notes"]
             if not all(isinstance(w, str) for w in [*warnings, *notes]):
                 return None
@@ -214,11 +219,32 @@ class RenderCache:
         A record is a magic line, its JSON and the JSON's sha256; one that cannot be read or does not
         check out is a miss (the index is built again).
         """
+        return self._read_record(f"{key}.search", _SEARCH_MAGIC, key)
+
+    def put_search(self, key: str, files: dict[str, str]) -> None:
+        """Record the files of the search index built from the pages *key* names (errors cost only time)."""
+        self._write_record(f"{key}.search", _SEARCH_MAGIC, key, files)
+
+    def get_parts(self) -> dict[str, str]:
+        """The parts of split ``llms-full.txt`` files the last build of this site wrote: what each part was
+        made of (:func:`generator.publish.llms_full.composition`) -> its sha256. Empty when there is none
+        or it does not check out, and then every part is written."""
+        self.used.add(self.site)
+        return self._read_record(f"{self.site}.parts", _PARTS_MAGIC, self.site) or {}
+
+    def keep_parts(self, known: dict[str, str], parts: dict[str, str]) -> None:
+        """Keep the *parts* this build wrote for the next one, unless they are the *known* ones."""
+        if parts != known:
+            self._write_record(f"{self.site}.parts", _PARTS_MAGIC, self.site, parts)
+
+    def _read_record(self, name: str, magic: bytes, key: str) -> dict[str, str] | None:
+        """A record's map of strings: a magic line, its JSON (naming *key*) and the JSON's sha256; None
+        when it cannot be read or does not check out."""
         try:
-            data = (self.root / f"{key}.search").read_bytes()
-            if not data.startswith(_SEARCH_MAGIC):
+            data = (self.root / name).read_bytes()
+            if not data.startswith(magic):
                 return None
-            body, _, digest = data[len(_SEARCH_MAGIC) :].rstrip(b"\n").rpartition(b"\n")
+            body, _, digest = data[len(magic) :].rstrip(b"\n").rpartition(b"\n")
             if hashlib.sha256(body).hexdigest().encode() != digest:
                 return None
             record = json.loads(body)
@@ -229,10 +255,10 @@ class RenderCache:
             return None
         return dict(files)
 
-    def put_search(self, key: str, files: dict[str, str]) -> None:
-        """Record the files of the search index built from the pages *key* names (errors cost only time)."""
+    def _write_record(self, name: str, magic: bytes, key: str, files: dict[str, str]) -> None:
+        """Write a record :meth:`_read_record` reads (errors cost only time)."""
         body = json.dumps({"key": key, "files": files}, sort_keys=True, ensure_ascii=False).encode("utf-8")
-        self._write_pending(f"{key}.search", [_SEARCH_MAGIC, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
+        self._write_pending(name, [magic, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
 
     def get_rows(self) -> KeptRows | None:
         """The rows of the site-wide lists the last build of this site kept (:mod:`generator.publish.kept_rows`)."""
