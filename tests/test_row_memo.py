@@ -181,7 +181,12 @@ def test_unused_rows_are_copied_until_one_in_eight_then_dropped(
     one = described(first, "file_defect")
     copied = kept_rows.KeptRows.pieces
     calls: list[str] = []
-    monkeypatch.setattr(kept_rows.KeptRows, "pieces", lambda self, where: calls.append(where) or copied(self, where))
+
+    def copying(self: kept_rows.KeptRows, where: str) -> list[bytes] | None:
+        calls.append(where)
+        return copied(self, where)
+
+    monkeypatch.setattr(kept_rows.KeptRows, "pieces", copying)
     assert site_files(one, config, cache=cache)[0] == site_files(one, config)[0]
     assert len(calls) == 13 and set(_rows_kept(cache).values()) == {13}  # every list copied, the old row kept
     written = _rows_written(monkeypatch)
