@@ -331,3 +331,45 @@ def test_an_identical_rebuild_replaces_no_file(tmp_path: Path) -> None:
     assert {"en/llms-full.txt", "ar/llms-full.txt", "snapshot.json"} <= inodes.keys()
     build(config, from_file=source)
     assert {p: (out / p).stat().st_ino for p in staged_files(out)} == inodes
+
+
+def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With the .index record, a page the previous site still holds is left there, and its copy read from
+    that site's llms-full.txt, without opening its entry. A damaged record, or an llms-full.txt edited
+    by hand, sends the rebuild back to the entries: the site is the cold build's every time."""
+    from generator.publish.cache import RenderCache
+
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
+    source = tmp_path / "snapshot.json"
+    changed = _with_tool(DEMO, "file_defect", "description")
+    cold = site_files(changed, config)[0]
+    opened: list[str] = []
+    real = RenderCache.get
+
+    def counted(self: RenderCache, key: str, html_paths: Any) -> Any:
+        opened.append(html_paths[0])
+        return real(self, key, html_paths)
+
+    monkeypatch.setattr(RenderCache, "get", counted)
+    for damage in ("none", "record cut", "llms-full.txt edited"):
+        source.write_text(DEMO.to_json(), encoding="utf-8")
+        build(config, from_file=source)
+        (record,) = cache.glob("*.index")
+        if damage == "record cut":
+            record.write_bytes(record.read_bytes()[:-3])
+        elif damage == "llms-full.txt edited":
+            full = out / "ru" / "llms-full.txt"
+            full.write_bytes(full.read_bytes().replace(b"search_chat", b"search_chaT", 1))
+        opened.clear()
+        source.write_text(changed.to_json(), encoding="utf-8")
+        build(config, from_file=source)
+        assert staged_files(out) == cold, damage
+        groups = len({p.split("/", 1)[1] for p in cold if p.endswith("/index.html") and "/tools/" in p})
+        if damage == "none":
+            # file_defect's entry, and search_chat's: its page sums up the tools it is related to.
+            assert sorted(opened) == ["en/tools/file_defect/index.html", "en/tools/search_chat/index.html"]
+        else:
+            assert len(opened) >= groups, damage  # every tool's entry was opened

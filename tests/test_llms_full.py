@@ -22,6 +22,7 @@ from llms_txt import parse_llms_file
 from generator.commands.build import build, site_files
 from generator.publish import assemble
 from generator.publish.assemble import staged_files
+from generator.publish.kept_index import layout
 from generator.publish.llms_full import BYTES_PER_TOKEN, estimate_tokens, without_shared
 from generator.publish.staging import Staging
 from generator.snapshot.snapshot import load_snapshot
@@ -164,3 +165,21 @@ def test_a_rebuild_writes_only_the_parts_that_changed(tmp_path: Path, monkeypatc
         assert staged_files(out) == new, damage
         expected = changed if damage == "none" else sorted(p for p in new if "llms-full-" in p)
         assert sorted(written) == expected, damage
+
+
+@given(
+    st.binary(max_size=5),
+    st.lists(st.lists(st.binary(max_size=6), max_size=4), max_size=4),
+)
+def test_the_layout_finds_each_copy_where_render_pages_writes_it(head: bytes, chunks: list[list[bytes]]) -> None:
+    """kept_index.layout against the bytes themselves, joined as render_pages joins them."""
+    fragments = [b"\n".join(chunk) for chunk in chunks]
+    staged = ([head] if head else []) + fragments
+    text = b"\n".join(staged)
+    named = [[(len(copy), f"{c}.{n}") for n, copy in enumerate(chunk)] for c, chunk in enumerate(chunks)]
+    at, end = layout(head, named)
+    assert end == len(text)
+    for c, chunk in enumerate(chunks):
+        for n, copy in enumerate(chunk):
+            offset, size = at[f"{c}.{n}"]
+            assert text[offset : offset + size] == copy

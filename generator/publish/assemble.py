@@ -33,6 +33,7 @@ from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.publish.cache import Entry, RenderCache, Stored
+from generator.publish.kept_index import Copies, KeptIndex, Made, PreviousCopies, layout
 from generator.publish.kept_rows import KeptRows
 from generator.publish.keys import page_key
 from generator.publish.llms_full import FullPart, estimate_tokens, split_full, without_shared
@@ -91,6 +92,8 @@ class Job:
     """The cache's record of the site-wide lists' rows (:attr:`kept`), as the row writers use it."""
     row_hits: dict[str, set[str]] = field(default_factory=dict)
     """List -> the keys of the kept rows this build used (the rows it made go to the cache as made)."""
+    index: KeptIndex | None = None
+    """What each entry's pages were when the site was last published (:mod:`generator.publish.kept_index`)."""
 
 
 @dataclass
@@ -142,37 +145,52 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     copies: dict[str, list[bytes]] = {code: [] for code in job.site.locales}
     shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
     result.sizes = {code: [] for code in job.site.locales}
-    for group in group_indexes:
-        key = job.keys[group] if job.cache is not None else None
-        indexes = job.groups[group]
-        stored = job.cache.get(key, [job.pages[i].html_path for i in indexes]) if job.cache and key else None
-        if stored is not None and _write_stored(staging, stored):
-            result.hits += 1
-            warnings, notes = stored.warnings, stored.notes
-            fulls = [(page.full, page.full_sha256) for page in stored.pages]
-        else:
-            entry = _render_group(job, indexes)
-            if job.cache is not None and key is not None:
-                job.cache.put(key, entry)
-            for html_path, html, md_path, md, _ in entry.pages:
-                # A damaged entry may have written some pages before a piece failed its hash: those
-                # came from checked bytes, and rendering gives the same ones.
-                for path, text in ((html_path, html), (md_path, md)):
-                    if path not in staging.hashes:
-                        staging.write(path, text.encode("utf-8"))
-            warnings, notes = entry.warnings, entry.notes
-            encoded = [page[4].encode("utf-8") for page in entry.pages]
-            fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
-        if key is not None:
-            result.used.add(key)
-        result.warnings[group] = list(warnings)
-        result.notes[group] = list(notes)
-        for index, (full, twin) in zip(indexes, fulls, strict=True):
-            locale = job.pages[index].locale
-            copy = without_shared(full, shared.get(locale))
-            copies[locale].append(copy)
-            result.sizes[locale].append((index, len(copy), twin))
-            result.pages += 1
+    index = job.index if job.cache is not None and staging.lazy else None
+    previous = PreviousCopies(staging.previous, staging.unchanged, index.copies if index else {})
+    try:
+        for group in group_indexes:
+            key = job.keys[group] if job.cache is not None else None
+            indexes = job.groups[group]
+            record = index.groups.get(key) if index is not None and key is not None else None
+            kept = _kept_in_place(job, staging, previous, record, indexes) if record is not None else None
+            paths = [job.pages[i].html_path for i in indexes]
+            stored = job.cache.get(key, paths) if job.cache is not None and key and kept is None else None
+            if kept is not None and record is not None:
+                result.hits += 1
+                warnings, notes, cut = record.warnings, record.notes, kept
+            elif stored is not None and _write_stored(staging, stored):
+                result.hits += 1
+                warnings, notes = stored.warnings, stored.notes
+                fulls = [(page.full, page.full_sha256) for page in stored.pages]
+            else:
+                entry = _render_group(job, indexes)
+                if job.cache is not None and key is not None:
+                    job.cache.put(key, entry)
+                for html_path, html, md_path, md, _ in entry.pages:
+                    # A damaged entry may have written some pages before a piece failed its hash: those
+                    # came from checked bytes, and rendering gives the same ones.
+                    for path, text in ((html_path, html), (md_path, md)):
+                        if path not in staging.hashes:
+                            staging.write(path, text.encode("utf-8"))
+                warnings, notes = entry.warnings, entry.notes
+                encoded = [page[4].encode("utf-8") for page in entry.pages]
+                fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
+            if kept is None:
+                cut = [
+                    (without_shared(full, shared.get(job.pages[i].locale)), twin)
+                    for i, (full, twin) in zip(indexes, fulls, strict=True)
+                ]
+            if key is not None:
+                result.used.add(key)
+            result.warnings[group] = list(warnings)
+            result.notes[group] = list(notes)
+            for i, (copy, twin) in zip(indexes, cut, strict=True):
+                locale = job.pages[i].locale
+                copies[locale].append(copy)
+                result.sizes[locale].append((i, len(copy), twin))
+                result.pages += 1
+    finally:
+        previous.close()
     for code, parts in copies.items():
         _fragment_file(job, chunk, code).write_bytes(b"\n".join(parts))
     if job.memo is not None:
@@ -191,6 +209,36 @@ def _write_stored(staging: Staging, stored: Stored) -> bool:
             if not staging.write_known(path, piece.sha256, functools.partial(stored.data, piece)):
                 return False
     return True
+
+
+def _kept_in_place(
+    job: Job, staging: Staging, previous: PreviousCopies, made: Made, indexes: Sequence[int]
+) -> list[tuple[bytes, str]] | None:
+    """A cache hit that needs no entry: when the previous site holds every page and twin of the group
+    with the hashes the index gives, and its ``llms-full.txt`` files every copy, the pages are left
+    where they are and the copies (without the shared text, as that file holds them) are returned,
+    each with its twin's sha256. None, and nothing noted, when any of it is not so."""
+    pages = [job.pages[i] for i in indexes]
+    if list(made.paths) != [page.html_path for page in pages]:
+        return None
+    unchanged = staging.unchanged
+    if not all(
+        unchanged.get(page.html_path) == html and unchanged.get(page.md_path) == md
+        for page, (html, md, _) in zip(pages, made.pages, strict=True)
+    ):
+        return None
+    copies = [previous.copy(page.locale, twin) for page, (_, _, twin) in zip(pages, made.pages, strict=True)]
+    if any(copy is None for copy in copies):
+        return None
+    for page, (html, md, _) in zip(pages, made.pages, strict=True):
+        staging.write_known(page.html_path, html, _unread)
+        staging.write_known(page.md_path, md, _unread)
+    return [(copy or b"", twin) for copy, (_, _, twin) in zip(copies, made.pages, strict=True)]
+
+
+def _unread() -> bytes | None:
+    """The loader of a page left in the previous site: never called (a lazy staging notes it as the same)."""
+    return None
 
 
 def _fragment_file(job: Job, chunk: int, locale: str) -> Path:
@@ -255,11 +303,16 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
         sizes = {result.chunk: result.sizes for result in results}
         known = job.cache.get_parts() if job.cache is not None else {}
         made: dict[str, str] = {}
+        copies: dict[str, Copies] = {}
         for code in job.site.locales:
             # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
+            path = f"{code}/llms-full.txt"
             head = [job.shared[code].encode("utf-8") + b"\n"] if job.shared.get(code) else []
             parts = (_fragment_file(job, i, code).read_bytes() for i in range(job.chunks))
-            staging.write_parts(f"{code}/llms-full.txt", itertools.chain(head, parts), b"\n")
+            size = staging.write_parts(path, itertools.chain(head, parts), b"\n")
+            at, end = layout(b"".join(head), ([(n, twin) for _, n, twin in sizes[i][code]] for i in range(job.chunks)))
+            if end == size:  # where each copy sits, for the next build (kept_index)
+                copies[code] = Copies(staging.hashes[path], at)
             job.parts[code] = _split_full(job, staging, code, sizes, known, made)
         if job.cache is not None:
             job.cache.keep_parts(known, made)
@@ -277,10 +330,35 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
         for where, keys in result.row_hits.items():  # the kept rows a worker used
             job.row_hits.setdefault(where, set()).update(keys)
     if job.cache is not None:
-        job.cache.used = used
+        job.cache.used |= used
+        job.cache.keep_index(job.index, _index(job, staging, sizes, warnings, notes, copies))
     return [n for group in sorted(notes) for n in notes[group]], [
         w for group in sorted(warnings) for w in warnings[group]
     ]
+
+
+def _index(
+    job: Job,
+    staging: Staging,
+    sizes: Sizes,
+    warnings: Mapping[int, list[str]],
+    notes: Mapping[int, list[str]],
+    copies: dict[str, Copies],
+) -> KeptIndex:
+    """The ``.index`` record of this build: what each entry's pages are, and where the copies sit."""
+    twins = {i: twin for chunk in sizes.values() for located in chunk.values() for i, _, twin in located}
+    groups: dict[str, Made] = {}
+    for group, key in enumerate(job.keys):
+        pages = [job.pages[i] for i in job.groups[group]]
+        if key is None or any(p.html_path not in staging.hashes or p.md_path not in staging.hashes for p in pages):
+            continue
+        three = tuple(
+            (staging.hashes[p.html_path], staging.hashes[p.md_path], twins[i])
+            for p, i in zip(pages, job.groups[group], strict=True)
+        )
+        made = Made(tuple(p.html_path for p in pages), three, tuple(warnings[group]), tuple(notes[group]))
+        groups[key] = made
+    return KeptIndex(groups, copies)
 
 
 Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str]]]]
@@ -385,6 +463,7 @@ def new_job(
     if cache is not None:
         job.kept = cache.get_rows()
         job.memo = RowMemo(tools, job.kept or {})
+        job.index = cache.get_index()
     renderer.use_rows(job.memo)
     return job
 

@@ -25,7 +25,10 @@ site's index files are reused (a ``.search`` record, below).
 An entry (``<key>.entry``) is a JSON header with its own sha256, then the pages' bytes; the
 header gives each page's sha256. A rebuild hard-links a page from the previous site when that
 site holds the same hash at the same path (its bytes in the entry are then never read), and
-checks every piece it does read against its hash. An entry that cannot be read, does not parse,
+checks every piece it does read against its hash. Over the site it last published, a rebuild
+does not even open the entry of a thing whose pages that site still holds: the ``.index`` record
+(:mod:`generator.publish.kept_index`) gives their hashes, and the twins' copies are read from the
+previous ``llms-full.txt``. An entry that cannot be read, does not parse,
 fails a hash or does not name the pages asked for is a miss: its pages are rendered again
 and the entry rewritten, so a damaged cache can cost time but never change a byte of the site.
 Entries are written atomically (a temporary file, then a rename). After a successful build every
@@ -49,6 +52,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.config.portal import PortalConfig
+from generator.publish.kept_index import KeptIndex, index_bytes, read_index
 from generator.publish.kept_pieces import NAME as PIECES
 from generator.publish.kept_pieces import KeptPieces
 from generator.publish.kept_rows import MAGIC as ROWS_MAGIC
@@ -58,13 +62,15 @@ from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
 from generator.render.listings import Rows
 
 _MAGIC = f"mcp-portal render cache {FORMAT}\n".encode()
-_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows|pieces|parts)")
+_ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows|pieces|parts|index)")
 """The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
 are those of format 1, removed by the first build that does not use them; a ``.search`` record
 lists the files of a search index, see :meth:`RenderCache.get_search`; a ``.rows`` record, named
 by the site key, the rows of the site-wide lists, see :meth:`RenderCache.get_rows`; the ``.pieces``
 record, each tool's text in ``snapshot.json``, see :meth:`RenderCache.snapshot_pieces`; the ``.parts``
-record, named by the site key, the parts of split ``llms-full.txt`` files, see :meth:`RenderCache.get_parts`)."""
+record, named by the site key, the parts of split ``llms-full.txt`` files, see :meth:`RenderCache.get_parts`;
+the ``.index`` record, named by the site key, what each entry's pages were when the site was last
+published, see :meth:`RenderCache.get_index`)."""
 _SEARCH_MAGIC = f"mcp-portal search record {FORMAT}\n".encode()
 _PARTS_MAGIC = f"mcp-portal parts record {FORMAT}\n".encode()
 PUBLISHED = "published.json"
@@ -236,6 +242,16 @@ class RenderCache:
         """Keep the *parts* this build wrote for the next one, unless they are the *known* ones."""
         if parts != known:
             self._write_record(f"{self.site}.parts", _PARTS_MAGIC, self.site, parts)
+
+    def get_index(self) -> KeptIndex | None:
+        """What each entry's pages were when this site was last published (:mod:`generator.publish.kept_index`)."""
+        self.used.add(self.site)
+        return read_index(self.root / f"{self.site}.index", self.site)
+
+    def keep_index(self, known: KeptIndex | None, index: KeptIndex) -> None:
+        """Keep *index* for the next build, unless it is the *known* one."""
+        if index != known:
+            self._write_pending(f"{self.site}.index", index_bytes(self.site, index))
 
     def _read_record(self, name: str, magic: bytes, key: str) -> dict[str, str] | None:
         """A record's map of strings: a magic line, its JSON (naming *key*) and the JSON's sha256; None

@@ -107,21 +107,24 @@ class Staging:
         self.hashes[path] = digest
         return True
 
-    def write_parts(self, path: str, parts: Iterable[bytes], separator: bytes) -> None:
-        """Write one file made of *parts* joined by *separator*, one part in memory at a time. As with
-        :meth:`write`, a lazy staging whose previous site holds these very bytes leaves them there
-        (the new copy is removed): an identical rebuild then replaces no ``llms-full.txt``."""
+    def write_parts(self, path: str, parts: Iterable[bytes], separator: bytes) -> int:
+        """Write one file made of *parts* joined by *separator*, one part in memory at a time; return its
+        size. As with :meth:`write`, a lazy staging whose previous site holds these very bytes leaves
+        them there (the new copy is removed): an identical rebuild then replaces no ``llms-full.txt``."""
         target = self._claim(path)
         digest = hashlib.sha256()
+        size = 0
         with open(target, "wb") as handle:
             for i, part in enumerate(parts):
                 piece = separator + part if i else part  # one chunk of one locale: a few MB at most
                 handle.write(piece)
                 digest.update(piece)
+                size += len(piece)
         self.hashes[path] = digest.hexdigest()
         if self.lazy and self.unchanged.get(path) == self.hashes[path]:
             os.remove(target)
             self.same.add(path)
+        return size
 
     def write_stream(self, path: str, pieces: Iterable[bytes]) -> None:
         """Write one file made of *pieces*, one in memory at a time (see :meth:`write_parts`)."""
