@@ -174,13 +174,24 @@ def check_one_page_per_item(model: SiteModel) -> None:
     _refuse_repeats(model)
     files: dict[str, tuple[Page, str]] = {}
     folders: dict[str, tuple[Page, str]] = {}
+    chains: dict[str, list[str]] = {}
+    """Folded directory -> it and every directory above it, each claimed in *folders* when first met."""
+
+    def chain(directory: str, page: Page, path: str) -> list[str]:
+        found = chains.get(directory)
+        if found is None:
+            folders.setdefault(directory, (page, path))
+            above = chain(posixpath.dirname(directory), page, path) if directory else []
+            found = chains[directory] = [directory, *above]
+        return found
+
     for page in pages_for(model):
         for path in (page.html_path, page.md_path):
             key = fold(path)
-            parents = [fold(posixpath.dirname(path))]
-            while parents[-1]:
-                parents.append(posixpath.dirname(parents[-1]))
-            clash = files.get(key) or folders.get(key) or next((files[p] for p in parents if p in files), None)
+            parents = chain(fold(path.rpartition("/")[0]), page, path)  # site paths: no "//", no trailing "/"
+            clash = files.get(key) or folders.get(key)
+            if clash is None and not files.keys().isdisjoint(parents):
+                clash = next(files[p] for p in parents if p in files)
             if clash is not None:
                 other, at = clash
                 raise PortalError(
@@ -189,8 +200,6 @@ def check_one_page_per_item(model: SiteModel) -> None:
                     f"report it with the snapshot."
                 )
             files[key] = (page, path)
-            for parent in parents:
-                folders.setdefault(parent, (page, path))
 
 
 def _segments(path: str) -> list[str] | None:
