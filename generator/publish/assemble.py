@@ -303,7 +303,7 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
         sizes = {result.chunk: result.sizes for result in results}
         known = job.cache.get_parts() if job.cache is not None else {}
         made: dict[str, str] = {}
-        copies: dict[str, Copies] = {}
+        located: dict[str, Copies] = {}
         for code in job.site.locales:
             # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
             path = f"{code}/llms-full.txt"
@@ -312,7 +312,7 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
             size = staging.write_parts(path, itertools.chain(head, parts), b"\n")
             at, end = layout(b"".join(head), ([(n, twin) for _, n, twin in sizes[i][code]] for i in range(job.chunks)))
             if end == size:  # where each copy sits, for the next build (kept_index)
-                copies[code] = Copies(staging.hashes[path], at)
+                located[code] = Copies(staging.hashes[path], at)
             job.parts[code] = _split_full(job, staging, code, sizes, known, made)
         if job.cache is not None:
             job.cache.keep_parts(known, made)
@@ -331,7 +331,7 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
             job.row_hits.setdefault(where, set()).update(keys)
     if job.cache is not None:
         job.cache.used |= used
-        job.cache.keep_index(job.index, _index(job, staging, sizes, warnings, notes, copies))
+        job.cache.keep_index(job.index, _index(job, staging, sizes, warnings, notes, located))
     return [n for group in sorted(notes) for n in notes[group]], [
         w for group in sorted(warnings) for w in warnings[group]
     ]
@@ -343,7 +343,7 @@ def _index(
     sizes: Sizes,
     warnings: Mapping[int, list[str]],
     notes: Mapping[int, list[str]],
-    copies: dict[str, Copies],
+    located: dict[str, Copies],
 ) -> KeptIndex:
     """The ``.index`` record of this build: what each entry's pages are, and where the copies sit."""
     twins = {i: twin for chunk in sizes.values() for located in chunk.values() for i, _, twin in located}
@@ -358,7 +358,7 @@ def _index(
         )
         made = Made(tuple(p.html_path for p in pages), three, tuple(warnings[group]), tuple(notes[group]))
         groups[key] = made
-    return KeptIndex(groups, copies)
+    return KeptIndex(groups, located)
 
 
 Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str]]]]
