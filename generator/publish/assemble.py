@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import io
 import itertools
 import multiprocessing
 import os
@@ -80,7 +81,8 @@ class Job:
     staging: Staging | None = None
     """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
     fragments: Path | None = None
-    """A private directory for the twins' ``llms-full.txt`` copies, one file per chunk and locale."""
+    """A private directory for the twins' ``llms-full.txt`` copies: one file per process and locale, to
+    which each chunk's copies are appended (:func:`_append`)."""
     chunks: int = 0
     shared: dict[str, str] = field(default_factory=dict)
     """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
@@ -116,6 +118,8 @@ class Rendered:
     chunk: int = 0
     sizes: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
     """Locale -> (page index, bytes, the twin's sha256) of each twin copy in this chunk's fragment, in order."""
+    fragments: dict[str, Span] = field(default_factory=dict)
+    """Locale -> where this chunk's fragment is (:func:`_append`)."""
 
 
 _JOB: Job | None = None
@@ -132,7 +136,7 @@ def _groups(pages: Sequence[Page]) -> list[list[int]]:
 def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     """Render and write the pages of some consecutive groups (in a worker, or in this process).
 
-    The twins' copies for ``llms-full.txt`` go to one file per locale for this *chunk* in
+    The twins' copies for ``llms-full.txt`` are appended to this process's file of each locale in
     :attr:`Job.fragments`, so neither the worker nor the parent holds them all in memory.
     """
     job = _JOB
@@ -192,7 +196,7 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     finally:
         previous.close()
     for code, parts in copies.items():
-        _fragment_file(job, chunk, code).write_bytes(b"\n".join(parts))
+        result.fragments[code] = _append(job, code, b"\n".join(parts))
     if job.memo is not None:
         made, hits = job.memo.drain()
         if made and job.cache is not None:
@@ -241,11 +245,61 @@ def _unread() -> bytes | None:
     return None
 
 
-def _fragment_file(job: Job, chunk: int, locale: str) -> Path:
-    """Where one chunk's ``llms-full.txt`` copies of one locale wait to be joined."""
+Span = tuple[str, int, int]
+"""Where a chunk's fragment of one locale is: the file's name in :attr:`Job.fragments`, offset, size."""
+
+_APPENDING: dict[str, io.FileIO] = {}
+"""This process's open fragment files, by name (unbuffered: what is written is in the file at once)."""
+
+
+def _append(job: Job, locale: str, data: bytes) -> Span:
+    """Append one chunk's copies of *locale* to this process's fragment file of that locale.
+
+    One file per process and locale, kept open: creating a file costs about 0.9 ms on the disks
+    measured (docs/performance.md), and a 5,000-tool build has 313 chunks in three locales.
+    """
     if job.fragments is None:
         raise RuntimeError("the render job has no directory for the llms-full.txt copies")
-    return job.fragments / f"{chunk:06d}.{locale}"
+    name = f"{os.getpid()}.{locale}"
+    handle = _APPENDING.get(name)
+    if handle is None:
+        handle = _APPENDING[name] = io.FileIO(job.fragments / name, "ab")
+    start = handle.tell()
+    view = memoryview(data)
+    while view:
+        view = view[handle.write(view) or 0 :]
+    return name, start, len(data)
+
+
+def _close_appending() -> None:
+    """Close this process's fragment files (the workers' close as they exit)."""
+    for handle in _APPENDING.values():
+        handle.close()
+    _APPENDING.clear()
+
+
+class _Fragments:
+    """Reads the chunks' fragments back (``pread``), each file opened once."""
+
+    def __init__(self, root: Path) -> None:
+        self._root = root
+        self._open: dict[str, int] = {}
+
+    def read(self, span: Span) -> bytes:
+        name, start, size = span
+        if not size:
+            return b""
+        if name not in self._open:
+            self._open[name] = os.open(self._root / name, os.O_RDONLY)
+        data = os.pread(self._open[name], size, start)
+        if len(data) != size:
+            raise RuntimeError(f"a fragment of llms-full.txt is {len(data)} bytes long instead of {size}")
+        return data
+
+    def close(self) -> None:
+        for handle in self._open.values():
+            os.close(handle)
+        self._open.clear()
 
 
 def _render_group(job: Job, indexes: Sequence[int]) -> Entry:
@@ -300,7 +354,10 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
                         advance(results[-1].pages)
         finally:
             _JOB = None
+            _close_appending()
         sizes = {result.chunk: result.sizes for result in results}
+        spans = {result.chunk: result.fragments for result in results}
+        fragments = _Fragments(job.fragments)
         known = job.cache.get_parts() if job.cache is not None else {}
         made: dict[str, str] = {}
         located: dict[str, Copies] = {}
@@ -308,12 +365,14 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
             # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
             path = f"{code}/llms-full.txt"
             head = [job.shared[code].encode("utf-8") + b"\n"] if job.shared.get(code) else []
-            parts = (_fragment_file(job, i, code).read_bytes() for i in range(job.chunks))
+            parts = (fragments.read(spans[i][code]) for i in range(job.chunks))
             size = staging.write_parts(path, itertools.chain(head, parts), b"\n")
             at, end = layout(b"".join(head), ([(n, twin) for _, n, twin in sizes[i][code]] for i in range(job.chunks)))
             if end == size:  # where each copy sits, for the next build (kept_index)
                 located[code] = Copies(staging.hashes[path], at)
-            job.parts[code] = _split_full(job, staging, code, sizes, known, made)
+            copied = _copies(job, code, sizes, fragments, spans)
+            job.parts[code] = _split_full(job, staging, code, sizes, copied, known, made)
+        fragments.close()
         if job.cache is not None:
             job.cache.keep_parts(known, made)
         job.fragments = None
@@ -365,10 +424,12 @@ Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str]]]]
 """Chunk -> :attr:`Rendered.sizes`."""
 
 
-def _copies(job: Job, code: str, sizes: Sizes) -> Iterator[tuple[Page, bytes, str]]:
+def _copies(
+    job: Job, code: str, sizes: Sizes, fragments: _Fragments, spans: Mapping[int, Mapping[str, Span]]
+) -> Iterator[tuple[Page, bytes, str]]:
     """Each twin copy of *code* as (page, bytes, the twin's sha256), in page order, one chunk in memory at a time."""
     for chunk in range(job.chunks):
-        data = _fragment_file(job, chunk, code).read_bytes()
+        data = fragments.read(spans[chunk][code])
         at = 0
         for index, size, twin in sizes.get(chunk, {}).get(code, []):
             yield job.pages[index], data[at : at + size], twin
@@ -376,15 +437,22 @@ def _copies(job: Job, code: str, sizes: Sizes) -> Iterator[tuple[Page, bytes, st
 
 
 def _split_full(
-    job: Job, staging: Staging, code: str, sizes: Sizes, known: Mapping[str, str], made: dict[str, str]
+    job: Job,
+    staging: Staging,
+    code: str,
+    sizes: Sizes,
+    copies: Iterator[tuple[Page, bytes, str]],
+    known: Mapping[str, str],
+    made: dict[str, str],
 ) -> list[FullPart]:
-    """Write *code*'s ``llms-full.txt`` again as parts under :data:`PART_TOKENS`, when it is over it
-    (the parts an earlier build wrote alike are left as they are: *known*, *made*, see :func:`split_full`)."""
+    """Write *code*'s ``llms-full.txt`` (its *copies*) again as parts under :data:`PART_TOKENS`, when it
+    is over it (the parts an earlier build wrote alike are left as they are: *known*, *made*, see
+    :func:`split_full`)."""
     head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
     total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size, _ in chunk.get(code, []))
     if estimate_tokens(total) <= PART_TOKENS:
         return []
-    return split_full(staging, code, head, _copies(job, code, sizes), PART_TOKENS, known, made)
+    return split_full(staging, code, head, copies, PART_TOKENS, known, made)
 
 
 _SHARED = '{% import "md/_macros.md.j2" as m with context %}{{ m.pointer() }}'
