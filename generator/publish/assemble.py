@@ -22,7 +22,7 @@ import itertools
 import multiprocessing
 import os
 import tempfile
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,7 +34,7 @@ from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.publish.cache import Entry, RenderCache, Stored
-from generator.publish.kept_index import Copies, KeptIndex, Made, PreviousCopies, layout
+from generator.publish.kept_index import Copies, KeptIndex, Made, PreviousCopies, Ranges, layout
 from generator.publish.kept_rows import KeptRows
 from generator.publish.keys import page_key
 from generator.publish.llms_full import FullPart, estimate_tokens, split_full, without_shared
@@ -278,28 +278,13 @@ def _close_appending() -> None:
     _APPENDING.clear()
 
 
-class _Fragments:
-    """Reads the chunks' fragments back (``pread``), each file opened once."""
-
-    def __init__(self, root: Path) -> None:
-        self._root = root
-        self._open: dict[str, int] = {}
-
-    def read(self, span: Span) -> bytes:
-        name, start, size = span
-        if not size:
-            return b""
-        if name not in self._open:
-            self._open[name] = os.open(self._root / name, os.O_RDONLY)
-        data = os.pread(self._open[name], size, start)
-        if len(data) != size:
-            raise RuntimeError(f"a fragment of llms-full.txt is {len(data)} bytes long instead of {size}")
-        return data
-
-    def close(self) -> None:
-        for handle in self._open.values():
-            os.close(handle)
-        self._open.clear()
+def _fragment(ranges: Ranges, root: Path, span: Span) -> bytes:
+    """A chunk's fragment of one locale, read back from the process's file it was appended to."""
+    name, start, size = span
+    data = ranges.read(root / name, start, size)
+    if data is None:
+        raise RuntimeError(f"a fragment of llms-full.txt ({size} bytes at {start} in {name}) cannot be read back")
+    return data
 
 
 def _render_group(job: Job, indexes: Sequence[int]) -> Entry:
@@ -357,7 +342,11 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
             _close_appending()
         sizes = {result.chunk: result.sizes for result in results}
         spans = {result.chunk: result.fragments for result in results}
-        fragments = _Fragments(job.fragments)
+        fragments = Ranges()
+
+        def fragments_of(code: str) -> Iterator[bytes]:  # each chunk's fragment of the locale, in order
+            return (_fragment(fragments, Path(tmp), spans[i][code]) for i in range(job.chunks))
+
         known = job.cache.get_parts() if job.cache is not None else {}
         made: dict[str, str] = {}
         located: dict[str, Copies] = {}
@@ -365,12 +354,11 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
             # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
             path = f"{code}/llms-full.txt"
             head = [job.shared[code].encode("utf-8") + b"\n"] if job.shared.get(code) else []
-            parts = (fragments.read(spans[i][code]) for i in range(job.chunks))
-            size = staging.write_parts(path, itertools.chain(head, parts), b"\n")
+            size = staging.write_parts(path, itertools.chain(head, fragments_of(code)), b"\n")
             at, end = layout(b"".join(head), ([(n, twin) for _, n, twin in sizes[i][code]] for i in range(job.chunks)))
             if end == size:  # where each copy sits, for the next build (kept_index)
                 located[code] = Copies(staging.hashes[path], at)
-            copied = _copies(job, code, sizes, fragments, spans)
+            copied = _copies(job, code, sizes, fragments_of(code))
             job.parts[code] = _split_full(job, staging, code, sizes, copied, known, made)
         fragments.close()
         if job.cache is not None:
@@ -424,12 +412,10 @@ Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str]]]]
 """Chunk -> :attr:`Rendered.sizes`."""
 
 
-def _copies(
-    job: Job, code: str, sizes: Sizes, fragments: _Fragments, spans: Mapping[int, Mapping[str, Span]]
-) -> Iterator[tuple[Page, bytes, str]]:
-    """Each twin copy of *code* as (page, bytes, the twin's sha256), in page order, one chunk in memory at a time."""
-    for chunk in range(job.chunks):
-        data = fragments.read(spans[chunk][code])
+def _copies(job: Job, code: str, sizes: Sizes, chunks: Iterable[bytes]) -> Iterator[tuple[Page, bytes, str]]:
+    """Each twin copy of *code* as (page, bytes, the twin's sha256), in page order, from each chunk's
+    fragment (*chunks*, in order), one chunk in memory at a time."""
+    for chunk, data in enumerate(chunks):
         at = 0
         for index, size, twin in sizes.get(chunk, {}).get(code, []):
             yield job.pages[index], data[at : at + size], twin

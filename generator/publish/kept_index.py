@@ -146,8 +146,41 @@ def layout(head: bytes, chunks: Iterable[Iterable[tuple[int, str]]]) -> tuple[di
     return at, position
 
 
+class Ranges:
+    """Byte ranges of files read with ``pread``, each file opened once; :meth:`close` closes them."""
+
+    def __init__(self) -> None:
+        self._open: dict[Path, int | None] = {}
+
+    def read(self, path: Path, start: int, size: int) -> bytes | None:
+        """The *size* bytes at *start* in *path*; None when it cannot be opened or read, or is shorter."""
+        if not size:
+            return b""
+        if path not in self._open:
+            try:
+                self._open[path] = os.open(path, os.O_RDONLY)
+            except OSError:
+                self._open[path] = None
+        handle = self._open[path]
+        if handle is None:
+            return None
+        try:
+            data = os.pread(handle, size, start)
+        except OSError:
+            return None
+        return data if len(data) == size else None
+
+    def close(self) -> None:
+        """Close the files it opened."""
+        for handle in self._open.values():
+            if handle is not None:
+                with contextlib.suppress(OSError):
+                    os.close(handle)
+        self._open.clear()
+
+
 class PreviousCopies:
-    """The twins' copies as the previous site's ``llms-full.txt`` files hold them (read with ``pread``).
+    """The twins' copies as the previous site's ``llms-full.txt`` files hold them (:class:`Ranges`).
 
     A locale's file is used only when the publisher found it holding what its manifest says and
     that is the sha256 the record gives (*files*: site path -> sha256 of the previous site's files
@@ -158,35 +191,18 @@ class PreviousCopies:
         self._previous = previous
         self._files = files
         self._copies = copies
-        self._open: dict[str, int | None] = {}
+        self._ranges = Ranges()
 
     def copy(self, locale: str, twin: str) -> bytes | None:
         """The copy of the twin *twin* in *locale*'s previous ``llms-full.txt``, or None."""
         copies = self._copies.get(locale)
         where = copies.at.get(twin) if copies is not None else None
-        handle = self._handle(locale) if where is not None else None
-        if handle is None or where is None:
+        if self._previous is None or copies is None or where is None:
             return None
-        try:
-            data = os.pread(handle, where[1], where[0])
-        except OSError:
+        if self._files.get(f"{locale}/llms-full.txt") != copies.sha256:
             return None
-        return data if len(data) == where[1] else None
-
-    def _handle(self, locale: str) -> int | None:
-        if locale not in self._open:
-            self._open[locale] = None
-            path = f"{locale}/llms-full.txt"
-            copies = self._copies.get(locale)
-            if self._previous is not None and copies is not None and self._files.get(path) == copies.sha256:
-                with contextlib.suppress(OSError):
-                    self._open[locale] = os.open(self._previous / locale / "llms-full.txt", os.O_RDONLY)
-        return self._open[locale]
+        return self._ranges.read(self._previous / locale / "llms-full.txt", *where)
 
     def close(self) -> None:
         """Close the files it opened."""
-        for handle in self._open.values():
-            if handle is not None:
-                with contextlib.suppress(OSError):
-                    os.close(handle)
-        self._open.clear()
+        self._ranges.close()
