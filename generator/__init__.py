@@ -3,17 +3,19 @@
 The pipeline runs one way: ``introspect`` (speaks MCP) -> ``snapshot`` (frozen JSON)
 -> ``model`` (pages, rows, examples) -> ``render`` (Jinja2) -> ``publish`` (files).
 
-Importing the package does one thing besides: it defers the IRI grammar of jsonschema's
-``iri`` and ``iri-reference`` format checkers until a value is first checked against one
-(:class:`_DeferIriGrammar`).  jsonschema's ``_format`` module imports ``rfc3987_syntax``
-when it is imported itself, and that package compiles some twenty Lark grammars at import:
-about 0.9 s, two thirds of ``mcp-portal build --from``'s start-up, for two formats few
-servers use.  Every jsonschema import in the process still gets the same format checkers,
-with the same function behind ``iri`` and ``iri-reference`` (``rfc3987_syntax``'s
-``is_valid_syntax``), the same drafts (7, 2019-09, 2020-12) and the same ``raises``;
-only the moment the grammar is built moves.  ``tests/test_startup.py`` holds both halves:
-the grammar is not imported by ``build``, ``check`` or ``introspect``, and the checkers
-are the ones a plain ``import jsonschema`` registers, with the same verdicts.
+Importing the package does one thing besides: it defers two of the packages behind jsonschema's
+format checkers until a value is first checked against one of their formats
+(:class:`_DeferFormatPackages`).  jsonschema's ``_format`` module imports them when it is
+imported itself: ``rfc3987_syntax`` (the ``iri`` and ``iri-reference`` formats) compiles some
+twenty Lark grammars, about 0.9 s, two thirds of ``mcp-portal build --from``'s start-up once;
+``rfc3986_validator`` (``uri`` and ``uri-reference``) compiles one large regular expression,
+about 34 ms, a fortieth of a one-tool rebuild at 1,000 tools.  Every jsonschema import in the
+process still gets the same format checkers, with the same function behind each of those four
+formats (the package's own, called as jsonschema calls it), the same drafts and the same
+``raises``; only the moment the package is imported moves.  ``tests/test_startup.py`` holds both
+halves: neither package is imported by ``build``, ``check`` or ``introspect`` until a value of
+those formats is checked, and the checkers are the ones a plain ``import jsonschema`` registers,
+with the same verdicts.
 This lives here, not in a stage, because it must be in place before any stage (or the
 MCP SDK) imports jsonschema, and this module is the one every entry point imports first.
 """
@@ -29,6 +31,7 @@ from typing import Any
 __version__ = "0.1.0"
 
 _GRAMMAR = "rfc3987_syntax"
+_URI = "rfc3986_validator"
 _FORMATS = "jsonschema._format"
 
 
@@ -45,6 +48,19 @@ def _iri_syntax() -> Any:
     return is_valid_syntax
 
 
+@cache
+def _uri_syntax() -> Any:
+    """``rfc3986_validator.validate_rfc3986``, imported (and its expression compiled) on the first URI check.
+
+    Should the import fail, every value passes, as it would had jsonschema found no URI checker.
+    """
+    try:
+        from rfc3986_validator import validate_rfc3986  # type: ignore[import-untyped]
+    except ImportError:
+        return lambda value, rule: True
+    return validate_rfc3986
+
+
 def _is_iri(instance: object) -> bool:
     """jsonschema's ``iri`` checker, word for word, with the grammar imported on first use."""
     if not isinstance(instance, str):
@@ -59,8 +75,22 @@ def _is_iri_reference(instance: object) -> bool:
     return bool(_iri_syntax()("iri_reference", instance))
 
 
-def _register(formats: ModuleType) -> None:
-    """Register the two checkers as ``jsonschema._format`` registers its own, unless it found another."""
+def _is_uri(instance: object) -> Any:
+    """jsonschema's ``uri`` checker, word for word, with ``rfc3986_validator`` imported on first use."""
+    if not isinstance(instance, str):
+        return True
+    return _uri_syntax()(instance, rule="URI")
+
+
+def _is_uri_reference(instance: object) -> Any:
+    """jsonschema's ``uri-reference`` checker, word for word, with ``rfc3986_validator`` imported on first use."""
+    if not isinstance(instance, str):
+        return True
+    return _uri_syntax()(instance, rule="URI_reference")
+
+
+def _register_iri(formats: ModuleType) -> None:
+    """Register the IRI checkers as ``jsonschema._format`` registers its own, unless it found another."""
     if "iri" in formats.draft7_format_checker.checkers:  # e.g. the rfc3987 package
         return
     drafts = formats._checks_drafts
@@ -69,15 +99,31 @@ def _register(formats: ModuleType) -> None:
     drafts(draft7=reference, draft201909=reference, draft202012=reference, raises=ValueError)(_is_iri_reference)
 
 
-class _DeferIriGrammar:
-    """A one-shot import hook for ``jsonschema._format``: runs it with ``rfc3987_syntax`` hidden,
-    then registers :func:`_is_iri` and :func:`_is_iri_reference` exactly where jsonschema would.
+def _register_uri(formats: ModuleType) -> None:
+    """Register the URI checkers as ``jsonschema._format`` registers its own, unless it found another."""
+    if "uri" in formats.draft7_format_checker.checkers:  # e.g. the rfc3987 package
+        return
+    drafts = formats._checks_drafts
+    drafts(name="uri")(_is_uri)
+    reference = "uri-reference"
+    drafts(draft6=reference, draft7=reference, draft201909=reference, draft202012=reference, raises=ValueError)(
+        _is_uri_reference
+    )
 
-    Hidden means ``sys.modules["rfc3987_syntax"] = None`` for the duration, which makes the
-    import raise ImportError; jsonschema then skips the two checkers, as it does when the package
-    is not installed.  The entry is removed right after, so a later import gets the real package.
-    Nothing is deferred when the grammar is already imported, when it is not installed, or when
-    jsonschema found another IRI implementation (the ``rfc3987`` package).
+
+_DEFERRED = {_URI: _register_uri, _GRAMMAR: _register_iri}
+"""The packages deferred, each with what registers its checkers (in the order jsonschema registers them)."""
+
+
+class _DeferFormatPackages:
+    """A one-shot import hook for ``jsonschema._format``: runs it with the packages of :data:`_DEFERRED`
+    hidden, then registers the checkers that import them on first use exactly where jsonschema would.
+
+    Hidden means ``sys.modules[name] = None`` for the duration, which makes the import raise
+    ImportError; jsonschema then skips those checkers, as it does when a package is not installed.
+    The entries are removed right after, so a later import gets the real package. A package is not
+    deferred when it is already imported or not installed, and none is when jsonschema would find
+    another URI and IRI implementation (the ``rfc3987`` package), whose checkers it then registers.
     """
 
     def find_spec(self, name: str, path: Any = None, target: ModuleType | None = None) -> ModuleSpec | None:
@@ -85,21 +131,27 @@ class _DeferIriGrammar:
             return None
         sys.meta_path[:] = [finder for finder in sys.meta_path if finder is not self]
         spec = PathFinder.find_spec(name, path)
-        if spec is None or spec.loader is None or _GRAMMAR in sys.modules or PathFinder.find_spec(_GRAMMAR) is None:
+        if spec is None or spec.loader is None or PathFinder.find_spec("rfc3987") is not None:
+            return spec
+        hidden = [p for p in _DEFERRED if p not in sys.modules and PathFinder.find_spec(p) is not None]
+        if not hidden:
             return spec
         inner = spec.loader
         exec_module = inner.exec_module
 
         def deferred(module: ModuleType) -> None:
-            sys.modules[_GRAMMAR] = None  # type: ignore[assignment]  # import of it raises ImportError
+            for package in hidden:
+                sys.modules[package] = None  # type: ignore[assignment]  # import of it raises ImportError
             try:
                 exec_module(module)
             finally:
-                if sys.modules.get(_GRAMMAR, ...) is None:
-                    del sys.modules[_GRAMMAR]
+                for package in hidden:
+                    if sys.modules.get(package, ...) is None:
+                        del sys.modules[package]
             try:
-                _register(module)
-            except AttributeError:  # a jsonschema laid out otherwise: run it again, grammar and all
+                for package in hidden:
+                    _DEFERRED[package](module)
+            except AttributeError:  # a jsonschema laid out otherwise: run it again, packages and all
                 exec_module(module)
 
         inner.exec_module = deferred  # type: ignore[method-assign]
@@ -107,4 +159,4 @@ class _DeferIriGrammar:
 
 
 if _FORMATS not in sys.modules:
-    sys.meta_path.insert(0, _DeferIriGrammar())  # type: ignore[arg-type]
+    sys.meta_path.insert(0, _DeferFormatPackages())  # type: ignore[arg-type]

@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
@@ -89,3 +91,34 @@ def test_a_rebuild_links_unchanged_files_and_writes_the_rest(tmp_path: Path) -> 
     same = [p for p in files if p not in ("en/index.md", "en/llms.txt", "manifest.json")]
     assert all((out / p).stat().st_ino == before[p] for p in same)
     assert all((out / p).stat().st_nlink == 1 for p in same)  # the previous site is gone: no shared copies
+
+
+def test_the_connecting_pages_pick_their_tool_once_for_every_locale(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Picking the tool a connecting page demonstrates looks at every tool's annotations (and works out
+    examples until a call works): it is done once per endpoint, not once per page and twin in each locale."""
+    from generator.commands.build import catalogs_for
+    from generator.model.calls import EndpointCall, ToolFinder
+    from generator.model.gather import gather
+    from generator.model.kinds import PageKind
+    from generator.model.pages import pages_for
+    from generator.render.renderer import Renderer, render_page
+
+    picked: list[EndpointCall] = []
+    real = EndpointCall.pick
+
+    def counting(self: EndpointCall, site: ToolFinder) -> object:
+        picked.append(self)
+        return real(self, site)
+
+    monkeypatch.setattr(EndpointCall, "pick", counting)
+    config = demo_config(PortalConfig(search=False, locales=("en", "ru", "ar")))
+    site = gather(load_snapshot(GOLDEN / "demo.snapshot.json"), config).model
+    catalogs, renderer = catalogs_for(config), Renderer()
+    connecting = [page for page in pages_for(site) if page.kind == PageKind.CONNECTING]
+    assert len(connecting) == 3
+    shown = {page.locale: render_page(site, page, catalogs, renderer) for page in connecting}
+    endpoints = {endpoint.call for endpoint in site.endpoints}
+    assert sorted(map(repr, picked)) == sorted(map(repr, endpoints))  # each endpoint once, for six pages
+    demonstrated = [site.demonstrated(call) for call in endpoints]
+    assert demonstrated == [real(call, site) for call in endpoints]
+    assert all(tool is not None and tool.name in shown["en"][0] for tool in demonstrated)

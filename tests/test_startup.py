@@ -1,8 +1,10 @@
-"""Start-up cost: commands import only what they use, and the IRI grammar only when an IRI is checked.
+"""Start-up cost: commands import only what they use, the IRI grammar only when an IRI is checked, and
+the URI validator only when a URI is checked.
 
-``generator/__init__.py`` runs jsonschema's ``_format`` module with ``rfc3987_syntax`` hidden and
-registers the same ``iri`` / ``iri-reference`` checkers itself, importing the grammar (0.9 s)
-on the first check.  These tests hold both halves: the slow import stays out of the commands,
+``generator/__init__.py`` runs jsonschema's ``_format`` module with ``rfc3987_syntax`` and
+``rfc3986_validator`` hidden and registers the same ``iri`` / ``iri-reference`` and ``uri`` /
+``uri-reference`` checkers itself, importing the grammar (0.9 s) or the validator (34 ms) on the
+first check of one of their formats.  These tests hold both halves: the slow import stays out of the commands,
 and jsonschema's format checkers are exactly the ones a plain import registers, with the same verdicts.
 """
 
@@ -74,6 +76,7 @@ def test_build_from_a_file_does_not_build_the_iri_grammar() -> None:
     )
     assert "rfc3987_syntax" not in loaded
     assert "lark" not in loaded
+    assert "rfc3986_validator" not in loaded
     assert not {"mcp", "pydantic", "starlette", "uvicorn"} & loaded
 
 
@@ -107,16 +110,17 @@ print(json.dumps({"drafts": {d: names(c) for d, c in _format._draft_checkers.ite
 
 
 def test_format_checkers_are_those_of_a_plain_import() -> None:
-    """Every draft has the same format names and ``raises``, and the same functions but for the deferred two."""
+    """Every draft has the same format names and ``raises``, and the same functions but for the deferred four."""
     plain = _python(_CHECKERS).stdout
     ours = _python("import generator\n" + _CHECKERS).stdout
-    assert "generator._is_iri" in ours and "generator._is_iri_reference" in ours
-    deferred = {"generator._is_iri": "jsonschema._format.is_iri"}
-    deferred["generator._is_iri_reference"] = "jsonschema._format.is_iri_reference"
+    names = [f"_is_{kind}{end}" for kind in ("iri", "uri") for end in ("", "_reference")]
+    deferred = {f"generator.{name}": f"jsonschema._format.{name[1:]}" for name in names}
+    assert all(f'"{mine}"' in ours for mine in deferred)
     for mine, theirs in deferred.items():
         ours = ours.replace(f'"{mine}"', f'"{theirs}"')
     assert json.loads(ours) == json.loads(plain)
     assert json.loads(plain)["drafts"]["draft202012"]["iri"] == ["jsonschema._format.is_iri", repr(ValueError)]
+    assert json.loads(plain)["drafts"]["draft3"]["uri"] == ["jsonschema._format.is_uri", repr(())]
 
 
 IRIS = [
@@ -145,6 +149,50 @@ def test_iri_verdicts_are_the_grammars(value: str) -> None:
             assert (validate(value, {"$schema": dialect, "format": fmt}) == []) == is_valid_syntax(term, value)
     # draft-06 has no IRI formats: anything passes, as with a plain jsonschema
     assert validate("not an iri", {"$schema": "http://json-schema.org/draft-06/schema#", "format": "iri"}) == []
+
+
+URIS = [
+    "https://example.com/a?b=c#d",
+    "http://example.com/a b",
+    "urn:isbn:0451450523",
+    "/docs/quarterly-report",
+    "//host/path",
+    "not a uri",
+    "http://[::1]:80/",
+    "http://[::1/",
+    "",
+    "https://例え.jp/",
+]
+
+
+@pytest.mark.parametrize("value", URIS)
+def test_uri_verdicts_are_the_validators(value: str) -> None:
+    """validate() decides ``uri`` and ``uri-reference`` as rfc3986_validator does, in the drafts that have them."""
+    from rfc3986_validator import validate_rfc3986  # type: ignore[import-untyped]
+
+    from generator.schema.validation import validate
+
+    for dialect in ("https://json-schema.org/draft/2020-12/schema", "http://json-schema.org/draft-04/schema#"):
+        assert (validate(value, {"$schema": dialect, "format": "uri"}) == []) == bool(validate_rfc3986(value, "URI"))
+    reference = bool(validate_rfc3986(value, "URI_reference"))
+    assert (validate(value, {"format": "uri-reference"}) == []) == reference
+    # draft-04 has no uri-reference: anything passes, as with a plain jsonschema
+    assert validate("a b", {"$schema": "http://json-schema.org/draft-04/schema#", "format": "uri-reference"}) == []
+
+
+def test_the_uri_validator_is_imported_on_the_first_uri_check() -> None:
+    """The deferral only moves the cost: the first URI check imports the validator and decides with it."""
+    done = _python(
+        """
+        import sys
+        from generator.schema.validation import validate
+        before = "rfc3986_validator" in sys.modules
+        bad = validate("http://example.com/a b", {"type": "string", "format": "uri"})
+        good = validate("https://example.com/", {"type": "string", "format": "uri"})
+        print(before, "rfc3986_validator" in sys.modules, bool(bad), good == [])
+        """
+    )
+    assert done.stdout.split() == ["False", "True", "True", "True"]
 
 
 def test_the_grammar_is_imported_on_the_first_iri_check() -> None:

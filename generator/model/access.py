@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cached_property
 from typing import Any
 
 # name, spec default (MCP ToolAnnotations): the defaults assume the worst.
@@ -60,7 +61,7 @@ class Access:
     def declared_any(self) -> bool:
         return any(h.declared for h in self.hints)
 
-    @property
+    @cached_property
     def level(self) -> AccessLevel:
         """``read-only``, ``writes`` or ``destructive``: the badge and the first words of the summary."""
         if self.hint("readOnlyHint").value:

@@ -22,6 +22,7 @@ from generator.compare.changes import ITEM_SUBJECTS, Change, ChangeClass
 from generator.compare.diff import diff_snapshots
 from generator.config.portal import PortalConfig
 from generator.model.access import AccessLevel
+from generator.model.calls import EndpointCall
 from generator.model.clients import Snippet
 from generator.model.product import (
     Doc,
@@ -73,6 +74,17 @@ class SiteModel:
 
     def tool_named(self, name: str) -> ToolDoc | None:
         return self._tools_by_name.get(name)
+
+    @cached_property
+    def _demonstrated(self) -> dict[EndpointCall, ToolDoc | None]:
+        return {}
+
+    def demonstrated(self, call: EndpointCall) -> ToolDoc | None:
+        """The tool *call*'s connecting page demonstrates (:meth:`EndpointCall.pick`), worked out once:
+        the page and its twin ask in every locale, and picking looks at every tool's annotations."""
+        if call not in self._demonstrated:
+            self._demonstrated[call] = call.pick(self)
+        return self._demonstrated[call]
 
     def item_named(self, subject: str, name: str) -> ItemDoc | None:
         """The prompt, resource or resource template a change names (by name, URI or URI template)."""
