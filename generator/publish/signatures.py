@@ -48,7 +48,7 @@ def check_published(
     base = os.fspath(real)
     for path, digest in sorted(listed.items()):
         target = os.path.join(base, path)  # a string: a site has thousands of files
-        with contextlib.suppress(OSError):
+        try:  # not contextlib.suppress: a context manager per file cost 11 ms at 6,000 files
             info = os.lstat(target)
             if not stat.S_ISREG(info.st_mode):
                 continue
@@ -59,6 +59,8 @@ def check_published(
                     signatures[path] = signature
             else:
                 edited.append(path)
+        except OSError:
+            pass
     return intact, edited
 
 
