@@ -11,11 +11,14 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import os
 import re
+import tempfile
 from pathlib import Path
+from unittest import mock
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
@@ -167,19 +170,81 @@ def test_a_rebuild_writes_only_the_parts_that_changed(tmp_path: Path, monkeypatc
         assert sorted(written) == expected, damage
 
 
+@settings(max_examples=200, deadline=None)
 @given(
     st.binary(max_size=5),
-    st.lists(st.lists(st.binary(max_size=6), max_size=4), max_size=4),
+    # Every chunk holds a page in each locale: none is empty.
+    st.lists(st.lists(st.tuples(st.binary(max_size=6), st.booleans()), min_size=1, max_size=4), max_size=4),
 )
-def test_the_layout_finds_each_copy_where_render_pages_writes_it(head: bytes, chunks: list[list[bytes]]) -> None:
-    """kept_index.layout against the bytes themselves, joined as render_pages joins them."""
-    fragments = [b"\n".join(chunk) for chunk in chunks]
-    staged = ([head] if head else []) + fragments
-    text = b"\n".join(staged)
-    named = [[(len(copy), f"{c}.{n}") for n, copy in enumerate(chunk)] for c, chunk in enumerate(chunks)]
+def test_the_layout_finds_each_copy_where_render_pages_writes_it(
+    head: bytes, chunks: list[list[tuple[bytes, bool]]]
+) -> None:
+    """kept_index.layout against the bytes themselves, and the file render_pages writes from them: each
+    copy either rendered (in its chunk's fragment) or copied from the previous file (True), which holds the
+    same copies where layout says. The file is the plain join either way, and each run of copies the
+    previous file holds in a row is read from it at once."""
+    fragments = [b"\n".join(copy for copy, _ in chunk) for chunk in chunks]
+    text = b"\n".join(([head] if head else []) + fragments)
+    named = [[(len(copy), f"{c}.{n}") for n, (copy, _) in enumerate(chunk)] for c, chunk in enumerate(chunks)]
     at, end = layout(head, named)
     assert end == len(text)
     for c, chunk in enumerate(chunks):
-        for n, copy in enumerate(chunk):
+        for n, (copy, _) in enumerate(chunk):
             offset, size = at[f"{c}.{n}"]
             assert text[offset : offset + size] == copy
+    sizes = {
+        c: {
+            "en": [
+                (0, len(copy), f"{c}.{n}", at[f"{c}.{n}"][0] if kept else -1) for n, (copy, kept) in enumerate(chunk)
+            ]
+        }
+        for c, chunk in enumerate(chunks)
+    }
+    rendered = [b"\n".join(copy for copy, kept in chunk if not kept) for chunk in chunks]
+    with tempfile.TemporaryDirectory() as tmp:
+        previous = Path(tmp) / "previous.txt"
+        previous.write_bytes(text)
+        (Path(tmp) / "site").mkdir()
+        staging = Staging(Path(tmp) / "site")
+        reads: list[tuple[int, int]] = []
+        real_pread = os.pread
+
+        def pread(handle: int, size: int, offset: int) -> bytes:
+            reads.append((offset, size))
+            return real_pread(handle, size, offset)
+
+        with mock.patch.object(os, "pread", pread):
+            size = staging.write_ranges(
+                "en/llms-full.txt", assemble._full_pieces("en", sizes, head, rendered), previous
+            )
+        assert size == len(text)
+        assert (Path(tmp) / "site" / "en" / "llms-full.txt").read_bytes() == text
+        assert staging.hashes["en/llms-full.txt"] == hashlib.sha256(text).hexdigest()
+    # Runs of copies the previous file holds one after another: each is read at once (if it has a byte).
+    runs: list[list[bytes]] = [[]]
+    for chunk in chunks:
+        for copy, kept in chunk:
+            if kept:
+                runs[-1].append(copy)
+            elif runs[-1]:
+                runs.append([])
+    assert len(reads) == sum(1 for run in runs if run and sum(map(len, run)) + len(run) - 1 > 0)
+
+
+def test_ranges_are_read_in_blocks_and_a_short_source_is_an_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A long range is read a block at a time; a previous file cut short while it is read fails the build
+    (with a sentence, not a traceback) instead of writing a short llms-full.txt."""
+    from generator.errors import PortalError
+    from generator.publish import staging as staging_module
+
+    monkeypatch.setattr(staging_module, "RANGE_BLOCK", 3)
+    source = tmp_path / "previous.txt"
+    source.write_bytes(b"abcdefghij")
+    (tmp_path / "site").mkdir()
+    staging = Staging(tmp_path / "site")
+    assert staging.write_ranges("a.txt", [b">", (1, 8), b"\n", (2, 2), b"<"], source) == 13
+    assert (tmp_path / "site" / "a.txt").read_bytes() == b">bcdefghi\ncd<"
+    with pytest.raises(PortalError, match="became shorter"):
+        staging.write_ranges("b.txt", [(5, 10)], source)

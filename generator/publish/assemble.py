@@ -15,10 +15,11 @@ this process.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import io
-import itertools
+import mmap
 import multiprocessing
 import os
 import tempfile
@@ -116,8 +117,10 @@ class Rendered:
     """The cache keys this build needs (found or written)."""
     hits: int = 0
     chunk: int = 0
-    sizes: dict[str, list[tuple[int, int, str]]] = field(default_factory=dict)
-    """Locale -> (page index, bytes, the twin's sha256) of each twin copy in this chunk's fragment, in order."""
+    sizes: dict[str, list[tuple[int, int, str, int]]] = field(default_factory=dict)
+    """Locale -> (page index, bytes, the twin's sha256, where) of each twin copy of this chunk, in order; *where*
+    is the copy's offset in the previous site's ``llms-full.txt`` of the locale, or -1 when the copy is in this
+    chunk's fragment."""
     fragments: dict[str, Span] = field(default_factory=dict)
     """Locale -> where this chunk's fragment is (:func:`_append`)."""
 
@@ -136,8 +139,9 @@ def _groups(pages: Sequence[Page]) -> list[list[int]]:
 def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     """Render and write the pages of some consecutive groups (in a worker, or in this process).
 
-    The twins' copies for ``llms-full.txt`` are appended to this process's file of each locale in
-    :attr:`Job.fragments`, so neither the worker nor the parent holds them all in memory.
+    The copies for ``llms-full.txt`` of the twins it rendered or found in the cache are appended to this
+    process's file of each locale in :attr:`Job.fragments`, so neither the worker nor the parent holds them
+    all in memory; a copy the previous site's ``llms-full.txt`` holds is only named by where it sits there.
     """
     job = _JOB
     if job is None:  # a worker started without the fork that carries the job
@@ -151,50 +155,51 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
     result.sizes = {code: [] for code in job.site.locales}
     index = job.index if job.cache is not None and staging.lazy else None
     previous = PreviousCopies(staging.previous, staging.unchanged, index.copies if index else {})
-    try:
-        for group in group_indexes:
-            key = job.keys[group] if job.cache is not None else None
-            indexes = job.groups[group]
-            record = index.groups.get(key) if index is not None and key is not None else None
-            kept = _kept_in_place(job, staging, previous, record, indexes) if record is not None else None
-            paths = [job.pages[i].html_path for i in indexes]
-            stored = job.cache.get(key, paths) if job.cache is not None and key and kept is None else None
-            if kept is not None and record is not None:
-                result.hits += 1
-                warnings, notes, cut = record.warnings, record.notes, kept
-            elif stored is not None and _write_stored(staging, stored):
-                result.hits += 1
-                warnings, notes = stored.warnings, stored.notes
-                fulls = [(page.full, page.full_sha256) for page in stored.pages]
+    cut: list[tuple[bytes | tuple[int, int], str]]
+    for group in group_indexes:
+        key = job.keys[group] if job.cache is not None else None
+        indexes = job.groups[group]
+        record = index.groups.get(key) if index is not None and key is not None else None
+        kept = _kept_in_place(job, staging, previous, record, indexes) if record is not None else None
+        paths = [job.pages[i].html_path for i in indexes]
+        stored = job.cache.get(key, paths) if job.cache is not None and key and kept is None else None
+        if kept is not None and record is not None:
+            result.hits += 1
+            warnings, notes, cut = record.warnings, record.notes, kept
+        elif stored is not None and _write_stored(staging, stored):
+            result.hits += 1
+            warnings, notes = stored.warnings, stored.notes
+            fulls = [(page.full, page.full_sha256) for page in stored.pages]
+        else:
+            entry = _render_group(job, indexes)
+            if job.cache is not None and key is not None:
+                job.cache.put(key, entry)
+            for html_path, html, md_path, md, _ in entry.pages:
+                # A damaged entry may have written some pages before a piece failed its hash: those
+                # came from checked bytes, and rendering gives the same ones.
+                for path, text in ((html_path, html), (md_path, md)):
+                    if path not in staging.hashes:
+                        staging.write(path, text.encode("utf-8"))
+            warnings, notes = entry.warnings, entry.notes
+            encoded = [page[4].encode("utf-8") for page in entry.pages]
+            fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
+        if kept is None:
+            cut = [
+                (without_shared(full, shared.get(job.pages[i].locale)), twin)
+                for i, (full, twin) in zip(indexes, fulls, strict=True)
+            ]
+        if key is not None:
+            result.used.add(key)
+        result.warnings[group] = list(warnings)
+        result.notes[group] = list(notes)
+        for i, (copy, twin) in zip(indexes, cut, strict=True):
+            locale = job.pages[i].locale
+            if isinstance(copy, tuple):  # where the previous llms-full.txt holds it: the parent copies it
+                result.sizes[locale].append((i, copy[1], twin, copy[0]))
             else:
-                entry = _render_group(job, indexes)
-                if job.cache is not None and key is not None:
-                    job.cache.put(key, entry)
-                for html_path, html, md_path, md, _ in entry.pages:
-                    # A damaged entry may have written some pages before a piece failed its hash: those
-                    # came from checked bytes, and rendering gives the same ones.
-                    for path, text in ((html_path, html), (md_path, md)):
-                        if path not in staging.hashes:
-                            staging.write(path, text.encode("utf-8"))
-                warnings, notes = entry.warnings, entry.notes
-                encoded = [page[4].encode("utf-8") for page in entry.pages]
-                fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
-            if kept is None:
-                cut = [
-                    (without_shared(full, shared.get(job.pages[i].locale)), twin)
-                    for i, (full, twin) in zip(indexes, fulls, strict=True)
-                ]
-            if key is not None:
-                result.used.add(key)
-            result.warnings[group] = list(warnings)
-            result.notes[group] = list(notes)
-            for i, (copy, twin) in zip(indexes, cut, strict=True):
-                locale = job.pages[i].locale
                 copies[locale].append(copy)
-                result.sizes[locale].append((i, len(copy), twin))
-                result.pages += 1
-    finally:
-        previous.close()
+                result.sizes[locale].append((i, len(copy), twin, -1))
+            result.pages += 1
     for code, parts in copies.items():
         result.fragments[code] = _append(job, code, b"\n".join(parts))
     if job.memo is not None:
@@ -217,11 +222,11 @@ def _write_stored(staging: Staging, stored: Stored) -> bool:
 
 def _kept_in_place(
     job: Job, staging: Staging, previous: PreviousCopies, made: Made, indexes: Sequence[int]
-) -> list[tuple[bytes, str]] | None:
+) -> list[tuple[bytes | tuple[int, int], str]] | None:
     """A cache hit that needs no entry: when the previous site holds every page and twin of the group
     with the hashes the index gives, and its ``llms-full.txt`` files every copy, the pages are left
-    where they are and the copies (without the shared text, as that file holds them) are returned,
-    each with its twin's sha256. None, and nothing noted, when any of it is not so."""
+    where they are and where each copy sits in those files is returned (offset, size: the parent copies
+    the bytes from there), each with its twin's sha256. None, and nothing noted, when any of it is not so."""
     pages = [job.pages[i] for i in indexes]
     if list(made.paths) != [page.html_path for page in pages]:
         return None
@@ -231,13 +236,14 @@ def _kept_in_place(
         for page, (html, md, _) in zip(pages, made.pages, strict=True)
     ):
         return None
-    copies = [previous.copy(page.locale, twin) for page, (_, _, twin) in zip(pages, made.pages, strict=True)]
-    if any(copy is None for copy in copies):
+    found = [previous.where(page.locale, twin) for page, (_, _, twin) in zip(pages, made.pages, strict=True)]
+    copies = [where for where in found if where is not None]
+    if len(copies) != len(found):
         return None
     for page, (html, md, _) in zip(pages, made.pages, strict=True):
         staging.write_known(page.html_path, html, _unread)
         staging.write_known(page.md_path, md, _unread)
-    return [(copy or b"", twin) for copy, (_, _, twin) in zip(copies, made.pages, strict=True)]
+    return [(where, twin) for where, (_, _, twin) in zip(copies, made.pages, strict=True)]
 
 
 def _unread() -> bytes | None:
@@ -353,13 +359,13 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
         for code in job.site.locales:
             # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
             path = f"{code}/llms-full.txt"
-            head = [job.shared[code].encode("utf-8") + b"\n"] if job.shared.get(code) else []
-            size = staging.write_parts(path, itertools.chain(head, fragments_of(code)), b"\n")
-            at, end = layout(b"".join(head), ([(n, twin) for _, n, twin in sizes[i][code]] for i in range(job.chunks)))
+            head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
+            source = staging.previous / code / "llms-full.txt" if staging.previous is not None else None
+            size = staging.write_ranges(path, _full_pieces(code, sizes, head, fragments_of(code)), source)
+            at, end = layout(head, ([(n, twin) for _, n, twin, _ in sizes[i][code]] for i in range(job.chunks)))
             if end == size:  # where each copy sits, for the next build (kept_index)
                 located[code] = Copies(staging.hashes[path], at)
-            copied = _copies(job, code, sizes, fragments_of(code))
-            job.parts[code] = _split_full(job, staging, code, sizes, copied, known, made)
+            job.parts[code] = _split_full(job, staging, code, sizes, known, made)
         fragments.close()
         if job.cache is not None:
             job.cache.keep_parts(known, made)
@@ -393,7 +399,7 @@ def _index(
     located: dict[str, Copies],
 ) -> KeptIndex:
     """The ``.index`` record of this build: what each entry's pages are, and where the copies sit."""
-    twins = {i: twin for chunk in sizes.values() for located in chunk.values() for i, _, twin in located}
+    twins = {i: twin for chunk in sizes.values() for located in chunk.values() for i, _, twin, _ in located}
     groups: dict[str, Made] = {}
     for group, key in enumerate(job.keys):
         pages = [job.pages[i] for i in job.groups[group]]
@@ -408,37 +414,66 @@ def _index(
     return KeptIndex(groups, located)
 
 
-Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str]]]]
+Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str, int]]]]
 """Chunk -> :attr:`Rendered.sizes`."""
 
 
-def _copies(job: Job, code: str, sizes: Sizes, chunks: Iterable[bytes]) -> Iterator[tuple[Page, bytes, str]]:
-    """Each twin copy of *code* as (page, bytes, the twin's sha256), in page order, from each chunk's
-    fragment (*chunks*, in order), one chunk in memory at a time."""
-    for chunk, data in enumerate(chunks):
+def _full_pieces(code: str, sizes: Sizes, head: bytes, fragments: Iterable[bytes]) -> Iterator[bytes | tuple[int, int]]:
+    """*code*'s ``llms-full.txt`` in pieces, as :func:`~generator.publish.kept_index.layout` lays it out:
+    *head*, then each chunk's copies joined by newlines, all joined by newlines. A copy a worker rendered
+    is its bytes from the chunk's fragment (*fragments*, one per chunk, in order); a copy the previous
+    file holds is where it sits there, (offset, size), for :meth:`Staging.write_ranges` to copy."""
+    items = 0
+    if head:
+        yield head
+        items = 1
+    for chunk, data in enumerate(fragments):
+        if items:
+            yield b"\n"
+        items += 1
         at = 0
-        for index, size, twin in sizes.get(chunk, {}).get(code, []):
-            yield job.pages[index], data[at : at + size], twin
-            at += size + 1  # the "\n" between copies
+        for n, (_, size, _, where) in enumerate(sizes.get(chunk, {}).get(code, [])):
+            if n:
+                yield b"\n"
+            if where < 0:
+                yield data[at : at + size]
+                at += size + 1  # the "\n" between the fragment's copies
+            else:
+                yield where, size
+
+
+def _copies(job: Job, code: str, sizes: Sizes, full: memoryview, head: int) -> Iterator[tuple[Page, memoryview, str]]:
+    """Each twin copy of *code* as (page, its bytes in *full*, the twin's sha256), in page order: *full* is
+    the locale's ``llms-full.txt`` as written, whose first *head* bytes are the head. Nothing is copied."""
+    position, items = (head, 1) if head else (0, 0)
+    for chunk in range(job.chunks):
+        position += 1 if items else 0
+        items += 1
+        for n, (index, size, twin, _) in enumerate(sizes.get(chunk, {}).get(code, [])):
+            position += 1 if n else 0
+            yield job.pages[index], full[position : position + size], twin
+            position += size
 
 
 def _split_full(
-    job: Job,
-    staging: Staging,
-    code: str,
-    sizes: Sizes,
-    copies: Iterator[tuple[Page, bytes, str]],
-    known: Mapping[str, str],
-    made: dict[str, str],
+    job: Job, staging: Staging, code: str, sizes: Sizes, known: Mapping[str, str], made: dict[str, str]
 ) -> list[FullPart]:
-    """Write *code*'s ``llms-full.txt`` (its *copies*) again as parts under :data:`PART_TOKENS`, when it
-    is over it (the parts an earlier build wrote alike are left as they are: *known*, *made*, see
-    :func:`split_full`)."""
+    """Write *code*'s ``llms-full.txt`` again as parts under :data:`PART_TOKENS`, when it is over it (the parts
+    an earlier build wrote alike are left as they are: *known*, *made*, see :func:`split_full`). The copies
+    are read from the file just written, mapped into memory: only the parts that changed touch their bytes."""
     head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
-    total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size, _ in chunk.get(code, []))
+    total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size, _, _ in chunk.get(code, []))
     if estimate_tokens(total) <= PART_TOKENS:
         return []
-    return split_full(staging, code, head, copies, PART_TOKENS, known, made)
+    with open(staging.location(f"{code}/llms-full.txt"), "rb") as handle:
+        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+    try:
+        with memoryview(mapped) as full:
+            copies = _copies(job, code, sizes, full, len(head))
+            return split_full(staging, code, head, copies, PART_TOKENS, known, made)
+    finally:
+        with contextlib.suppress(BufferError):  # a copy still referenced (a traceback): closed when it is freed
+            mapped.close()
 
 
 _SHARED = '{% import "md/_macros.md.j2" as m with context %}{{ m.pointer() }}'

@@ -9,8 +9,8 @@ sits in each locale's ``llms-full.txt``, with that file's sha256.
 
 When the previous site still holds a page's HTML and twin with those very hashes (the publisher
 checks the previous site against its manifest), the rebuild leaves them there without opening
-the entry, and reads the copy from the previous ``llms-full.txt`` when that file too is the one
-the record describes (:class:`PreviousCopies`). Anything else (another site in the same cache
+the entry, and copies the twin's copy from the previous ``llms-full.txt`` into the new one when
+that file too is the one the record describes (:class:`PreviousCopies`). Anything else (another site in the same cache
 directory, a page edited by hand, a record that does not check out) falls back to the entry.
 
 The file: a magic line, its JSON, then the JSON's sha256.
@@ -180,29 +180,25 @@ class Ranges:
 
 
 class PreviousCopies:
-    """The twins' copies as the previous site's ``llms-full.txt`` files hold them (:class:`Ranges`).
+    """Where the twins' copies sit in the previous site's ``llms-full.txt`` files, by the record.
 
     A locale's file is used only when the publisher found it holding what its manifest says and
     that is the sha256 the record gives (*files*: site path -> sha256 of the previous site's files
-    that are intact).
+    that are intact). Nothing is read here: the parent process copies the ranges when it writes the
+    new file (:meth:`generator.publish.staging.Staging.write_ranges`).
     """
 
     def __init__(self, previous: Path | None, files: Mapping[str, str], copies: Mapping[str, Copies]) -> None:
         self._previous = previous
         self._files = files
         self._copies = copies
-        self._ranges = Ranges()
 
-    def copy(self, locale: str, twin: str) -> bytes | None:
-        """The copy of the twin *twin* in *locale*'s previous ``llms-full.txt``, or None."""
+    def where(self, locale: str, twin: str) -> tuple[int, int] | None:
+        """(offset, size) of the copy of the twin *twin* in *locale*'s previous ``llms-full.txt``, or None."""
         copies = self._copies.get(locale)
         where = copies.at.get(twin) if copies is not None else None
         if self._previous is None or copies is None or where is None:
             return None
         if self._files.get(f"{locale}/llms-full.txt") != copies.sha256:
             return None
-        return self._ranges.read(self._previous / locale / "llms-full.txt", *where)
-
-    def close(self) -> None:
-        """Close the files it opened."""
-        self._ranges.close()
+        return where

@@ -72,7 +72,7 @@ def split_full(
     staging: Staging,
     code: str,
     head: bytes,
-    copies: Iterable[tuple[Page, bytes, str]],
+    copies: Iterable[tuple[Page, bytes | memoryview, str]],
     tokens: int,
     known: Mapping[str, str] | None = None,
     made: dict[str, str] | None = None,
@@ -87,7 +87,7 @@ def split_full(
     """
     budget = tokens * BYTES_PER_TOKEN
     parts: list[FullPart] = []
-    current: list[tuple[Page, bytes, str]] = []
+    current: list[tuple[Page, bytes | memoryview, str]] = []
 
     def flush() -> None:
         path = f"{code}/llms-full-{len(parts) + 1:02d}.txt"

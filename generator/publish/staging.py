@@ -18,7 +18,7 @@ import hashlib
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path, PurePosixPath
 
 from generator.errors import PortalError
@@ -126,6 +126,15 @@ class Staging:
             self.same.add(path)
         return size
 
+    def write_ranges(self, path: str, pieces: Iterable[bytes | tuple[int, int]], source: Path | None) -> int:
+        """Write one file made of *pieces* in order: bytes as they are, and ``(offset, size)`` ranges of the
+        file *source*, read in blocks of at most :data:`RANGE_BLOCK` bytes; return its size. Ranges that
+        follow one another in *source*, or with only a ``b"\\n"`` piece between them that *source* holds
+        there too, are read as one. As with :meth:`write_parts`, a lazy staging whose previous site holds
+        these very bytes leaves them there.
+        """
+        return self.write_parts(path, _ranged(pieces, source), b"")
+
     def write_stream(self, path: str, pieces: Iterable[bytes]) -> None:
         """Write one file made of *pieces*, one in memory at a time (see :meth:`write_parts`)."""
         self.write_parts(path, pieces, b"")
@@ -167,7 +176,67 @@ class Staging:
 
     def read(self, path: str) -> bytes:
         """A file already written (from the previous site when a lazy staging left it there)."""
+        return self.location(path).read_bytes()
+
+    def location(self, path: str) -> Path:
+        """Where a file already written is: in the previous site when a lazy staging left it there."""
         parts = safe_relative(path).parts
         if path in self.same and self.previous is not None:
-            return self.previous.joinpath(*parts).read_bytes()
-        return self.root.joinpath(*parts).read_bytes()
+            return self.previous.joinpath(*parts)
+        return self.root.joinpath(*parts)
+
+
+RANGE_BLOCK = 4 << 20
+"""The most :meth:`Staging.write_ranges` reads of its source at once."""
+
+
+def _ranged(pieces: Iterable[bytes | tuple[int, int]], source: Path | None) -> Iterator[bytes]:
+    """*pieces* as bytes: each range of *source* read, neighbouring ranges (and a newline between them that
+    *source* holds as well) merged into one read, split into blocks of :data:`RANGE_BLOCK`."""
+    handle: int | None = None
+    pending: list[int] = []  # start, end of the range not yet read
+    newline = False  # a b"\n" piece came after the pending range
+
+    def flush() -> Iterator[bytes]:
+        nonlocal handle
+        if not pending:
+            return
+        start, end = pending
+        pending.clear()
+        if source is None:
+            raise RuntimeError("a range of a previous file was asked for, but there is no previous file")
+        if handle is None:
+            handle = os.open(source, os.O_RDONLY)
+        while start < end:
+            data = os.pread(handle, min(RANGE_BLOCK, end - start), start)
+            if not data:
+                raise PortalError(f"{source} became shorter while it was read; build again.")
+            start += len(data)
+            yield data
+
+    try:
+        for piece in pieces:
+            if isinstance(piece, tuple):
+                offset, size = piece
+                if pending and offset == pending[1] + (1 if newline else 0):
+                    pending[1] = offset + size
+                else:
+                    yield from flush()
+                    if newline:
+                        yield b"\n"
+                    pending[:] = [offset, offset + size]
+                newline = False
+            elif piece == b"\n" and pending and not newline:
+                newline = True
+            else:
+                yield from flush()
+                if newline:
+                    yield b"\n"
+                    newline = False
+                yield piece
+        yield from flush()
+        if newline:
+            yield b"\n"
+    finally:
+        if handle is not None:
+            os.close(handle)
