@@ -46,13 +46,18 @@ class Access:
 
     @classmethod
     def from_annotations(cls, annotations: Any) -> Access:
+        """The access the four hints of *annotations* give. There are 81 ways to declare them (true, false
+        or not at all), so one frozen instance per way serves every tool that declares them alike."""
         raw = annotations if isinstance(annotations, dict) else {}
-        hints = []
-        for name, default in HINTS:
-            value = raw.get(name)
-            declared = isinstance(value, bool)
-            hints.append(Hint(name, value if isinstance(value, bool) else default, declared))
-        return cls(tuple(hints))
+        declared = tuple(value if isinstance(value := raw.get(name), bool) else None for name, _ in HINTS)
+        found = _BY_HINTS.get(declared)
+        if found is None:
+            hints = tuple(
+                Hint(name, default if value is None else value, value is not None)
+                for (name, default), value in zip(HINTS, declared, strict=True)
+            )
+            found = _BY_HINTS[declared] = cls(hints)
+        return found
 
     def hint(self, name: str) -> Hint:
         return next(h for h in self.hints if h.name == name)
@@ -98,6 +103,10 @@ class Access:
         if not self.declared_any:
             return "undeclared"
         return "partly" if not all(h.declared for h in self.hints) else None
+
+
+_BY_HINTS: dict[tuple[bool | None, ...], Access] = {}
+"""Each :class:`Access` made, by the hints as declared (None: not declared)."""
 
 
 @dataclass(frozen=True)
