@@ -18,7 +18,7 @@ from jinja2 import Environment
 from markupsafe import Markup
 
 from generator.config.portal import PortalConfig
-from generator.model.access import Access
+from generator.model.access import HINTS, Access, Hint
 from generator.model.gather import gather
 from generator.model.kinds import PageKind
 from generator.model.pages import Page
@@ -107,6 +107,22 @@ def test_access_caveat_names_what_rests_on_spec_defaults() -> None:
     assert Access.from_annotations({"readOnlyHint": True}).caveat == "partly"
     every = {"readOnlyHint": False, "destructiveHint": False, "idempotentHint": True, "openWorldHint": False}
     assert Access.from_annotations(every).caveat is None
+
+
+@pytest.mark.parametrize("annotations", [None, {}, {"readOnlyHint": 1}, {"title": "T", "destructiveHint": False}])
+def test_access_is_shared_by_hints_declared_alike_and_equals_a_fresh_one(annotations: object) -> None:
+    """One Access per way of declaring the four hints: what a tool gets is what its hints say, word for word."""
+    shared = Access.from_annotations(annotations)
+    raw = annotations if isinstance(annotations, dict) else {}
+    fresh = Access(
+        tuple(
+            Hint(name, raw[name] if isinstance(raw.get(name), bool) else default, isinstance(raw.get(name), bool))
+            for name, default in HINTS
+        )
+    )
+    assert shared == fresh and shared.level == fresh.level
+    assert Access.from_annotations({**raw, "other": [1]}) is shared  # other annotations do not matter
+    assert Access.from_annotations({**raw, "readOnlyHint": True}).level == "read-only"
 
 
 def test_annotation_rows_are_the_four_hints_then_the_others_by_name(demo: SiteModel) -> None:
