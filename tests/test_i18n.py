@@ -296,3 +296,31 @@ def test_code_unknown_to_cldr_is_a_portal_error(tmp_path: Path) -> None:
     (tmp_path / "qq.yaml").write_text("meta:\n  languages: x\n", encoding="utf-8")
     with pytest.raises(PortalError, match="CLDR does not know it"):
         load_catalog("qq", extra=tmp_path)
+
+
+def test_the_render_workers_fork_with_every_locale_data_loaded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each worker would otherwise load CLDR's data for every locale itself (the language names in
+    the switcher, the direction, plurals): the parent loads it once before forking them."""
+    from babel import localedata
+
+    from generator.commands.build import site_files
+    from generator.commands.demo_portal import demo_config
+    from generator.config.portal import PortalConfig
+    from generator.snapshot.snapshot import load_snapshot
+    from tests.golden_tool import SNAPSHOT
+
+    preloaded: list[str] = []
+    real = Catalog.preload
+
+    def spied(self: Catalog) -> None:
+        real(self)
+        assert self.babel.language in localedata._cache  # the data a fork shares
+        preloaded.append(self.code)
+
+    monkeypatch.setattr(Catalog, "preload", spied)
+    config = demo_config(PortalConfig(search=False, locales=("en", "ru", "ar")))
+    site_files(load_snapshot(SNAPSHOT), config, jobs=2)
+    assert sorted(preloaded) == ["ar", "en", "ru"]
+    ar = load_catalog("ar")
+    ar.preload()
+    assert (ar.__dict__["direction"], ar.__dict__["native_name"]) == ("rtl", "العربية")

@@ -337,6 +337,8 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
                 advance(results[-1].pages)
             else:
                 job.renderer.preload(job.pages)  # compiled once here, not once per worker
+                for catalog in job.catalogs.values():
+                    catalog.preload()  # CLDR data loaded once here too: the site-wide pages need it anyway
                 context = multiprocessing.get_context("fork")
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
                     futures = [pool.submit(_render_groups, chunk, i) for i, chunk in enumerate(chunks)]

@@ -79,6 +79,11 @@ class Catalog:
         name = self.babel.get_display_name(self.babel) or self.code
         return name[:1].upper() + name[1:]
 
+    def preload(self) -> None:
+        """Load the locale's CLDR data now (its name, direction, plural rules and number formats read it):
+        the render workers fork after this, so they share one load instead of each paying for its own."""
+        _ = self.direction, self.native_name
+
     @cached_property
     def missing_keys(self) -> tuple[str, ...]:
         """Keys English has and this locale lacks (shown in English, a warning in --strict)."""
