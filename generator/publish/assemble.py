@@ -444,10 +444,16 @@ def _full_pieces(code: str, sizes: Sizes, head: bytes, fragments: Iterable[bytes
                 yield where, size
 
 
-def _copies(job: Job, code: str, sizes: Sizes, full: memoryview, head: int) -> Iterator[tuple[Page, memoryview, str]]:
+def _copies(
+    job: Job, code: str, sizes: Sizes, mapped: mmap.mmap, full: memoryview, head: int
+) -> Iterator[tuple[Page, memoryview, str]]:
     """Each twin copy of *code* as (page, its bytes in *full*, the twin's sha256), in page order: *full* is
-    the locale's ``llms-full.txt`` as written, whose first *head* bytes are the head. Nothing is copied."""
+    the locale's ``llms-full.txt`` as written (*mapped*), whose first *head* bytes are the head. Nothing is
+    copied, and the pages of the map read so far are let go every :data:`_RELEASE_EVERY` bytes, so that
+    writing every part (a full build) does not hold the whole file in memory: a copy still waiting for its
+    part is read from the file again when it is needed."""
     position, items = (head, 1) if head else (0, 0)
+    released = 0
     for chunk in range(job.chunks):
         position += 1 if items else 0
         items += 1
@@ -455,6 +461,15 @@ def _copies(job: Job, code: str, sizes: Sizes, full: memoryview, head: int) -> I
             position += 1 if n else 0
             yield job.pages[index], full[position : position + size], twin
             position += size
+        upto = position // mmap.PAGESIZE * mmap.PAGESIZE
+        if upto - released >= _RELEASE_EVERY and hasattr(mapped, "madvise"):
+            # From the start: joining a part touches its copies again, after they were let go.
+            mapped.madvise(mmap.MADV_DONTNEED, 0, upto)
+            released = upto
+
+
+_RELEASE_EVERY = 8 << 20
+"""How far :func:`_copies` reads into the mapped ``llms-full.txt`` between letting its pages go."""
 
 
 def _split_full(
@@ -471,7 +486,7 @@ def _split_full(
         mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
     try:
         with memoryview(mapped) as full:
-            copies = _copies(job, code, sizes, full, len(head))
+            copies = _copies(job, code, sizes, mapped, full, len(head))
             return split_full(staging, code, head, copies, PART_TOKENS, known, made)
     finally:
         with contextlib.suppress(BufferError):  # a copy still referenced (a traceback): closed when it is freed
