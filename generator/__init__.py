@@ -22,6 +22,7 @@ MCP SDK) imports jsonschema, and this module is the one every entry point import
 
 from __future__ import annotations
 
+import importlib
 import sys
 from functools import cache
 from importlib.machinery import ModuleSpec, PathFinder
@@ -36,57 +37,53 @@ _FORMATS = "jsonschema._format"
 
 
 @cache
-def _iri_syntax() -> Any:
-    """``rfc3987_syntax.is_valid_syntax``, imported (and its grammars built) on the first IRI check.
-
-    Should the import fail, every value passes, as it would had jsonschema found no IRI checker.
+def _deferred(package: str, name: str) -> Any:
+    """*package*'s *name*, imported on the first check of a value against one of its formats (the IRI
+    grammar builds some twenty Lark grammars then, the URI validator compiles its expression). None when
+    the import fails: then every value passes, as it would had jsonschema found no checker for the format.
     """
     try:
-        from rfc3987_syntax import is_valid_syntax  # type: ignore[import-untyped]
+        return getattr(importlib.import_module(package), name)
     except ImportError:
-        return lambda term, value: True
-    return is_valid_syntax
+        return None
 
 
-@cache
-def _uri_syntax() -> Any:
-    """``rfc3986_validator.validate_rfc3986``, imported (and its expression compiled) on the first URI check.
+def _iri_syntax(term: str, value: str) -> bool:
+    check = _deferred(_GRAMMAR, "is_valid_syntax")
+    return True if check is None else bool(check(term, value))
 
-    Should the import fail, every value passes, as it would had jsonschema found no URI checker.
-    """
-    try:
-        from rfc3986_validator import validate_rfc3986  # type: ignore[import-untyped]
-    except ImportError:
-        return lambda value, rule: True
-    return validate_rfc3986
+
+def _uri_syntax(value: str, rule: str) -> Any:
+    check = _deferred(_URI, "validate_rfc3986")
+    return True if check is None else check(value, rule=rule)
 
 
 def _is_iri(instance: object) -> bool:
     """jsonschema's ``iri`` checker, word for word, with the grammar imported on first use."""
     if not isinstance(instance, str):
         return True
-    return bool(_iri_syntax()("iri", instance))
+    return _iri_syntax("iri", instance)
 
 
 def _is_iri_reference(instance: object) -> bool:
     """jsonschema's ``iri-reference`` checker, word for word, with the grammar imported on first use."""
     if not isinstance(instance, str):
         return True
-    return bool(_iri_syntax()("iri_reference", instance))
+    return _iri_syntax("iri_reference", instance)
 
 
 def _is_uri(instance: object) -> Any:
     """jsonschema's ``uri`` checker, word for word, with ``rfc3986_validator`` imported on first use."""
     if not isinstance(instance, str):
         return True
-    return _uri_syntax()(instance, rule="URI")
+    return _uri_syntax(instance, "URI")
 
 
 def _is_uri_reference(instance: object) -> Any:
     """jsonschema's ``uri-reference`` checker, word for word, with ``rfc3986_validator`` imported on first use."""
     if not isinstance(instance, str):
         return True
-    return _uri_syntax()(instance, rule="URI_reference")
+    return _uri_syntax(instance, "URI_reference")
 
 
 def _register_iri(formats: ModuleType) -> None:

@@ -180,31 +180,25 @@ def test_uri_verdicts_are_the_validators(value: str) -> None:
     assert validate("a b", {"$schema": "http://json-schema.org/draft-04/schema#", "format": "uri-reference"}) == []
 
 
-def test_the_uri_validator_is_imported_on_the_first_uri_check() -> None:
-    """The deferral only moves the cost: the first URI check imports the validator and decides with it."""
+@pytest.mark.parametrize(
+    ("package", "fmt", "bad", "good"),
+    [
+        ("rfc3987_syntax", "iri", "not an iri", "https://例え.jp/"),
+        ("rfc3986_validator", "uri", "http://example.com/a b", "https://example.com/"),
+    ],
+)
+def test_a_deferred_package_is_imported_on_the_first_check_of_its_format(
+    package: str, fmt: str, bad: str, good: str
+) -> None:
+    """The deferral only moves the cost: the first check of the format imports the package and decides with it."""
     done = _python(
-        """
+        f"""
         import sys
         from generator.schema.validation import validate
-        before = "rfc3986_validator" in sys.modules
-        bad = validate("http://example.com/a b", {"type": "string", "format": "uri"})
-        good = validate("https://example.com/", {"type": "string", "format": "uri"})
-        print(before, "rfc3986_validator" in sys.modules, bool(bad), good == [])
-        """
-    )
-    assert done.stdout.split() == ["False", "True", "True", "True"]
-
-
-def test_the_grammar_is_imported_on_the_first_iri_check() -> None:
-    """The deferral only moves the cost: the first IRI check imports the grammar and decides with it."""
-    done = _python(
-        """
-        import sys
-        from generator.schema.validation import validate
-        before = "rfc3987_syntax" in sys.modules
-        bad = validate("not an iri", {"type": "string", "format": "iri"})
-        good = validate("https://例え.jp/", {"type": "string", "format": "iri"})
-        print(before, "rfc3987_syntax" in sys.modules, bool(bad), good == [])
+        before = {package!r} in sys.modules
+        bad = validate({bad!r}, {{"type": "string", "format": {fmt!r}}})
+        good = validate({good!r}, {{"type": "string", "format": {fmt!r}}})
+        print(before, {package!r} in sys.modules, bool(bad), good == [])
         """
     )
     assert done.stdout.split() == ["False", "True", "True", "True"]
