@@ -35,12 +35,12 @@ from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.publish.cache import Entry, RenderCache, Stored
-from generator.publish.kept_index import Copies, KeptIndex, Made, PreviousCopies, Ranges, layout
+from generator.publish.kept_index import Copies, KeptIndex, Made, PreviousCopies, layout
 from generator.publish.kept_rows import KeptRows
 from generator.publish.keys import page_key
 from generator.publish.llms_full import FullPart, estimate_tokens, split_full, without_shared
 from generator.publish.location import MANIFEST, manifest_of
-from generator.publish.staging import Staging
+from generator.publish.staging import Ranges, Staging
 from generator.render.i18n import Catalog
 from generator.render.listings import RowMemo
 from generator.render.renderer import Context, Deadline, Renderer, find_examples, render_page, site_wide_files

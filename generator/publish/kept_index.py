@@ -10,18 +10,17 @@ sits in each locale's ``llms-full.txt``, with that file's sha256.
 When the previous site still holds a page's HTML and twin with those very hashes (the publisher
 checks the previous site against its manifest), the rebuild leaves them there without opening
 the entry, and copies the twin's copy from the previous ``llms-full.txt`` into the new one when
-that file too is the one the record describes (:class:`PreviousCopies`). Anything else (another site in the same cache
-directory, a page edited by hand, a record that does not check out) falls back to the entry.
+that file too is the one the record describes (:class:`PreviousCopies`). Anything else (another
+site in the same cache directory, a page edited by hand, a record that does not check out) falls
+back to the entry.
 
 The file: a magic line, its JSON, then the JSON's sha256.
 """
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
-import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -144,39 +143,6 @@ def layout(head: bytes, chunks: Iterable[Iterable[tuple[int, str]]]) -> tuple[di
             at.setdefault(twin, (position, size))
             position += size
     return at, position
-
-
-class Ranges:
-    """Byte ranges of files read with ``pread``, each file opened once; :meth:`close` closes them."""
-
-    def __init__(self) -> None:
-        self._open: dict[Path, int | None] = {}
-
-    def read(self, path: Path, start: int, size: int) -> bytes | None:
-        """The *size* bytes at *start* in *path*; None when it cannot be opened or read, or is shorter."""
-        if not size:
-            return b""
-        if path not in self._open:
-            try:
-                self._open[path] = os.open(path, os.O_RDONLY)
-            except OSError:
-                self._open[path] = None
-        handle = self._open[path]
-        if handle is None:
-            return None
-        try:
-            data = os.pread(handle, size, start)
-        except OSError:
-            return None
-        return data if len(data) == size else None
-
-    def close(self) -> None:
-        """Close the files it opened."""
-        for handle in self._open.values():
-            if handle is not None:
-                with contextlib.suppress(OSError):
-                    os.close(handle)
-        self._open.clear()
 
 
 class PreviousCopies:

@@ -14,6 +14,7 @@ unchanged files in too (hard links) for a step that needs the whole site in one 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -190,27 +191,57 @@ RANGE_BLOCK = 4 << 20
 """The most :meth:`Staging.write_ranges` reads of its source at once."""
 
 
+class Ranges:
+    """Byte ranges of files read with ``pread``, each file opened once; :meth:`close` closes them."""
+
+    def __init__(self) -> None:
+        self._open: dict[Path, int | None] = {}
+
+    def read(self, path: Path, start: int, size: int) -> bytes | None:
+        """The *size* bytes at *start* in *path*; None when it cannot be opened or read, or is shorter."""
+        if not size:
+            return b""
+        if path not in self._open:
+            try:
+                self._open[path] = os.open(path, os.O_RDONLY)
+            except OSError:
+                self._open[path] = None
+        handle = self._open[path]
+        if handle is None:
+            return None
+        try:
+            data = os.pread(handle, size, start)
+        except OSError:
+            return None
+        return data if len(data) == size else None
+
+    def close(self) -> None:
+        """Close the files it opened."""
+        for handle in self._open.values():
+            if handle is not None:
+                with contextlib.suppress(OSError):
+                    os.close(handle)
+        self._open.clear()
+
+
 def _ranged(pieces: Iterable[bytes | tuple[int, int]], source: Path | None) -> Iterator[bytes]:
     """*pieces* as bytes: each range of *source* read, neighbouring ranges (and a newline between them that
     *source* holds as well) merged into one read, split into blocks of :data:`RANGE_BLOCK`."""
-    handle: int | None = None
+    ranges = Ranges()
     pending: list[int] = []  # start, end of the range not yet read
     newline = False  # a b"\n" piece came after the pending range
 
     def flush() -> Iterator[bytes]:
-        nonlocal handle
         if not pending:
             return
         start, end = pending
         pending.clear()
         if source is None:
             raise RuntimeError("a range of a previous file was asked for, but there is no previous file")
-        if handle is None:
-            handle = os.open(source, os.O_RDONLY)
         while start < end:
-            data = os.pread(handle, min(RANGE_BLOCK, end - start), start)
-            if not data:
-                raise PortalError(f"{source} became shorter while it was read; build again.")
+            data = ranges.read(source, start, min(RANGE_BLOCK, end - start))
+            if data is None:
+                raise PortalError(f"{source} could not be read, or became shorter while it was read; build again.")
             start += len(data)
             yield data
 
@@ -238,5 +269,4 @@ def _ranged(pieces: Iterable[bytes | tuple[int, int]], source: Path | None) -> I
         if newline:
             yield b"\n"
     finally:
-        if handle is not None:
-            os.close(handle)
+        ranges.close()
