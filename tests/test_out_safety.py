@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.publish.write import Entry, unlisted
+from generator.publish.survey import Entry, unlisted
 from tests.conftest import TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]

@@ -339,6 +339,7 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
                 job.renderer.preload(job.pages)  # compiled once here, not once per worker
                 for catalog in job.catalogs.values():
                     catalog.preload()  # CLDR data loaded once here too: the site-wide pages need it anyway
+                staging.settle()  # the publisher's survey of the previous site, which every worker needs
                 context = multiprocessing.get_context("fork")
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
                     futures = [pool.submit(_render_groups, chunk, i) for i, chunk in enumerate(chunks)]

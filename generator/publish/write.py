@@ -44,14 +44,14 @@ import os
 import shutil
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 from generator.errors import PortalError
 from generator.publish.inplace import apply, roll_back
 from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect
-from generator.publish.signatures import check_published, published_signatures, record_published, sha256_of
+from generator.publish.signatures import record_published
 from generator.publish.staging import Staging, safe_relative
+from generator.publish.survey import Entry, Pending, Survey, start_survey
 
 _SHOWN = 10
 """File names shown in a warning before the rest are counted."""
@@ -62,44 +62,6 @@ Producer = Callable[[Staging], None]
 
 
 # --------------------------------------------------------------------------- what the new site keeps
-
-
-@dataclass(frozen=True)
-class Entry:
-    """Something in the old site that its manifest does not list: not ours, so it is kept."""
-
-    path: str
-    kind: str
-    """``file``, ``symlink``, ``dir`` (an empty one) or ``other`` (a fifo, socket or device)."""
-
-
-def unlisted(real: Path, listed: Mapping[str, str]) -> list[Entry]:
-    """Every entry under *real* that the manifest does not list, sorted; symlinks are never followed.
-
-    One ``scandir`` per directory, each entry told apart by the type the directory listing gives
-    (``os.walk`` and an ``lstat`` per directory took twice as long over a 5,000-tool site's 45,000
-    entries, and every build lists the whole previous site). A symlink to a directory is an entry
-    of its own, never walked into; a directory with nothing in it is one too.
-    """
-    found: list[Entry] = []
-    pending = [("", os.fspath(real))]
-    while pending:
-        prefix, directory = pending.pop()
-        with os.scandir(directory) as listing:
-            entries = list(listing)
-        if not entries and prefix:
-            found.append(Entry(prefix.rstrip("/"), "dir"))
-        for entry in entries:
-            path = prefix + entry.name
-            if entry.is_dir():  # follows a symlink, as os.walk sorts entries
-                if entry.is_symlink():
-                    found.append(Entry(path, "symlink"))
-                else:
-                    pending.append((path + "/", entry.path))
-            elif path not in listed and path != MANIFEST:
-                kind = "symlink" if entry.is_symlink() else "file" if entry.is_file(follow_symlinks=False) else "other"
-                found.append(Entry(path, kind))
-    return sorted(found, key=lambda e: e.path)
 
 
 def _collision(entry: Entry, new_files: set[str], new_dirs: set[str]) -> bool:
@@ -251,33 +213,33 @@ def publish(
     undo = real.parent / f".{real.name}.undo-{os.getpid()}"
     warnings: list[str] = []
     untouched: dict[str, list[int]] = {}
+    pending: Pending | None = None
+    found = Survey()
     with _locked(real):
         try:
             _clean_leftovers(real)
             site = inspect(out, real, protected)
-            kept = unlisted(real, site.listed) if site.exists else []
-            seen = published_signatures(record, real) if site.exists else {}
-            signatures: dict[str, list[int]] = {}  # of the intact files, as check_published found them
-            intact, edited = check_published(real, site.listed, seen, signatures) if site.exists else ({}, [])
-            if site.exists:
-                intact[MANIFEST] = _digest(real / MANIFEST)  # an unchanged site keeps its manifest too
+            # The previous site is surveyed in a child while the producer models the pages; the
+            # staging waits for it before the first page is written (generator.publish.survey).
+            pending = start_survey(real, site.listed, record) if site.exists else Pending(Survey)
             shutil.rmtree(staging, ignore_errors=True)
             staging.mkdir()
-            written = Staging(staging, real if site.exists else None, intact, lazy=True)
+            written = Staging(staging, real if site.exists else None, lambda: pending.result().intact, lazy=True)
             produce(written)
+            found = pending.result()
             new_files = set(written.hashes) | {MANIFEST}
             new_dirs = directories_of(new_files)
-            _refuse_kept(out, kept, new_files, new_dirs)
+            _refuse_kept(out, found.kept, new_files, new_dirs)
             changed = sorted(set(written.hashes) - written.same)
             dropped = sorted(set(site.listed) - new_files)
             if written.lazy and len(changed) + len(dropped) <= len(new_files) // 2:
                 if changed or dropped:
                     apply(real, staging, undo, changed, dropped)
                 # Every other file was left where it was: its signature still stands.
-                untouched = {path: signatures[path] for path in written.same if path in signatures}
+                untouched = {path: found.signatures[path] for path in written.same if path in found.signatures}
             else:
                 written.complete()
-                _carry(real, staging, kept, new_dirs)
+                _carry(real, staging, found.kept, new_dirs)
                 if site.exists:
                     os.chmod(staging, stat.S_IMODE(os.stat(real).st_mode))
                     os.rename(real, old)
@@ -287,29 +249,21 @@ def publish(
                 f"Writing the site to {out} failed ({exc.strerror or exc}); the previous site is unchanged."
             ) from None
         finally:
+            if pending is not None:
+                pending.close()
             _settle(real, staging, old)
         record_published(record, real, written.hashes | {MANIFEST: ""}, untouched)
-    if kept:
+    if found.kept:
         warnings.append(
-            f"kept {len(kept)} file(s) in {out} that mcp-portal did not write (the previous manifest.json "
-            f"does not list them), carried over untouched: {_names([e.path for e in kept])}"
+            f"kept {len(found.kept)} file(s) in {out} that mcp-portal did not write (the previous manifest.json "
+            f"does not list them), carried over untouched: {_names([e.path for e in found.kept])}"
         )
-    if edited:
+    if found.edited:
         warnings.append(
-            f"replaced {len(edited)} file(s) of the previous site in {out} that were edited after it was built: "
-            f"{_names(edited)}; put lasting changes in overlays or a template directory"
+            f"replaced {len(found.edited)} file(s) of the previous site in {out} that were edited after it was built: "
+            f"{_names(found.edited)}; put lasting changes in overlays or a template directory"
         )
     return warnings
-
-
-def _digest(path: Path) -> str:
-    """The sha256 of the regular file at *path*, or "" (matching nothing) when it is not one."""
-    try:
-        if stat.S_ISREG(os.lstat(path).st_mode):
-            return sha256_of(os.fspath(path))
-    except OSError:
-        pass
-    return ""
 
 
 def _refuse_kept(out: Path, kept: Sequence[Entry], new_files: set[str], new_dirs: set[str]) -> None:
