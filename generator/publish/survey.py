@@ -8,25 +8,23 @@ over every file: 80 ms of a one-tool rebuild's serial path at 1,000 tools (6,000
 is most of a tenth of it.
 
 Nothing in the survey depends on the new site, so :func:`start_survey` forks a child that takes
-it while the parent builds the model and the cache keys, on the other core. The pages need the
-result only when they are written, so the parent waits for it (:meth:`Pending.result`) just
-before the render workers are forked. The survey is the same whichever process takes it: when
-the child cannot be used (no ``fork``, other threads running, the child failed), the parent
-takes it itself. The output directory's lock is held throughout, so no other build changes the
-site while it is surveyed.
+it while the parent builds the model and the cache keys, on the other core (:mod:`generator.forked`).
+The pages need the result only when they are written, so the parent waits for it just before the
+render workers are forked. The survey is the same whichever process takes it: when the child
+cannot be used (no ``fork``, other threads running, the child failed), the parent takes it
+itself. The output directory's lock is held throughout, so no other build changes the site
+while it is surveyed.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import pickle
 import stat
-import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.forked import Forked, in_child
 from generator.publish.location import MANIFEST
 from generator.publish.signatures import check_published, published_signatures, sha256_of
 
@@ -103,72 +101,6 @@ def _digest(path: Path) -> str:
     return ""
 
 
-class Pending:
-    """A survey being taken; :meth:`result` waits for it, :meth:`close` gives up on it."""
-
-    def __init__(self, take: Callable[[], Survey], child: int = 0, pipe: int = -1) -> None:
-        self._take = take
-        self._child = child
-        self._pipe = pipe
-        self._result: Survey | None = None
-
-    def result(self) -> Survey:
-        """The survey: the child's, or taken here when there is no child or it sent nothing usable."""
-        if self._result is None:
-            found = self._collect()
-            self._result = found if found is not None else self._take()
-        return self._result
-
-    def _collect(self) -> Survey | None:
-        if not self._child:
-            return None
-        try:
-            with os.fdopen(self._pipe, "rb") as pipe:
-                self._pipe = -1
-                data = pipe.read()
-        finally:
-            self.close()
-        try:
-            found = pickle.loads(data) if data else None  # our own child's pickle, through our own pipe
-        except Exception:  # a child cut short: the survey is taken here instead
-            return None
-        return found if isinstance(found, Survey) else None
-
-    def close(self) -> None:
-        """Reap the child, if any (it finishes the survey and exits on its own)."""
-        if self._pipe >= 0:
-            os.close(self._pipe)
-            self._pipe = -1
-        if self._child:
-            child, self._child = self._child, 0
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(child, 0)
-
-
-def start_survey(real: Path, listed: Mapping[str, str], record: Path | None) -> Pending:
-    """Start the survey of the site at *real* in a forked child (see the module docstring).
-
-    No child is forked where ``fork`` is missing, or while other threads run (a child of a process
-    with threads may find a lock held forever); :meth:`Pending.result` then takes it here.
-    """
-
-    def take() -> Survey:
-        return survey(real, listed, record)
-
-    if not hasattr(os, "fork") or threading.active_count() > 1:
-        return Pending(take)
-    read, write = os.pipe()
-    child = os.fork()
-    if child == 0:  # pragma: no cover - runs in the child, which leaves through os._exit
-        status = 1
-        try:
-            os.close(read)
-            data = pickle.dumps(take(), protocol=pickle.HIGHEST_PROTOCOL)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(write, view) :]
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write)
-    return Pending(take, child, read)
+def start_survey(real: Path, listed: Mapping[str, str], record: Path | None) -> Forked[Survey]:
+    """Start the survey of the site at *real* in a forked child (see the module docstring)."""
+    return in_child(lambda: survey(real, listed, record), Survey)

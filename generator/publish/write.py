@@ -47,11 +47,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from generator.errors import PortalError
+from generator.forked import Forked
 from generator.publish.inplace import apply, roll_back
 from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect
 from generator.publish.signatures import record_published
 from generator.publish.staging import Staging, safe_relative
-from generator.publish.survey import Entry, Pending, Survey, start_survey
+from generator.publish.survey import Entry, Survey, start_survey
 
 _SHOWN = 10
 """File names shown in a warning before the rest are counted."""
@@ -213,7 +214,7 @@ def publish(
     undo = real.parent / f".{real.name}.undo-{os.getpid()}"
     warnings: list[str] = []
     untouched: dict[str, list[int]] = {}
-    pending: Pending | None = None
+    pending: Forked[Survey] | None = None
     found = Survey()
     with _locked(real):
         try:
@@ -221,7 +222,7 @@ def publish(
             site = inspect(out, real, protected)
             # The previous site is surveyed in a child while the producer models the pages; the
             # staging waits for it before the first page is written (generator.publish.survey).
-            pending = start_survey(real, site.listed, record) if site.exists else Pending(Survey)
+            pending = start_survey(real, site.listed, record) if site.exists else Forked(Survey, Survey)
             shutil.rmtree(staging, ignore_errors=True)
             staging.mkdir()
             written = Staging(staging, real if site.exists else None, lambda: pending.result().intact, lazy=True)

@@ -1,9 +1,11 @@
-"""The survey of the previous site, taken in a forked child while the pages are modelled
-(generator/publish/survey.py): the same survey as the parent would take, whichever process takes it.
+"""Work taken in forked children (generator/forked.py) is the work this process would do.
 
-Each test publishes a real small site through :func:`generator.publish.write.publish`, damages it
-by hand (an edited page, a removed one, a file we did not write, an empty directory), and
-compares the child's survey with one taken in this process.
+- The survey of the previous site (generator/publish/survey.py): each test publishes a real small
+  site through :func:`generator.publish.write.publish`, damages it by hand (an edited page, a
+  removed one, a file we did not write, an empty directory), and compares the child's survey with
+  one taken in this process.
+- A large snapshot's tool digests (generator/snapshot/snapshot.py): the same as computed here, and
+  a snapshot that fails its checks leaves no child behind.
 """
 
 from __future__ import annotations
@@ -11,17 +13,21 @@ from __future__ import annotations
 import json
 import os
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from generator.forked import Forked
 from generator.publish import survey as survey_module
 from generator.publish.assemble import write_manifest
 from generator.publish.cache import PUBLISHED
 from generator.publish.staging import Staging
-from generator.publish.survey import Pending, Survey, start_survey, survey
+from generator.publish.survey import Survey, start_survey, survey
 from generator.publish.write import publish
+from generator.snapshot.snapshot import FORK_TOOLS, SnapshotError, load_snapshot, parse_snapshot, raw_digest
 from tests.test_inplace import _site
+from tests.test_publish import GOLDEN
 
 
 def _damaged(tmp_path: Path) -> tuple[Path, dict[str, str], Path]:
@@ -54,8 +60,8 @@ def _forking(monkeypatch: pytest.MonkeyPatch) -> list[int]:
             forks.append(pid)
         return pid
 
-    monkeypatch.setattr(survey_module.os, "fork", fork)
-    monkeypatch.setattr(survey_module.threading, "active_count", lambda: 1)
+    monkeypatch.setattr("generator.forked.os.fork", fork)
+    monkeypatch.setattr("generator.forked.threading.active_count", lambda: 1)
     return forks
 
 
@@ -94,7 +100,12 @@ def test_a_child_that_fails_leaves_the_survey_to_this_process(tmp_path: Path, mo
 def test_no_child_is_forked_while_other_threads_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     site, listed, record = _damaged(tmp_path)
     forks: list[int] = []
-    monkeypatch.setattr(survey_module.os, "fork", lambda: forks.append(1) or 0)
+
+    def fork() -> int:
+        forks.append(1)
+        raise AssertionError("forked while another thread runs")
+
+    monkeypatch.setattr("generator.forked.os.fork", fork)
     stop = threading.Event()
     other = threading.Thread(target=stop.wait)
     other.start()
@@ -123,4 +134,34 @@ def test_a_failed_build_reaps_the_child_and_changes_nothing(tmp_path: Path, monk
 
 
 def test_a_site_that_does_not_exist_needs_no_survey() -> None:
-    assert Pending(Survey).result() == Survey()
+    assert Forked(Survey, Survey).result() == Survey()
+
+
+def _large_snapshot_text(n: int) -> str:
+    """The demo snapshot with its tools repeated under new names to *n* tools, as a file holds it."""
+    demo = load_snapshot(GOLDEN)
+    tools = tuple({**demo.tools[i % len(demo.tools)], "name": f"tool_{i:04d}"} for i in range(n))
+    return replace(demo, tools=tools, endpoints=(), fingerprint="").to_json()
+
+
+def test_a_large_snapshots_tool_digests_come_from_a_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _large_snapshot_text(FORK_TOOLS)
+    forks = _forking(monkeypatch)
+    snapshot = parse_snapshot(text, Path("large.json"))
+    assert len(forks) == 1, "the digests were not computed in a child"
+    assert snapshot.tool_keys == tuple(map(raw_digest, snapshot.tools))
+    assert parse_snapshot(_large_snapshot_text(FORK_TOOLS - 1), Path("small.json")).tool_keys
+    assert len(forks) == 1, "a snapshot under FORK_TOOLS tools is not worth a fork"
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forks[0], os.WNOHANG)
+
+
+def test_a_large_snapshot_that_fails_its_checks_leaves_no_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = json.loads(_large_snapshot_text(FORK_TOOLS + 10))
+    data["tools"][-1]["name"] = data["tools"][0]["name"]
+    forks = _forking(monkeypatch)
+    with pytest.raises(SnapshotError, match="repeats"):
+        parse_snapshot(json.dumps(data), Path("repeated.json"))
+    assert len(forks) == 1
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forks[0], os.WNOHANG)
