@@ -113,12 +113,16 @@ def test_format_checkers_are_those_of_a_plain_import() -> None:
     """Every draft has the same format names and ``raises``, and the same functions but for the deferred four."""
     plain = _python(_CHECKERS).stdout
     ours = _python("import generator\n" + _CHECKERS).stdout
-    names = [f"_is_{kind}{end}" for kind in ("iri", "uri") for end in ("", "_reference")]
+    names = [f"_is_{kind}{end}" for kind in ("iri", "uri") for end in ("", "_reference")] + ["_is_duration"]
     deferred = {f"generator.{name}": f"jsonschema._format.{name[1:]}" for name in names}
     assert all(f'"{mine}"' in ours for mine in deferred)
     for mine, theirs in deferred.items():
         ours = ours.replace(f'"{mine}"', f'"{theirs}"')
-    assert json.loads(ours) == json.loads(plain)
+    # duration names the base class of isoduration's exception (ValueError), which catches the same failures
+    raises = "<class 'isoduration.parser.exceptions.DurationParsingException'>"
+    assert plain.count(raises) == 3 and ours.count(raises) == 0
+    assert ours.count("is_duration\", \"<class 'ValueError'>\"") == 3
+    assert json.loads(ours) == json.loads(plain.replace(raises, repr(ValueError)))
     assert json.loads(plain)["drafts"]["draft202012"]["iri"] == ["jsonschema._format.is_iri", repr(ValueError)]
     assert json.loads(plain)["drafts"]["draft3"]["uri"] == ["jsonschema._format.is_uri", repr(())]
 
@@ -180,11 +184,32 @@ def test_uri_verdicts_are_the_validators(value: str) -> None:
     assert validate("a b", {"$schema": "http://json-schema.org/draft-04/schema#", "format": "uri-reference"}) == []
 
 
+DURATIONS = ["P1D", "PT1H30M", "P1Y2M3DT4H5M6S", "P1W", "P1X", "P", "PT", "1D", "P1.5D", "P1DT", "", "P-1D"]
+
+
+def test_duration_verdicts_are_those_of_a_plain_jsonschema() -> None:
+    """validate() decides ``duration`` as a plain jsonschema (with isoduration imported as it does) decides it."""
+    from generator.schema.validation import validate
+
+    plain = _python(
+        f"""
+        import json
+        from jsonschema import Draft202012Validator, FormatChecker
+        check = Draft202012Validator({{"format": "duration"}}, format_checker=FormatChecker())
+        print(json.dumps([check.is_valid(value) for value in {DURATIONS!r}]))
+        """
+    )
+    expected = json.loads(plain.stdout)
+    assert True in expected and False in expected
+    assert [validate(value, {"format": "duration"}) == [] for value in DURATIONS] == expected
+
+
 @pytest.mark.parametrize(
     ("package", "fmt", "bad", "good"),
     [
         ("rfc3987_syntax", "iri", "not an iri", "https://例え.jp/"),
         ("rfc3986_validator", "uri", "http://example.com/a b", "https://example.com/"),
+        ("isoduration", "duration", "P1X", "P1DT2H"),
     ],
 )
 def test_a_deferred_package_is_imported_on_the_first_check_of_its_format(
