@@ -25,7 +25,14 @@ from generator.publish.cache import PUBLISHED
 from generator.publish.staging import Staging
 from generator.publish.survey import Survey, start_survey, survey
 from generator.publish.write import publish
-from generator.snapshot.snapshot import FORK_TOOLS, SnapshotError, load_snapshot, parse_snapshot, raw_digest
+from generator.snapshot.snapshot import (
+    FORK_TOOLS,
+    SnapshotError,
+    fingerprint,
+    load_snapshot,
+    parse_snapshot,
+    raw_digest,
+)
 from tests.test_inplace import _site
 from tests.test_publish import GOLDEN
 
@@ -150,10 +157,35 @@ def test_a_large_snapshots_tool_digests_come_from_a_child(monkeypatch: pytest.Mo
     snapshot = parse_snapshot(text, Path("large.json"))
     assert len(forks) == 1, "the digests were not computed in a child"
     assert snapshot.tool_keys == tuple(map(raw_digest, snapshot.tools))
+    assert snapshot.fingerprint == fingerprint(snapshot.tools) == json.loads(text)["fingerprint"]
+    assert snapshot.__dict__.get("_own_fingerprint") is True  # frozen() need not compute it again
     assert parse_snapshot(_large_snapshot_text(FORK_TOOLS - 1), Path("small.json")).tool_keys
     assert len(forks) == 1, "a snapshot under FORK_TOOLS tools is not worth a fork"
     with pytest.raises(ChildProcessError):
         os.waitpid(forks[0], os.WNOHANG)
+
+
+def test_a_large_snapshot_whose_fingerprint_is_wrong_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    data = json.loads(_large_snapshot_text(FORK_TOOLS))
+    data["tools"][7]["description"] += " (edited)"
+    forks = _forking(monkeypatch)
+    with pytest.raises(SnapshotError, match="fingerprint"):
+        parse_snapshot(json.dumps(data), Path("edited.json"))
+    assert len(forks) == 1
+
+
+def test_a_large_snapshot_of_several_endpoints_hashes_them_as_the_snapshot_does(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    snapshot = parse_snapshot(_large_snapshot_text(FORK_TOOLS), Path("large.json"))
+    names = tuple(tool["name"] for tool in snapshot.tools)
+    base = snapshot.endpoints[0]
+    endpoints = (replace(base, name="read", tools=names[:100]), replace(base, name="all", tools=names))
+    text = replace(snapshot, endpoints=endpoints, fingerprint="").to_json()
+    forks = _forking(monkeypatch)
+    parsed = parse_snapshot(text, Path("endpoints.json"))
+    assert len(forks) == 1
+    assert parsed.fingerprint == fingerprint(parsed.tools, [e.to_json() for e in endpoints]) != snapshot.fingerprint
 
 
 def test_a_large_snapshot_that_fails_its_checks_leaves_no_child(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -314,32 +314,54 @@ def _parse(raw: str, *, pretty_text: bool = False, known_fingerprint: str | None
         readable = " and ".join(map(str, READABLE_VERSIONS))
         raise ShapeProblem(f"its snapshot_version is {shown(version)}, and this mcp-portal reads versions {readable}")
     listed = data.get("tools")
-    keys = _tool_keys_forked(listed) if isinstance(listed, list) and len(listed) >= FORK_TOOLS else None
+    digests = None
+    if isinstance(listed, list) and len(listed) >= FORK_TOOLS:
+        digests = in_child(lambda: _digests(data, known_fingerprint is None), Digests)
     try:
-        snap = _checked(data, raw, plain, pretty_text, known_fingerprint)
-        if keys is not None:
-            snap.__dict__["tool_keys"] = keys.result()  # as the cached property stores it
+        return _checked(data, raw, plain, pretty_text, known_fingerprint, digests)
     finally:
-        if keys is not None:
-            keys.close()
-    return snap
+        if digests is not None:
+            digests.close()
 
 
 FORK_TOOLS = 256
-"""From this many tools on, a snapshot read from text has its :attr:`Snapshot.tool_keys` computed in a
-forked child while this process checks the shape and the fingerprint (:mod:`generator.forked`): at
-1,000 tools that takes 40 ms off a one-tool rebuild's serial path. Fewer tools are not worth a fork."""
+"""From this many tools on, a snapshot read from text has its tools' digests and its fingerprint
+computed in a forked child (:func:`_digests`, :mod:`generator.forked`) while this process walks
+its depth and checks its shape: at 1,000 tools that takes some 80 ms off a one-tool rebuild's
+serial path. Fewer tools are not worth a fork."""
 
 
-def _tool_keys_forked(tools: list[JSON]) -> Forked[tuple[bytes, ...]]:
-    """Each tool's :func:`raw_digest`, computed in a child (the very computation of :attr:`Snapshot.tool_keys`)."""
-    return in_child(lambda: tuple(map(raw_digest, tools)), tuple)
+@dataclass(frozen=True)
+class Digests:
+    """What :func:`_digests` computes: every tool's :func:`raw_digest`, and the fingerprint (or "")."""
+
+    tool_keys: tuple[bytes, ...]
+    fingerprint: str
+
+
+def _digests(data: dict[str, JSON], with_fingerprint: bool) -> Digests:
+    """:attr:`Snapshot.tool_keys` and :attr:`Snapshot.fingerprint` of the snapshot *data* holds, computed
+    as the snapshot computes them (in a child, before the shape is checked: anything the shape would
+    refuse makes the child fail, and the parent never asks for its result)."""
+    tools = data["tools"]
+    keys = tuple(map(raw_digest, tools))  # type: ignore[arg-type]
+    if not with_fingerprint:
+        return Digests(keys, "")
+    names = {tool["name"] for tool in tools}  # type: ignore[index, union-attr]
+    records = [record.to_json() for record in _endpoints(data.get("endpoints", []), names)]  # type: ignore[arg-type]
+    return Digests(keys, fingerprint(tools, records))  # type: ignore[arg-type]
 
 
 def _checked(
-    data: dict[str, JSON], raw: str, plain: bool, pretty_text: bool, known_fingerprint: str | None
+    data: dict[str, JSON],
+    raw: str,
+    plain: bool,
+    pretty_text: bool,
+    known_fingerprint: str | None,
+    digests: Forked[Digests] | None = None,
 ) -> Snapshot:
-    """The snapshot *data* holds, once its shape, names and fingerprint are checked (see :func:`_parse`)."""
+    """The snapshot *data* holds, once its shape, names and fingerprint are checked (see :func:`_parse`);
+    *digests*, when given, brings its tools' digests and (unless known) its fingerprint."""
     problem = check_shape(data, plain=plain, shallow=pretty_text and shallow_pretty(raw, MAX_DEPTH))
     if problem is not None:
         raise ShapeProblem(problem)
@@ -350,6 +372,7 @@ def _checked(
             earlier = first[tool["name"]]
             at = where(["tools", i, "name"])
             raise ShapeProblem(f"{at} repeats {quote(tool['name'])}, the name of tools[{earlier}]")
+    computed = digests.result() if digests is not None else None
     snap = Snapshot(
         protocol_version=data["protocol_version"],
         server=data["server"],
@@ -362,8 +385,12 @@ def _checked(
         resource_templates=tuple(data.get("resource_templates", [])),
         skipped_tools=tuple(data.get("skipped_tools", [])),
         endpoints=_endpoints(data.get("endpoints", []), set(first)),
-        fingerprint=known_fingerprint or "",
+        fingerprint=known_fingerprint or (computed.fingerprint if computed is not None else ""),
     )
+    if computed is not None:
+        snap.__dict__["tool_keys"] = computed.tool_keys  # as the cached property stores it
+        if computed.fingerprint and not known_fingerprint:
+            object.__setattr__(snap, "_own_fingerprint", True)  # computed from these very tools
     if known_fingerprint is None and data["fingerprint"] != snap.fingerprint:
         raise ShapeProblem("its `fingerprint` does not match its tools, so it was edited or damaged")
     return snap
