@@ -122,3 +122,27 @@ def test_the_connecting_pages_pick_their_tool_once_for_every_locale(monkeypatch:
     demonstrated = [site.demonstrated(call) for call in endpoints]
     assert demonstrated == [real(call, site) for call in endpoints]
     assert all(tool is not None and tool.name in shown["en"][0] for tool in demonstrated)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_what_is_written_meanwhile_may_not_take_a_pages_path(jobs: int, tmp_path: Path) -> None:
+    """The site-wide files are written while the workers render; a path written both there and by a worker
+    is refused as a path written twice in one process is."""
+    from generator.commands.build import catalogs_for
+    from generator.errors import PortalError
+    from generator.model.gather import gather
+    from generator.publish.assemble import new_job, render_pages
+    from generator.publish.staging import Staging
+    from generator.render.renderer import Deadline, Renderer
+
+    config = demo_config(PortalConfig(search=False))
+    site = gather(load_snapshot(GOLDEN / "demo.snapshot.json"), config).model
+    job = new_job(site, catalogs_for(config), Renderer(), Deadline(600))
+    staging = Staging(tmp_path)
+    taken = job.pages[-1].html_path
+
+    def meanwhile() -> None:
+        staging.write(taken, b"<p>not the page</p>")
+
+    with pytest.raises(PortalError, match="twice"):
+        render_pages(job, staging, jobs, lambda _: None, meanwhile)

@@ -18,7 +18,14 @@ from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.model.gather import gather
-from generator.publish.assemble import new_job, render_pages, staged_files, write_manifest, write_site_wide
+from generator.publish.assemble import (
+    new_job,
+    render_pages,
+    staged_files,
+    write_llms,
+    write_manifest,
+    write_site_wide,
+)
 from generator.publish.cache import PUBLISHED, RenderCache, cache_dir
 from generator.publish.keys import site_key
 from generator.publish.location import Protected, preflight
@@ -88,9 +95,25 @@ def produce_site(
             cache.compiled = set(renderer.compiled_dirs)
         job = new_job(gathered.model, catalogs, renderer, deadline, cache)
         advance(len(gathered.model.tools))
-    with progress.stage("render", total=len(job.pages), unit="pages") as advance:
-        schema_notes, example_warnings = render_pages(job, staging, jobs, advance)
+
+    def meanwhile() -> None:  # what needs nothing the pages make: written while the workers render
         write_site_wide(job, staging)
+        pieces = cache.snapshot_pieces() if cache is not None else None  # unchanged tools' text is copied
+        staging.write_stream("snapshot.json", snapshot.json_pieces(pieces))
+        if pieces is not None:
+            pieces.close()
+        if gathered.api is not None:
+            staging.write(gathered.api.published_name, gathered.api.content)
+        for asset in ("portal.css", "highlight.css", "portal.js"):
+            # A template directory may override the shipped assets too, file by file.
+            source = data_dir("templates") / "static" / asset
+            if template_dir and (template_dir / "static" / asset).is_file():
+                source = template_dir / "static" / asset
+            staging.write(f"assets/{asset}", source.read_bytes())
+
+    with progress.stage("render", total=len(job.pages), unit="pages") as advance:
+        schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
+        write_llms(job, staging)
     warnings += schema_notes + example_warnings
     if config.search:
         from generator.publish.search import index_site
@@ -101,18 +124,6 @@ def produce_site(
             advance(len(job.pages))
         if reused:
             progress.note("index: no indexed page changed, so the previous site's search index was reused")
-    pieces = cache.snapshot_pieces() if cache is not None else None  # unchanged tools' text is copied
-    staging.write_stream("snapshot.json", snapshot.json_pieces(pieces))
-    if pieces is not None:
-        pieces.close()
-    if gathered.api is not None:
-        staging.write(gathered.api.published_name, gathered.api.content)
-    for asset in ("portal.css", "highlight.css", "portal.js"):
-        # A template directory may override the shipped assets too, file by file.
-        source = data_dir("templates") / "static" / asset
-        if template_dir and (template_dir / "static" / asset).is_file():
-            source = template_dir / "static" / asset
-        staging.write(f"assets/{asset}", source.read_bytes())
     write_manifest(staging, {"capability_version": snapshot.capability_version, "fingerprint": snapshot.fingerprint})
     return warnings
 

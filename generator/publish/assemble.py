@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import __version__
+from generator.errors import PortalError
 from generator.model.gather import schema_warnings
 from generator.model.kinds import PageKind
 from generator.model.pages import Page, pages_for
@@ -317,9 +318,15 @@ def _deal(groups: int, jobs: int) -> list[list[int]]:
     return [order[i : i + size] for i in range(0, groups, size)]
 
 
-def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tuple[list[str], list[str]]:
+def render_pages(
+    job: Job, staging: Staging, jobs: int, advance: Advance, meanwhile: Callable[[], None] | None = None
+) -> tuple[list[str], list[str]]:
     """Render every page into *staging*, and each locale's ``llms-full.txt``; return the warnings of
-    the tools' input schemas, then those of their examples (each in the site's page order)."""
+    the tools' input schemas, then those of their examples (each in the site's page order).
+
+    *meanwhile* writes what needs nothing the pages make (into *staging*, never a page's path): it
+    runs in this process while the workers render, or after the pages when they are rendered here.
+    """
     global _JOB
     _JOB = job
     job.staging = staging
@@ -335,6 +342,8 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
                 job.chunks = 1
                 results.append(_render_groups(list(range(len(job.groups))), 0))
                 advance(results[-1].pages)
+                if meanwhile is not None:
+                    meanwhile()
             else:
                 job.renderer.preload(job.pages)  # compiled once here, not once per worker
                 for catalog in job.catalogs.values():
@@ -343,6 +352,8 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
                 context = multiprocessing.get_context("fork")
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
                     futures = [pool.submit(_render_groups, chunk, i) for i, chunk in enumerate(chunks)]
+                    if meanwhile is not None:
+                        meanwhile()  # on this process's core while the workers render
                     for future in as_completed(futures):
                         results.append(future.result())
                         advance(results[-1].pages)
@@ -377,6 +388,8 @@ def render_pages(job: Job, staging: Staging, jobs: int, advance: Advance) -> tup
     notes: dict[int, list[str]] = {}
     used: set[str] = set()
     for result in results:
+        if twice := sorted(staging.hashes.keys() & result.hashes.keys()):  # what meanwhile wrote, and a worker
+            raise PortalError(f"Refusing to write {twice[0]!r} twice in one build (two pages claim the same path).")
         staging.hashes.update(result.hashes)
         staging.same |= result.same
         warnings.update(result.warnings)
@@ -507,15 +520,26 @@ def shared_text(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Rend
 
 
 def write_site_wide(job: Job, staging: Staging) -> None:
-    """The files made from the whole site rather than one page."""
-    job.deadline.check("rendering the entry page, llms.txt and the 404 pages")
-    split = any(job.parts.values())
-    files = site_wide_files(job.site, job.catalogs, job.renderer, llms=not split)
-    if split:
-        # llms.txt lists the parts, which exist only once the pages are rendered.
-        files["llms.txt"] = _llms_with_parts(job, None)
+    """The files made from the whole site rather than one page, but ``llms.txt`` (:func:`write_llms`):
+    the entry page, the 404 pages, ``nav.js``, the sitemap and the hosting files. They need nothing
+    the workers make, so :func:`render_pages` can write them while the workers render."""
+    job.deadline.check("rendering the entry page and the 404 pages")
+    for path, text in site_wide_files(job.site, job.catalogs, job.renderer, llms=False).items():
+        staging.write(path, text.encode("utf-8"))
+
+
+def write_llms(job: Job, staging: Staging) -> None:
+    """Every ``llms.txt``, once the pages are rendered: a split ``llms-full.txt``'s parts are listed."""
+    job.deadline.check("rendering llms.txt")
+    if any(job.parts.values()):
+        files = {"llms.txt": _llms_with_parts(job, None)}
         for code in job.site.locales:
             files[f"{code}/llms.txt"] = _llms_with_parts(job, code)
+    else:
+        site, catalogs, renderer = job.site, job.catalogs, job.renderer
+        files = {"llms.txt": renderer.llms(site, catalogs, None)}
+        for code in site.locales:
+            files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
     for path, text in files.items():
         staging.write(path, text.encode("utf-8"))
     if job.cache is not None and job.memo is not None:
