@@ -18,7 +18,7 @@ import contextlib
 import os
 import pickle
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Generic, TypeVar, cast
 
 T = TypeVar("T")
@@ -74,13 +74,30 @@ class Forked(Generic[T]):
                 os.waitpid(child, 0)
 
 
+_allowed = True
+"""Whether :func:`in_child` may fork (see :func:`one_process_when`)."""
+
+
+@contextlib.contextmanager
+def one_process_when(alone: bool) -> Iterator[None]:
+    """Inside the block, when *alone* (``--jobs 1``: the user asked for one process), fork no child."""
+    global _allowed
+    before = _allowed
+    _allowed = before and not alone
+    try:
+        yield
+    finally:
+        _allowed = before
+
+
 def in_child(compute: Callable[[], T], kind: type) -> Forked[T]:
     """Start *compute* in a forked child; its value must be an instance of *kind* and picklable.
 
-    No child is forked where ``fork`` is missing or while other threads run: :meth:`Forked.result`
-    then computes the value in this process, as it does when the child fails.
+    No child is forked where ``fork`` is missing, while other threads run, or inside
+    :func:`one_process_when`: :meth:`Forked.result` then computes the value in this process, as it
+    does when the child fails.
     """
-    if not hasattr(os, "fork") or threading.active_count() > 1:
+    if not _allowed or not hasattr(os, "fork") or threading.active_count() > 1:
         return Forked(compute, kind)
     read, write = os.pipe()
     child = os.fork()

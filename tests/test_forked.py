@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 import os
 import threading
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from generator.forked import Forked
+from generator.forked import Forked, in_child, one_process_when
 from generator.publish import survey as survey_module
 from generator.publish.assemble import write_manifest
 from generator.publish.cache import PUBLISHED
@@ -197,3 +198,42 @@ def test_a_large_snapshot_that_fails_its_checks_leaves_no_child(monkeypatch: pyt
     assert len(forks) == 1
     with pytest.raises(ChildProcessError):
         os.waitpid(forks[0], os.WNOHANG)
+
+
+def test_each_locales_llms_full_beyond_the_first_is_written_by_a_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With two workers, the second and third locales' llms-full.txt (split into parts at this size) come
+    from children, byte for byte what one process writes."""
+    from generator.commands.build import site_files
+    from generator.config.portal import PortalConfig
+
+    snapshot = parse_snapshot(_large_snapshot_text(FORK_TOOLS), Path("large.json"))
+    config = PortalConfig(search=False, locales=("en", "ru", "ar"))
+    alone, _ = site_files(snapshot, config, jobs=1)
+    assert "ru/llms-full-02.txt" in alone, "too small to split into parts"
+    children: list[bool] = []
+
+    def recording(compute: Callable[[], object], kind: type) -> Forked[object]:
+        made = in_child(compute, kind)
+        children.append(made.forked)
+        return made
+
+    monkeypatch.setattr("generator.publish.assemble.in_child", recording)
+    monkeypatch.setattr("generator.forked.threading.active_count", lambda: 1)
+    together, _ = site_files(snapshot, config, jobs=2)
+    assert children == [True, True], "ru and ar were not written by children"
+    assert together == alone
+
+
+def test_one_process_when_asked_forks_no_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--jobs 1 asks for one process: inside one_process_when(True) nothing is forked, and the value is the same."""
+    site, listed, record = _damaged(tmp_path)
+    forks = _forking(monkeypatch)
+    with one_process_when(True):
+        alone = start_survey(site, listed, record)
+        assert not alone.forked
+        with one_process_when(False):  # an inner block cannot allow what an outer one forbids
+            assert not in_child(lambda: 1, int).forked
+    assert alone.result() == survey(site, listed, record) and forks == []
+    later = start_survey(site, listed, record)
+    assert later.forked and len(forks) == 1  # allowed again after the block
+    later.close()

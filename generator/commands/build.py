@@ -17,6 +17,7 @@ from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
+from generator.forked import one_process_when
 from generator.model.gather import gather
 from generator.publish.assemble import (
     new_job,
@@ -173,34 +174,36 @@ def build(
             f"The cache directory {cache} is inside the output directory {out}, which every build replaces. "
             f"Give --cache a directory outside it (the default is .mcp-portal-cache/ beside --out)."
         )
-    with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
-        snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
-        advance(len(snapshot.tools))
-    produced: dict[str, object] = {}
-    renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
+    with one_process_when(jobs <= 1):  # --jobs 1: one process, so no child either (generator.forked)
+        with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
+            obtained = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
+            snapshot, config = obtained
+            advance(len(snapshot.tools))
+        produced: dict[str, object] = {}
+        renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
 
-    def produce(staging: Staging) -> None:
-        warnings = produce_site(snapshot, config, staging, jobs=jobs, progress=progress, cache=renders)
-        if strict and warnings:
-            raise PortalError(
-                "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
-            )
-        produced.update(warnings=warnings, files=len(staging.hashes), written=time.perf_counter())
+        def produce(staging: Staging) -> None:
+            warnings = produce_site(snapshot, config, staging, jobs=jobs, progress=progress, cache=renders)
+            if strict and warnings:
+                raise PortalError(
+                    "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
+                )
+            produced.update(warnings=warnings, files=len(staging.hashes), written=time.perf_counter())
 
-    # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
-    try:
-        record = renders.root / PUBLISHED if renders is not None else None
-        kept = publish(out, produce, protected=build_inputs(config, from_file), record=record)
-    except BaseException:
+        # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
+        try:
+            record = renders.root / PUBLISHED if renders is not None else None
+            kept = publish(out, produce, protected=build_inputs(config, from_file), record=record)
+        except BaseException:
+            if renders is not None:
+                renders.discard()  # a failed build leaves the cache as it found it
+            raise
         if renders is not None:
-            renders.discard()  # a failed build leaves the cache as it found it
-        raise
-    if renders is not None:
-        renders.commit()
-    files = int(str(produced["files"]))
-    progress.report("publish", files, "files", time.perf_counter() - float(str(produced["written"])))
-    warnings = [*list(produced["warnings"]), *kept]  # type: ignore[call-overload]
-    return BuildResult(out, files, time.perf_counter() - started, snapshot, tuple(warnings))
+            renders.commit()
+        files = int(str(produced["files"]))
+        progress.report("publish", files, "files", time.perf_counter() - float(str(produced["written"])))
+        warnings = [*list(produced["warnings"]), *kept]  # type: ignore[call-overload]
+        return BuildResult(out, files, time.perf_counter() - started, snapshot, tuple(warnings))
 
 
 def build_inputs(config: PortalConfig, from_file: Path | None) -> Protected:
