@@ -27,7 +27,7 @@ from generator.publish.staging import Staging
 from generator.publish.survey import Survey, start_survey, survey
 from generator.publish.write import publish
 from generator.snapshot.snapshot import (
-    FORK_TOOLS,
+    FORK_BYTES,
     SnapshotError,
     fingerprint,
     load_snapshot,
@@ -152,22 +152,28 @@ def _large_snapshot_text(n: int) -> str:
     return replace(demo, tools=tools, endpoints=(), fingerprint="").to_json()
 
 
+LARGE = 700
+"""Tools enough for a text of more than FORK_BYTES."""
+
+
 def test_a_large_snapshots_tool_digests_come_from_a_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = _large_snapshot_text(FORK_TOOLS)
+    text = _large_snapshot_text(LARGE)
+    assert len(text) >= FORK_BYTES
     forks = _forking(monkeypatch)
     snapshot = parse_snapshot(text, Path("large.json"))
     assert len(forks) == 1, "the digests were not computed in a child"
     assert snapshot.tool_keys == tuple(map(raw_digest, snapshot.tools))
     assert snapshot.fingerprint == fingerprint(snapshot.tools) == json.loads(text)["fingerprint"]
     assert snapshot.__dict__.get("_own_fingerprint") is True  # frozen() need not compute it again
-    assert parse_snapshot(_large_snapshot_text(FORK_TOOLS - 1), Path("small.json")).tool_keys
-    assert len(forks) == 1, "a snapshot under FORK_TOOLS tools is not worth a fork"
+    small = _large_snapshot_text(20)
+    assert len(small) < FORK_BYTES and parse_snapshot(small, Path("small.json")).tool_keys
+    assert len(forks) == 1, "a text under FORK_BYTES is not worth a fork"
     with pytest.raises(ChildProcessError):
         os.waitpid(forks[0], os.WNOHANG)
 
 
 def test_a_large_snapshot_whose_fingerprint_is_wrong_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = json.loads(_large_snapshot_text(FORK_TOOLS))
+    data = json.loads(_large_snapshot_text(LARGE))
     data["tools"][7]["description"] += " (edited)"
     forks = _forking(monkeypatch)
     with pytest.raises(SnapshotError, match="fingerprint"):
@@ -178,7 +184,7 @@ def test_a_large_snapshot_whose_fingerprint_is_wrong_is_refused(monkeypatch: pyt
 def test_a_large_snapshot_of_several_endpoints_hashes_them_as_the_snapshot_does(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    snapshot = parse_snapshot(_large_snapshot_text(FORK_TOOLS), Path("large.json"))
+    snapshot = parse_snapshot(_large_snapshot_text(LARGE), Path("large.json"))
     names = tuple(tool["name"] for tool in snapshot.tools)
     base = snapshot.endpoints[0]
     endpoints = (replace(base, name="read", tools=names[:100]), replace(base, name="all", tools=names))
@@ -190,7 +196,7 @@ def test_a_large_snapshot_of_several_endpoints_hashes_them_as_the_snapshot_does(
 
 
 def test_a_large_snapshot_that_fails_its_checks_leaves_no_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = json.loads(_large_snapshot_text(FORK_TOOLS + 10))
+    data = json.loads(_large_snapshot_text(LARGE + 10))
     data["tools"][-1]["name"] = data["tools"][0]["name"]
     forks = _forking(monkeypatch)
     with pytest.raises(SnapshotError, match="repeats"):
@@ -206,7 +212,7 @@ def test_each_locales_llms_full_beyond_the_first_is_written_by_a_child(monkeypat
     from generator.commands.build import site_files
     from generator.config.portal import PortalConfig
 
-    snapshot = parse_snapshot(_large_snapshot_text(FORK_TOOLS), Path("large.json"))
+    snapshot = parse_snapshot(_large_snapshot_text(256), Path("large.json"))
     config = PortalConfig(search=False, locales=("en", "ru", "ar"))
     alone, _ = site_files(snapshot, config, jobs=1)
     assert "ru/llms-full-02.txt" in alone, "too small to split into parts"
