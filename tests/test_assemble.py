@@ -5,14 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from collections.abc import Collection
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
-from hypothesis import given
-from hypothesis import strategies as st
 
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
@@ -26,7 +21,7 @@ def test_the_site_is_byte_identical_for_any_number_of_workers() -> None:
     snapshot = load_snapshot(GOLDEN / "everything.snapshot.json")
     config = PortalConfig(search=False)
     one, warnings_one = site_files(snapshot, config, jobs=1)
-    for jobs in (2, 3, 5):  # 3 and 5: chunks holding one locale's whole-site page only
+    for jobs in (2, 3):
         many, warnings_many = site_files(snapshot, config, jobs=jobs)
         assert many == one
         assert warnings_many == warnings_one
@@ -151,60 +146,3 @@ def test_what_is_written_meanwhile_may_not_take_a_pages_path(jobs: int, tmp_path
 
     with pytest.raises(PortalError, match="twice"):
         render_pages(job, staging, jobs, lambda _: None, meanwhile)
-
-
-@given(st.integers(0, 300), st.integers(1, 4), st.sets(st.integers(0, 299)))
-def test_chunks_keep_the_groups_in_order_and_those_to_render_alone(groups: int, jobs: int, alone: set[int]) -> None:
-    """Each locale's llms-full.txt joins the chunks in order, so the chunks are the groups in order; a group to
-    render (a whole-site page, a changed tool) is a chunk of its own, and the kept ones share chunks of at most 16."""
-    from generator.publish.assemble import _deal
-
-    alone = {group for group in alone if group < groups}
-    chunks = _deal(groups, jobs, alone)
-    assert [group for chunk in chunks for group in chunk] == list(range(groups))
-    if jobs == 1:
-        assert chunks == [list(range(groups))]
-        return
-    for chunk in chunks:
-        assert len(chunk) <= 16 and chunk
-        assert len(chunk) == 1 or alone.isdisjoint(chunk)
-
-
-def test_a_rebuild_hands_out_the_pages_to_render_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """After a one-tool change the workers take the tool lists and the changed tool before the kept groups, each
-    a chunk of its own, so neither worker takes two of them while the other waits."""
-    from concurrent.futures import ProcessPoolExecutor
-
-    from generator.commands.build import build
-    from generator.publish import assemble
-
-    demo = load_snapshot(GOLDEN / "demo.snapshot.json")
-    config = demo_config(PortalConfig(search=False, out=str(tmp_path / "site"), cache=str(tmp_path / "cache")))
-    first = tmp_path / "first.json"
-    first.write_text(demo.to_json(), encoding="utf-8")
-    build(config, from_file=first, jobs=2)
-    tools = list(demo.tools)
-    tools[3] = {**tools[3], "description": "Changed for this test."}
-    second = tmp_path / "second.json"
-    second.write_text(replace(demo, tools=tuple(tools), fingerprint="").to_json(), encoding="utf-8")
-    handed: list[list[int]] = []
-    dealt: list[set[int]] = []
-    real_submit, real_deal = ProcessPoolExecutor.submit, assemble._deal
-
-    def submit(self: ProcessPoolExecutor, fn: Any, chunk: list[int], i: int) -> Any:
-        handed.append(chunk)
-        return real_submit(self, fn, chunk, i)
-
-    def deal(groups: int, jobs: int, alone: Collection[int] = ()) -> list[list[int]]:
-        dealt.append(set(alone))
-        return real_deal(groups, jobs, alone)
-
-    monkeypatch.setattr(ProcessPoolExecutor, "submit", submit)
-    monkeypatch.setattr(assemble, "_deal", deal)
-    build(config, from_file=second, jobs=2)
-    [alone] = dealt
-    assert len(alone) >= 3 * 2 + 1 and len(alone) % 3 == 1  # each locale's whole-site pages, and the changed tool
-    rendered = [i for i, chunk in enumerate(handed) if not alone.isdisjoint(chunk)]
-    assert rendered == list(range(len(alone))), "a chunk of kept groups was handed out before a group to render"
-    assert all(len(handed[i]) == 1 for i in rendered)
-    assert sorted(group for chunk in handed for group in chunk) == list(range(sum(map(len, handed))))

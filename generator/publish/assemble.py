@@ -23,7 +23,7 @@ import mmap
 import multiprocessing
 import os
 import tempfile
-from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -131,20 +131,11 @@ _JOB: Job | None = None
 
 
 def _groups(pages: Sequence[Page]) -> list[list[int]]:
-    """Pages grouped by what they document: the same path below the locale, so that a tool's examples
-    are found once for every locale. A page made from the whole site (an index, ``connecting``) shares
-    nothing with its other locales and is never cached: each is a group of its own, so that the workers
-    render the locales' tool lists side by side."""
+    """Pages grouped by what they document: the same path below the locale."""
     groups: dict[str, list[int]] = {}
     for index, page in enumerate(pages):
         groups.setdefault(page.directory.partition("/")[2], []).append(index)
-    # Split where the group stands: each locale's llms-full.txt joins its copies in the groups' order.
-    return [part for group in groups.values() for part in _split_whole_site(pages, group)]
-
-
-def _split_whole_site(pages: Sequence[Page], group: list[int]) -> list[list[int]]:
-    """*group* as it is, or one group per page when its pages are made from the whole site."""
-    return [[index] for index in group] if pages[group[0]].doc is None else [group]
+    return list(groups.values())
 
 
 def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
@@ -318,29 +309,14 @@ def _render_group(job: Job, indexes: Sequence[int]) -> Entry:
     return Entry(tuple(pages), tuple(warnings), tuple(notes))
 
 
-def _deal(groups: int, jobs: int, alone: Collection[int] = ()) -> list[list[int]]:
-    """Chunks of consecutive group indexes (each locale's ``llms-full.txt`` joins the chunks in order):
-    about four per worker (at most 16 groups each), so the workers stay balanced and the progress bar
-    moves. A group of *alone* (one that will be rendered, not found in the cache) is a chunk of its own,
-    so that no worker takes two of them while the other waits."""
+def _deal(groups: int, jobs: int) -> list[list[int]]:
+    """Chunks of group indexes: about four per worker (at most 16 groups each), so the workers stay
+    balanced and the progress bar moves."""
     order = list(range(groups))
     if jobs <= 1:
         return [order]
     size = max(1, min(16, groups // (jobs * 4)))
-    chunks: list[list[int]] = []
-    for group in order:
-        if group in alone or not chunks or len(chunks[-1]) >= size or chunks[-1][-1] in alone:
-            chunks.append([group])
-        else:
-            chunks[-1].append(group)
-    return chunks
-
-
-def _to_render(job: Job) -> set[int]:
-    """The groups that will be rendered rather than kept or taken from the cache: the pages made from
-    the whole site, and every documented thing the last published site's index does not know."""
-    known = job.index.groups if job.index is not None else {}
-    return {group for group, key in enumerate(job.keys) if key is None or key not in known}
+    return [order[i : i + size] for i in range(0, groups, size)]
 
 
 def render_pages(
@@ -361,8 +337,7 @@ def render_pages(
         job.fragments = Path(tmp)
         try:
             fork = "fork" in multiprocessing.get_all_start_methods()
-            rendered = _to_render(job)
-            chunks = _deal(len(job.groups), jobs if fork else 1, rendered if job.index is not None else ())
+            chunks = _deal(len(job.groups), jobs if fork else 1)
             job.chunks = len(chunks)
             if jobs <= 1 or not fork or len(chunks) <= 1:
                 job.chunks = 1
@@ -377,10 +352,7 @@ def render_pages(
                 staging.settle()  # the publisher's survey of the previous site, which every worker needs
                 context = multiprocessing.get_context("fork")
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                    # The chunks to be rendered first (the tool lists, then the changed tools), the kept after:
-                    # the order they are taken in changes nothing but when the last one ends.
-                    first = sorted(range(len(chunks)), key=lambda i: rendered.isdisjoint(chunks[i]))
-                    futures = [pool.submit(_render_groups, chunks[i], i) for i in first]
+                    futures = [pool.submit(_render_groups, chunk, i) for i, chunk in enumerate(chunks)]
                     if meanwhile is not None:
                         meanwhile()  # on this process's core while the workers render
                     for future in as_completed(futures):
@@ -541,14 +513,11 @@ def _full_pieces(code: str, sizes: Sizes, head: bytes, fragments: Iterable[bytes
         yield head
         items = 1
     for chunk, data in enumerate(fragments):
-        copies = sizes.get(chunk, {}).get(code, [])
-        if not copies:  # a chunk of whole-site pages of other locales only
-            continue
         if items:
             yield b"\n"
         items += 1
         at = 0
-        for n, (_, size, _, where) in enumerate(copies):
+        for n, (_, size, _, where) in enumerate(sizes.get(chunk, {}).get(code, [])):
             if n:
                 yield b"\n"
             if where < 0:
@@ -569,12 +538,9 @@ def _copies(
     position, items = (head, 1) if head else (0, 0)
     released = 0
     for chunk in range(job.chunks):
-        copies = sizes.get(chunk, {}).get(code, [])
-        if not copies:  # as _full_pieces skips it
-            continue
         position += 1 if items else 0
         items += 1
-        for n, (index, size, twin, _) in enumerate(copies):
+        for n, (index, size, twin, _) in enumerate(sizes.get(chunk, {}).get(code, [])):
             position += 1 if n else 0
             yield job.pages[index], full[position : position + size], twin
             position += size

@@ -130,15 +130,12 @@ def layout(head: bytes, chunks: Iterable[Iterable[tuple[int, str]]]) -> tuple[di
     """Where each copy sits in an ``llms-full.txt`` written as :func:`generator.publish.assemble.render_pages`
     writes it: *head* (if any), then each chunk's copies joined by newlines, all joined by newlines.
 
-    *chunks* give each copy's (size, twin sha256); a chunk with no copy of the locale (one that rendered
-    another locale's index) adds nothing. Returns twin sha256 -> (offset, size), and the file's size
-    (which the caller compares with what it wrote).
+    *chunks* give each copy's (size, twin sha256). Returns twin sha256 -> (offset, size), and the
+    file's size (which the caller compares with what it wrote).
     """
     at: dict[str, tuple[int, int]] = {}
     position, items = (len(head), 1) if head else (0, 0)
-    for chunk in map(list, chunks):
-        if not chunk:
-            continue
+    for chunk in chunks:
         position += 1 if items else 0  # the newline before every item but the first
         items += 1
         for n, (size, twin) in enumerate(chunk):

@@ -81,9 +81,8 @@ class Catalog:
 
     def preload(self) -> None:
         """Load the locale's CLDR data now (its name, direction, plural rules and number formats read it):
-        the render workers fork after this, so they share one load instead of each paying for its own.
-        The plural rule is compiled now too (Babel turns it into Python on its first use)."""
-        _ = self.direction, self.native_name, self.plural_category(1)
+        the render workers fork after this, so they share one load instead of each paying for its own."""
+        _ = self.direction, self.native_name
 
     @cached_property
     def missing_keys(self) -> tuple[str, ...]:
