@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import threading
-from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -204,30 +203,6 @@ def test_a_large_snapshot_that_fails_its_checks_leaves_no_child(monkeypatch: pyt
     assert len(forks) == 1
     with pytest.raises(ChildProcessError):
         os.waitpid(forks[0], os.WNOHANG)
-
-
-def test_each_locales_llms_full_beyond_the_first_is_written_by_a_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With two workers, the second and third locales' llms-full.txt (split into parts at this size) come
-    from children, byte for byte what one process writes."""
-    from generator.commands.build import site_files
-    from generator.config.portal import PortalConfig
-
-    snapshot = parse_snapshot(_large_snapshot_text(256), Path("large.json"))
-    config = PortalConfig(search=False, locales=("en", "ru", "ar"))
-    alone, _ = site_files(snapshot, config, jobs=1)
-    assert "ru/llms-full-02.txt" in alone, "too small to split into parts"
-    children: list[bool] = []
-
-    def recording(compute: Callable[[], object], kind: type) -> Forked[object]:
-        made = in_child(compute, kind)
-        children.append(made.forked)
-        return made
-
-    monkeypatch.setattr("generator.publish.assemble.in_child", recording)
-    monkeypatch.setattr("generator.forked.threading.active_count", lambda: 1)
-    together, _ = site_files(snapshot, config, jobs=2)
-    assert children == [True, True], "ru and ar were not written by children"
-    assert together == alone
 
 
 def test_one_process_when_asked_forks_no_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -30,7 +30,6 @@ from pathlib import Path
 
 from generator import __version__
 from generator.errors import PortalError
-from generator.forked import Forked, in_child
 from generator.model.gather import schema_warnings
 from generator.model.kinds import PageKind
 from generator.model.pages import Page, pages_for
@@ -363,18 +362,25 @@ def render_pages(
             _close_appending()
         sizes = {result.chunk: result.sizes for result in results}
         spans = {result.chunk: result.fragments for result in results}
+        fragments = Ranges()
+
+        def fragments_of(code: str) -> Iterator[bytes]:  # each chunk's fragment of the locale, in order
+            return (_fragment(fragments, Path(tmp), spans[i][code]) for i in range(job.chunks))
+
         known = job.cache.get_parts() if job.cache is not None else {}
         made: dict[str, str] = {}
         located: dict[str, Copies] = {}
-        for code, full in _write_full_files(job, staging, sizes, spans, Path(tmp), known, jobs):
-            for path in full.hashes:
-                staging.note(path)
-            staging.hashes.update(full.hashes)
-            staging.same |= full.same
-            if full.located is not None:
-                located[code] = full.located
-            job.parts[code] = full.parts
-            made.update(full.made)
+        for code in job.site.locales:
+            # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
+            path = f"{code}/llms-full.txt"
+            head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
+            source = staging.previous / code / "llms-full.txt" if staging.previous is not None else None
+            size = staging.write_ranges(path, _full_pieces(code, sizes, head, fragments_of(code)), source)
+            at, end = layout(head, ([(n, twin) for _, n, twin, _ in sizes[i][code]] for i in range(job.chunks)))
+            if end == size:  # where each copy sits, for the next build (kept_index)
+                located[code] = Copies(staging.hashes[path], at)
+            job.parts[code] = _split_full(job, staging, code, sizes, known, made)
+        fragments.close()
         if job.cache is not None:
             job.cache.keep_parts(known, made)
         job.fragments = None
@@ -426,81 +432,6 @@ def _index(
 
 Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str, int]]]]
 """Chunk -> :attr:`Rendered.sizes`."""
-
-
-@dataclass(frozen=True)
-class FullWritten:
-    """What writing one locale's ``llms-full.txt`` and its parts made (:func:`_write_full`)."""
-
-    hashes: dict[str, str]
-    same: set[str]
-    parts: list[FullPart]
-    made: dict[str, str]
-    """The parts' compositions -> their sha256 (:func:`split_full`)."""
-    located: Copies | None
-    """Where each copy sits in the file, for the next build (:mod:`generator.publish.kept_index`)."""
-
-
-def _write_full_files(
-    job: Job,
-    staging: Staging,
-    sizes: Sizes,
-    spans: Mapping[int, Mapping[str, Span]],
-    fragments: Path,
-    known: Mapping[str, str],
-    jobs: int,
-) -> Iterator[tuple[str, FullWritten]]:
-    """Each locale's ``llms-full.txt`` and parts (:func:`_write_full`), in the site's locale order.
-
-    Each is tens of MB to copy and hash at 1,000 tools, and one locale's needs nothing of another's:
-    with *jobs* above 1, every locale but the first is written by a forked child (:mod:`generator.forked`)
-    while this process writes the first."""
-
-    def write(code: str) -> FullWritten:
-        return _write_full(job, staging, code, sizes, spans, fragments, known)
-
-    codes = list(job.site.locales)
-    if jobs <= 1:
-        pending = [Forked(functools.partial(write, code), FullWritten) for code in codes[1:]]
-    else:
-        pending = [in_child(functools.partial(write, code), FullWritten) for code in codes[1:]]
-    try:
-        first = write(codes[0])
-        yield codes[0], first
-        for code, written in zip(codes[1:], pending, strict=True):
-            yield code, written.result()
-    finally:
-        for written in pending:
-            written.close()
-
-
-def _write_full(
-    job: Job,
-    staging: Staging,
-    code: str,
-    sizes: Sizes,
-    spans: Mapping[int, Mapping[str, Span]],
-    fragments: Path,
-    known: Mapping[str, str],
-) -> FullWritten:
-    """*code*'s ``llms-full.txt``: every twin of the locale in the site's page order (the chunks hold
-    consecutive groups), the rendered copies from the chunks' *fragments*, the kept ones copied from
-    the previous file; then its parts. Written through a writer of its own (:meth:`Staging.fresh`)."""
-    writer = staging.fresh()
-    ranges = Ranges()
-    try:
-        path = f"{code}/llms-full.txt"
-        head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
-        source = staging.previous / code / "llms-full.txt" if staging.previous is not None else None
-        chunks = (_fragment(ranges, fragments, spans[i][code]) for i in range(job.chunks))
-        size = writer.write_ranges(path, _full_pieces(code, sizes, head, chunks), source)
-    finally:
-        ranges.close()
-    at, end = layout(head, ([(n, twin) for _, n, twin, _ in sizes[i][code]] for i in range(job.chunks)))
-    located = Copies(writer.hashes[path], at) if end == size else None
-    made: dict[str, str] = {}
-    parts = _split_full(job, writer, code, sizes, known, made)
-    return FullWritten(dict(writer.hashes), set(writer.same), parts, made, located)
 
 
 def _full_pieces(code: str, sizes: Sizes, head: bytes, fragments: Iterable[bytes]) -> Iterator[bytes | tuple[int, int]]:

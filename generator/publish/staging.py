@@ -80,16 +80,15 @@ class Staging:
         """A writer into the same directory with its own :attr:`hashes` (one per render worker)."""
         return Staging(self.root, self.previous, self.unchanged, lazy=self.lazy)
 
-    def note(self, path: str) -> None:
-        """Check *path* before it is written (or merged in from another writer): inside the site, and
-        written once per build."""
+    def _note(self, path: str) -> None:
+        """Check *path* before it is written: inside the site, and written once per build."""
         if path in self.hashes:
             raise PortalError(f"Refusing to write {path!r} twice in one build (two pages claim the same path).")
         check_safe(path)
 
     def _claim(self, path: str) -> str:
         """Where *path* goes (as a string: a site has thousands of files), its directory made."""
-        self.note(path)
+        self._note(path)
         return self._place(path)
 
     def _place(self, path: str) -> str:
@@ -108,7 +107,7 @@ class Staging:
         those bytes, a hard link to that copy otherwise, else the bytes *load* gives. When *load* has
         none (a damaged cache entry), nothing is written and False is returned."""
         if self.lazy and self.unchanged.get(path) == digest:
-            self.note(path)
+            self._note(path)
             self.same.add(path)
             self.hashes[path] = digest
             return True
