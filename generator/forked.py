@@ -48,6 +48,13 @@ class Forked(Generic[T]):
             self._done = True
         return self._value  # type: ignore[return-value]
 
+    def child_result(self) -> T | None:
+        """The child's value, or None when there is no child or it sent nothing usable (never computed here)."""
+        if not self._done:
+            self._value = self._collect()
+            self._done = self._value is not None
+        return self._value
+
     def _collect(self) -> T | None:
         if not self._child:
             return None
@@ -72,6 +79,14 @@ class Forked(Generic[T]):
             child, self._child = self._child, 0
             with contextlib.suppress(ChildProcessError):
                 os.waitpid(child, 0)
+
+
+def usable_cpus() -> int:
+    """The number of CPUs this process may use (the default ``--jobs``)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 _allowed = True

@@ -15,6 +15,7 @@ import os
 import threading
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,6 +26,7 @@ from generator.publish.cache import PUBLISHED
 from generator.publish.staging import Staging
 from generator.publish.survey import Survey, start_survey, survey
 from generator.publish.write import publish
+from generator.snapshot.ahead import Checked, claim, read_ahead, release
 from generator.snapshot.snapshot import (
     FORK_BYTES,
     SnapshotError,
@@ -218,3 +220,138 @@ def test_one_process_when_asked_forks_no_child(tmp_path: Path, monkeypatch: pyte
     later = start_survey(site, listed, record)
     assert later.forked and len(forks) == 1  # allowed again after the block
     later.close()
+
+
+def _shape_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """Count the shape checks this process runs (a child's are its own)."""
+    from generator.snapshot import snapshot as snapshot_module
+
+    calls: list[int] = []
+    real = snapshot_module.check_shape  # type: ignore[attr-defined]
+
+    def counting(*args: Any, **kwargs: Any) -> str | None:
+        calls.append(os.getpid())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(snapshot_module, "check_shape", counting)
+    return calls
+
+
+def test_a_file_read_ahead_is_checked_by_the_child_and_built_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "snapshot.json"
+    path.write_text(_large_snapshot_text(LARGE), encoding="utf-8")
+    alone = load_snapshot(path)
+    forks = _forking(monkeypatch)
+    checks = _shape_checks(monkeypatch)
+    read_ahead(path)
+    assert len(forks) == 1
+    read = load_snapshot(path)
+    assert checks == [], "the build checked the shape again although the child had checked this very text"
+    assert read.to_json() == alone.to_json() and read.tool_keys == alone.tool_keys
+    assert read.fingerprint == alone.fingerprint and read.__dict__.get("_own_fingerprint") is True
+    assert claim(path) is None  # claimed once, by the build
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forks[0], os.WNOHANG)
+
+
+def test_a_file_changed_after_it_was_read_ahead_is_checked_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    path = tmp_path / "snapshot.json"
+    path.write_text(_large_snapshot_text(LARGE), encoding="utf-8")
+    changed = _large_snapshot_text(LARGE + 1)
+    _forking(monkeypatch)
+    checks = _shape_checks(monkeypatch)
+    read_ahead(path)
+    ahead = claim(path)
+    assert ahead is not None and ahead.child_result() is not None  # the child is done with the old text
+    _started_again(path, ahead)
+    path.write_text(changed, encoding="utf-8")
+    read = load_snapshot(path)
+    assert len(checks) == 1 and len(read.tools) == LARGE + 1
+
+
+def _started_again(path: Path, ahead: Forked[Checked]) -> None:
+    """Put a claimed read-ahead back, as if the build had not claimed it yet."""
+    from generator.snapshot import ahead as ahead_module
+
+    ahead_module._started[path.resolve()] = ahead
+
+
+def test_a_file_the_child_finds_wrong_is_refused_by_the_builds_own_checks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    data = json.loads(_large_snapshot_text(LARGE))
+    data["tools"][5]["inputSchema"] = "not a schema"
+    path = tmp_path / "snapshot.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SnapshotError) as alone:
+        load_snapshot(path)
+    forks = _forking(monkeypatch)
+    checks = _shape_checks(monkeypatch)
+    read_ahead(path)
+    with pytest.raises(SnapshotError) as ahead:
+        load_snapshot(path)
+    assert len(forks) == 2 and len(checks) == 1  # the read-ahead, then the build's own digests child
+    assert str(ahead.value) == str(alone.value)
+
+
+def test_a_read_ahead_nobody_claims_is_reaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = tmp_path / "snapshot.json"
+    path.write_text(_large_snapshot_text(20), encoding="utf-8")
+    forks = _forking(monkeypatch)
+    read_ahead(path)
+    read_ahead(path)  # once per file
+    assert len(forks) == 1
+    release()
+    assert claim(path) is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(forks[0], os.WNOHANG)
+
+
+@pytest.mark.parametrize(("jobs", "ahead"), [("1", False), ("2", True)])
+def test_build_from_reads_ahead_unless_asked_for_one_process(
+    jobs: str, ahead: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from generator.commands import cli
+
+    started: list[Path] = []
+    monkeypatch.setattr(cli, "read_ahead", started.append)
+    code = cli.main(["build", "--from", str(GOLDEN), "--out", str(tmp_path / "site"), "--no-search", "--jobs", jobs])
+    assert code == 0 and started == ([GOLDEN] if ahead else [])
+
+
+def test_the_console_scripts_build_freezes_what_it_read_and_nothing_else_does() -> None:
+    """A build keeps its snapshot to the end, so the console script's build freezes what the parse made (the
+    collector never walks it again); a command that is not a build, and cli.main without tune_gc, do not."""
+    code = """
+        import gc, json, sys
+        from generator.commands import cli
+        from generator.snapshot.snapshot import load_snapshot
+        from pathlib import Path
+        tune, command = sys.argv[1] == "tune", sys.argv[2]
+        args = ["build", "--from", sys.argv[3], "--out", sys.argv[4], "--no-search", "--jobs", "1"]
+        if command == "build":
+            cli.main(args, tune_gc=tune)
+        else:  # reading a snapshot outside a build
+            load_snapshot(Path(sys.argv[3]))
+        print(gc.get_freeze_count())
+    """
+    import subprocess
+    import sys
+    import tempfile
+    import textwrap
+
+    with tempfile.TemporaryDirectory() as tmp:
+        def frozen(tune: str, command: str) -> int:
+            done = subprocess.run(
+                [sys.executable, "-c", textwrap.dedent(code), tune, command, str(GOLDEN), str(Path(tmp) / tune)],
+                capture_output=True, text=True, check=True, timeout=120,
+            )  # fmt: skip
+            return int(done.stdout.split()[-1])
+
+        assert frozen("tune", "build") > 10_000
+        assert frozen("plain", "build") == 0
+        assert frozen("tune", "read") == 0

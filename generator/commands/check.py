@@ -22,7 +22,7 @@ from generator.commands.obtain import obtain_snapshot
 from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
-from generator.publish.assemble import default_jobs
+from generator.forked import usable_cpus
 from generator.publish.location import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot, canonical_json
@@ -191,7 +191,7 @@ def check(
             f"`mcp-portal build --out {site}`, or point --out (or `out` in the config) at the built site."
         )
     snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
-    fresh, warnings = site_files(snapshot, config, jobs=config.jobs or default_jobs())
+    fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
     return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings))
 
 

@@ -20,8 +20,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from generator.commands.arguments import config_from_args, make_parser, reject_empty_options
+from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, start_session
 from generator.errors import PortalError
+from generator.forked import usable_cpus
+from generator.snapshot.ahead import read_ahead, release
+from generator.snapshot.jsontext import freeze_after_pauses
 from generator.text import for_terminal, one_line
 
 
@@ -70,6 +74,7 @@ def main(argv: Sequence[str] | None = None, *, tune_gc: bool = False, ran: list[
         ran.append(args.command)
     if tune_gc and args.command in BUILDING:
         gc.set_threshold(*GC_THRESHOLDS)
+        freeze_after_pauses()  # the snapshot lives to the end: the collector need not walk it
     # The SDK logs transport faults with tracebacks; the user gets our one paragraph instead.
     logging.getLogger("mcp").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
     # Every secret a connection registers during this run; masked in all that is printed below.
@@ -162,11 +167,20 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
+    config = config_from_args(args)
+    jobs = config.jobs or usable_cpus()
+    if args.from_file and jobs > 1:
+        read_ahead(Path(args.from_file))  # before the build's imports: a child checks the file meanwhile
+    try:
+        return _build(args, config, jobs)
+    finally:
+        release()
+
+
+def _build(args: argparse.Namespace, config: PortalConfig, jobs: int) -> int:
     from generator.commands.build import build
     from generator.commands.progress import Progress
-    from generator.publish.assemble import default_jobs
 
-    config = config_from_args(args)
     progress = Progress(quiet=args.quiet)
     result = build(
         config,
@@ -174,7 +188,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
         strict=args.strict,
         lenient=args.lenient,
         introspect_warnings=args.introspect_warnings,
-        jobs=config.jobs or default_jobs(),
+        jobs=jobs,
         progress=progress,
     )
     progress.flush()

@@ -56,14 +56,6 @@ A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-0
 budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
 
 
-def default_jobs() -> int:
-    """The number of CPUs this process may use."""
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
-
-
 @dataclass
 class Job:
     """What every worker needs; set before the workers are forked, so they inherit it."""

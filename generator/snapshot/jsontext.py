@@ -254,5 +254,19 @@ def gc_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        if _freeze_after[0]:
+            gc.freeze()
         if was_enabled:
             gc.enable()
+
+
+_freeze_after = [False]
+
+
+def freeze_after_pauses() -> None:
+    """From now on, what a :func:`gc_paused` block made is frozen when it ends (:func:`gc.freeze`): the
+    collector never walks it again. Right for a command that keeps what it read to its end (a build
+    keeps its snapshot: at 1,000 tools, the first collection after the parse walked its 500,000
+    objects, 11 to 24 ms); wrong for a long-lived process, whose cycles made before would never be
+    collected. The console script's building commands call it (``cli.main(tune_gc=True)``)."""
+    _freeze_after[0] = True

@@ -20,6 +20,7 @@ from typing import Protocol
 
 from generator.errors import PortalError
 from generator.forked import Forked, in_child
+from generator.snapshot.ahead import Checked, claim, text_sha256
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
 from generator.snapshot.jsontext import around_list, gc_paused, list_item, pretty, pretty_pieces, pretty_split
 from generator.snapshot.quick import shallow_pretty
@@ -239,13 +240,18 @@ class SnapshotError(PortalError):
 
 def load_snapshot(path: Path) -> Snapshot:
     """Read and check a snapshot file; a malformed one is a clear error, not a traceback."""
+    ahead = claim(path)  # read and checked in a child while the build imported (generator.snapshot.ahead)
     try:
-        raw = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PortalError(f"The snapshot {path} cannot be read ({exc.strerror or exc}). Check the path.") from None
-    except UnicodeDecodeError:
-        raise SnapshotError(path, "it is not UTF-8 text") from None
-    return parse_snapshot(raw, path)
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise PortalError(f"The snapshot {path} cannot be read ({exc.strerror or exc}). Check the path.") from None
+        except UnicodeDecodeError:
+            raise SnapshotError(path, "it is not UTF-8 text") from None
+        return parse_snapshot(raw, path, ahead)
+    finally:
+        if ahead is not None:
+            ahead.close()
 
 
 def vouched(snapshot: Snapshot) -> Snapshot:
@@ -286,26 +292,36 @@ def frozen(snapshot: Snapshot) -> Snapshot:
     return parsed
 
 
-def parse_snapshot(raw: str, path: Path) -> Snapshot:
+def parse_snapshot(raw: str, path: Path, ahead: Forked[Checked] | None = None) -> Snapshot:
     """Check and build a snapshot from its JSON text (*path* is only named in errors).
 
     Everything is checked here, once: later stages trust every type
-    :data:`~generator.snapshot.shape.SNAPSHOT_SCHEMA` states.
+    :data:`~generator.snapshot.shape.SNAPSHOT_SCHEMA` states. *ahead* is a read-ahead child checking
+    a text (:mod:`generator.snapshot.ahead`): when it checked this very text, its checks and digests
+    are taken instead of being done again.
     """
     try:
         with gc_paused():
-            return _parse(raw)
+            return _parse(raw, ahead=ahead)
     except ShapeProblem as problem:
         raise SnapshotError(path, str(problem)) from None
 
 
-def _parse(raw: str, *, pretty_text: bool = False, known_fingerprint: str | None = None) -> Snapshot:
+def _parse(
+    raw: str, *, pretty_text: bool = False, known_fingerprint: str | None = None, ahead: Forked[Checked] | None = None
+) -> Snapshot:
     """:func:`parse_snapshot` without the file: every problem is a :class:`ShapeProblem`.
 
     *pretty_text* says *raw* was written with ``indent=2`` (by ``to_json``), so its indentation
     tells its depth; *known_fingerprint* is the fingerprint of the tools *raw* was written from.
-    Only :func:`frozen` knows either.
+    Only :func:`frozen` knows either. *ahead*: see :func:`parse_snapshot`.
     """
+    if ahead is not None and not pretty_text and known_fingerprint is None:
+        data, plain = load_json_plain(raw)  # this process's own objects, parsed while the child finishes
+        checked = ahead.child_result()
+        if checked is not None and checked.sha256 == text_sha256(raw):  # it checked this very text
+            return _checked(data, raw, plain, False, None, checked.digests)
+        del data
     # The child parses the text itself: forked after the parse, it would share the parsed objects, and
     # every reference count either process touched would copy a page (twice the time of the check).
     digests = in_child(lambda: _digests_of(raw, known_fingerprint is None), Digests) if len(raw) >= FORK_BYTES else None
@@ -330,6 +346,22 @@ FORK_BYTES = 1 << 20
 fingerprint computed in a forked child (:func:`_digests_of`, :mod:`generator.forked`) while this
 process parses the text, walks its depth and checks its shape: at 1,000 tools that takes some
 70 ms off a one-tool rebuild's serial path. A smaller text is not worth a fork."""
+
+
+def check_text(raw: str) -> Digests:
+    """Every check :func:`_parse` runs on a snapshot file's text before it builds the snapshot, then the
+    tools' digests and the fingerprint: what a read-ahead child does (:mod:`generator.snapshot.ahead`).
+    A problem is raised as :class:`ShapeProblem`, which ends that child; the build then finds it itself."""
+    data, plain = load_json_plain(raw)
+    if not isinstance(data, dict):
+        raise ShapeProblem("the top level must be a JSON object")
+    version = data.get("snapshot_version")
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
+        raise ShapeProblem("an unreadable snapshot_version")
+    problem = check_shape(data, plain=plain, shallow=False)
+    if problem is not None:
+        raise ShapeProblem(problem)
+    return _digests(data, True)
 
 
 def _digests_of(raw: str, with_fingerprint: bool) -> Digests:
@@ -365,13 +397,15 @@ def _checked(
     plain: bool,
     pretty_text: bool,
     known_fingerprint: str | None,
-    digests: Forked[Digests] | None = None,
+    digests: Forked[Digests] | Digests | None = None,
 ) -> Snapshot:
     """The snapshot *data* holds, once its shape, names and fingerprint are checked (see :func:`_parse`);
-    *digests*, when given, brings its tools' digests and (unless known) its fingerprint."""
-    problem = check_shape(data, plain=plain, shallow=pretty_text and shallow_pretty(raw, MAX_DEPTH))
-    if problem is not None:
-        raise ShapeProblem(problem)
+    *digests*, when given, brings its tools' digests and (unless known) its fingerprint. Given as a
+    value, it comes from a read-ahead child that has checked the shape of this very text already."""
+    if not isinstance(digests, Digests):
+        problem = check_shape(data, plain=plain, shallow=pretty_text and shallow_pretty(raw, MAX_DEPTH))
+        if problem is not None:
+            raise ShapeProblem(problem)
     tools: tuple[dict[str, JSON], ...] = tuple(data.get("tools", []))
     first: dict[str, int] = {}
     for i, tool in enumerate(tools):
@@ -379,7 +413,7 @@ def _checked(
             earlier = first[tool["name"]]
             at = where(["tools", i, "name"])
             raise ShapeProblem(f"{at} repeats {quote(tool['name'])}, the name of tools[{earlier}]")
-    computed = digests.result() if digests is not None else None
+    computed = digests if isinstance(digests, Digests) or digests is None else digests.result()
     snap = Snapshot(
         protocol_version=data["protocol_version"],
         server=data["server"],
