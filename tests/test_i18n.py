@@ -324,3 +324,31 @@ def test_the_render_workers_fork_with_every_locale_data_loaded(monkeypatch: pyte
     ar = load_catalog("ar")
     ar.preload()
     assert (ar.__dict__["direction"], ar.__dict__["native_name"]) == ("rtl", "العربية")
+
+
+def test_a_shipped_catalog_is_parsed_once_until_it_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every locale falls back to English, so English's file is asked for once per locale: it is parsed once,
+    and again only when the file changes."""
+    import shutil
+
+    from generator.render import i18n
+
+    locales = tmp_path / "locales"
+    shutil.copytree(i18n.data_dir("locales"), locales)
+    monkeypatch.setattr(i18n, "data_dir", lambda name: locales if name == "locales" else tmp_path / name)
+    monkeypatch.setattr(i18n, "_SHIPPED", {})
+    parsed: list[str] = []
+    real = i18n.yaml.load
+
+    def counting(text: str, Loader: object) -> object:
+        parsed.append(text[:40])
+        return real(text, Loader=Loader)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(i18n.yaml, "load", counting)
+    for code in ("en", "ru", "ar"):
+        i18n.load_catalog(code)
+    assert len(parsed) == 3, "en.yaml was parsed more than once"
+    english = i18n.load_catalog("en").t("index.col_access")
+    text = (locales / "en.yaml").read_text(encoding="utf-8")
+    (locales / "en.yaml").write_text(text.replace(f": {english}\n", ": Changed\n", 1), encoding="utf-8")
+    assert i18n.load_catalog("en").t("index.col_access") == "Changed" and len(parsed) == 4

@@ -481,3 +481,30 @@ def test_a_failed_build_leaves_the_previous_site_byte_identical(site: Path, cli:
     run = cli("build", "--from", str(GOLDEN), "--out", str(site), "--templates", str(tmp_path / "missing"), *FAST)
     assert run.code == 1 and "template directory" in run.err
     assert _state(tmp_path) == before
+
+
+def test_the_previous_manifest_is_parsed_once_per_build_unless_it_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The preflight and the publisher both read the previous manifest: the second read of the same,
+    unchanged file reuses the first's verdict; a manifest written since is read again."""
+    from generator.publish import location
+    from tests.test_inplace import _publish, _site
+
+    site = tmp_path / "site"
+    _publish(site, _site())
+    parsed: list[bytes] = []
+    real = location._listed
+
+    def counting(raw: bytes) -> tuple[dict[str, str] | None, str]:
+        parsed.append(raw)
+        return real(raw)
+
+    monkeypatch.setattr(location, "_listed", counting)
+    location._LAST_READ.clear()
+    first = location.inspect(site, site.resolve())
+    again = location.inspect(site, site.resolve())
+    assert len(parsed) == 1 and first == again and "en/index.html" in first.listed
+    _publish(site, _site(en__index_dot_html=b"<p>new index</p>"))  # a new manifest (a new inode)
+    second = location.inspect(site, site.resolve())
+    assert len(parsed) == 2 and second.listed["en/index.html"] != first.listed["en/index.html"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -161,18 +162,33 @@ _SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def _read_shipped(code: str) -> dict[str, Entry] | None:
-    """The shipped catalog of *code*, or None when mcp-portal ships none."""
+    """The shipped catalog of *code* (a copy), or None when mcp-portal ships none.
+
+    Each locale's catalog reads English's as its fallback, so a build of three locales asked for
+    ``en.yaml`` three times: a file is parsed again only when its signature moved since."""
     path = data_dir("locales") / f"{code}.yaml"
-    if not path.is_file():
-        return None
     try:
-        # Our own files, read on every build: libyaml's safe loader is about ten times faster.
-        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER) or {}
-    except yaml.YAMLError as exc:
-        raise PortalError(f"The locale file {path} is not valid YAML ({exc}). Fix it and run again.") from None
-    if not isinstance(data, dict):
-        raise PortalError(f"The locale file {path} must be a mapping of keys to strings.")
-    return _flatten(data)
+        info = path.stat()
+    except OSError:
+        return None
+    if not stat.S_ISREG(info.st_mode):
+        return None
+    signature = (info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
+    known = _SHIPPED.get(code)
+    if known is None or known[0] != signature:
+        try:
+            # Our own files, read on every build: libyaml's safe loader is about ten times faster.
+            data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER) or {}
+        except yaml.YAMLError as exc:
+            raise PortalError(f"The locale file {path} is not valid YAML ({exc}). Fix it and run again.") from None
+        if not isinstance(data, dict):
+            raise PortalError(f"The locale file {path} must be a mapping of keys to strings.")
+        known = _SHIPPED[code] = (signature, _flatten(data))
+    return dict(known[1])
+
+
+_SHIPPED: dict[str, tuple[tuple[int, ...], dict[str, Entry]]] = {}
+"""Locale -> the signature of its shipped file when it was parsed, and its flattened strings."""
 
 
 THEME_PREFIX = "theme."
