@@ -331,20 +331,23 @@ def test_a_shipped_catalog_is_parsed_once_until_it_changes(tmp_path: Path, monke
     and again only when the file changes."""
     import shutil
 
+    import yaml
+
     from generator.render import i18n
+    from generator.resources import data_dir
 
     locales = tmp_path / "locales"
-    shutil.copytree(i18n.data_dir("locales"), locales)
-    monkeypatch.setattr(i18n, "data_dir", lambda name: locales if name == "locales" else tmp_path / name)
+    shutil.copytree(data_dir("locales"), locales)
+    monkeypatch.setattr("generator.render.i18n.data_dir", lambda name: locales if name == "locales" else tmp_path)
     monkeypatch.setattr(i18n, "_SHIPPED", {})
     parsed: list[str] = []
-    real = i18n.yaml.load
+    real = yaml.load
 
     def counting(text: str, Loader: object) -> object:
         parsed.append(text[:40])
         return real(text, Loader=Loader)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(i18n.yaml, "load", counting)
+    monkeypatch.setattr(yaml, "load", counting)
     for code in ("en", "ru", "ar"):
         i18n.load_catalog(code)
     assert len(parsed) == 3, "en.yaml was parsed more than once"
