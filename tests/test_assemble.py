@@ -146,3 +146,10 @@ def test_what_is_written_meanwhile_may_not_take_a_pages_path(jobs: int, tmp_path
 
     with pytest.raises(PortalError, match="twice"):
         render_pages(job, staging, jobs, lambda _: None, meanwhile)
+
+    def fails() -> None:
+        raise PortalError("the entry page could not be rendered")
+
+    with pytest.raises(PortalError, match="entry page"):  # reported as it happens, the workers' queue dropped
+        render_pages(new_job(site, catalogs_for(config), Renderer(), Deadline(600)), Staging(tmp_path / "b"), jobs,
+                     lambda _: None, fails)  # fmt: skip

@@ -176,8 +176,9 @@ def build(
         )
     with one_process_when(jobs <= 1):  # --jobs 1: one process, so no child either (generator.forked)
         with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
-            obtained = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
-            snapshot, config = obtained
+            snapshot, config = obtain_snapshot(
+                config, from_file, lenient=lenient, introspect_warnings=introspect_warnings
+            )
             advance(len(snapshot.tools))
         produced: dict[str, object] = {}
         renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None

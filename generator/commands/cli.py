@@ -284,14 +284,18 @@ def end_now(code: int) -> None:
     0.86 s at 5,000 (docs/performance.md), for memory the system takes back anyway. Nothing of the
     build is left to that teardown: every file is written and closed before the command returns,
     its worker processes have been joined, and the ``atexit`` handlers still run here, in order.
-    Should any other thread still be running, the process exits as usual, waiting for it.
+    Should any other thread still be running, the process exits as usual, waiting for it; what the
+    build froze (:func:`~generator.snapshot.jsontext.freeze_after_pauses`) is unfrozen first, so that
+    the usual teardown collects and finalizes it.
     """
     if threading.active_count() > 1:
+        gc.unfreeze()
         return
     atexit._run_exitfuncs()
     try:
         sys.stdout.flush()
         sys.stderr.flush()
     except (OSError, ValueError):  # a closed pipe or stream: let the normal exit report it
+        gc.unfreeze()
         return
     os._exit(code)

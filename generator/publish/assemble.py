@@ -344,8 +344,12 @@ def render_pages(
                 context = multiprocessing.get_context("fork")
                 with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
                     futures = [pool.submit(_render_groups, chunk, i) for i, chunk in enumerate(chunks)]
-                    if meanwhile is not None:
-                        meanwhile()  # on this process's core while the workers render
+                    try:
+                        if meanwhile is not None:
+                            meanwhile()  # on this process's core while the workers render
+                    except BaseException:
+                        pool.shutdown(cancel_futures=True)  # report the failure now, not after every chunk
+                        raise
                     for future in as_completed(futures):
                         results.append(future.result())
                         advance(results[-1].pages)
@@ -512,7 +516,7 @@ def shared_text(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Rend
 
 
 def write_site_wide(job: Job, staging: Staging) -> None:
-    """The files made from the whole site rather than one page, but ``llms.txt`` (:func:`write_llms`):
+    """The files made from the whole site rather than one page, except ``llms.txt`` (:func:`write_llms`):
     the entry page, the 404 pages, ``nav.js``, the sitemap and the hosting files. They need nothing
     the workers make, so :func:`render_pages` can write them while the workers render."""
     job.deadline.check("rendering the entry page and the 404 pages")

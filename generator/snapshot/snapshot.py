@@ -317,28 +317,32 @@ def _parse(
     Only :func:`frozen` knows either. *ahead*: see :func:`parse_snapshot`.
     """
     if ahead is not None and not pretty_text and known_fingerprint is None:
-        data, plain = load_json_plain(raw)  # this process's own objects, parsed while the child finishes
+        data, plain = _loaded(raw)  # this process's own objects, parsed while the child finishes
         checked = ahead.child_result()
-        if checked is not None and checked.sha256 == text_sha256(raw):  # it checked this very text
-            return _checked(data, raw, plain, False, None, checked.digests)
-        del data
+        trusted = checked is not None and checked.sha256 == text_sha256(raw)  # it checked this very text
+        return _checked(data, raw, plain, False, None, checked.digests if trusted and checked else None)
     # The child parses the text itself: forked after the parse, it would share the parsed objects, and
     # every reference count either process touched would copy a page (twice the time of the check).
     digests = in_child(lambda: _digests_of(raw, known_fingerprint is None), Digests) if len(raw) >= FORK_BYTES else None
     try:
-        data, plain = load_json_plain(raw)
-        if not isinstance(data, dict):
-            raise ShapeProblem("the top level must be a JSON object")
-        version = data.get("snapshot_version")
-        if version not in READABLE_VERSIONS or isinstance(version, bool):
-            readable = " and ".join(map(str, READABLE_VERSIONS))
-            raise ShapeProblem(
-                f"its snapshot_version is {shown(version)}, and this mcp-portal reads versions {readable}"
-            )
+        data, plain = _loaded(raw)
         return _checked(data, raw, plain, pretty_text, known_fingerprint, digests)
     finally:
         if digests is not None:
             digests.close()
+
+
+def _loaded(raw: str) -> tuple[dict[str, JSON], bool]:
+    """*raw* parsed (and whether it is plain: see :func:`load_json_plain`), once it is an object of a
+    snapshot version this mcp-portal reads."""
+    data, plain = load_json_plain(raw)
+    if not isinstance(data, dict):
+        raise ShapeProblem("the top level must be a JSON object")
+    version = data.get("snapshot_version")
+    if version not in READABLE_VERSIONS or isinstance(version, bool):
+        readable = " and ".join(map(str, READABLE_VERSIONS))
+        raise ShapeProblem(f"its snapshot_version is {shown(version)}, and this mcp-portal reads versions {readable}")
+    return data, plain
 
 
 FORK_BYTES = 1 << 20
@@ -352,12 +356,7 @@ def check_text(raw: str) -> Digests:
     """Every check :func:`_parse` runs on a snapshot file's text before it builds the snapshot, then the
     tools' digests and the fingerprint: what a read-ahead child does (:mod:`generator.snapshot.ahead`).
     A problem is raised as :class:`ShapeProblem`, which ends that child; the build then finds it itself."""
-    data, plain = load_json_plain(raw)
-    if not isinstance(data, dict):
-        raise ShapeProblem("the top level must be a JSON object")
-    version = data.get("snapshot_version")
-    if version not in READABLE_VERSIONS or isinstance(version, bool):
-        raise ShapeProblem("an unreadable snapshot_version")
+    data, plain = _loaded(raw)
     problem = check_shape(data, plain=plain, shallow=False)
     if problem is not None:
         raise ShapeProblem(problem)
