@@ -355,3 +355,25 @@ def test_the_console_scripts_build_freezes_what_it_read_and_nothing_else_does() 
         assert frozen("tune", "build") > 10_000
         assert frozen("plain", "build") == 0
         assert frozen("tune", "read") == 0
+
+
+def test_a_pipe_is_never_read_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--from <(...)` names a pipe, which can be read once only: the build reads it, no child."""
+    import threading as threads
+
+    text = _large_snapshot_text(20)
+    pipe = tmp_path / "snapshot.pipe"
+    os.mkfifo(pipe)
+    forks = _forking(monkeypatch)
+    read_ahead(pipe)
+    assert forks == [] and claim(pipe) is None
+
+    def feed() -> None:
+        with open(pipe, "w", encoding="utf-8") as handle:
+            handle.write(text)
+
+    writer = threads.Thread(target=feed)
+    writer.start()
+    snapshot = load_snapshot(pipe)
+    writer.join()
+    assert len(snapshot.tools) == 20

@@ -18,6 +18,7 @@ problem is always reported by the build's own checks, with its own words.
 from __future__ import annotations
 
 import hashlib
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -47,8 +48,15 @@ def read_ahead(path: Path) -> None:
     """Start reading and checking the snapshot at *path* in a forked child (see the module docstring).
 
     Call it before importing the build, so the child does not inherit those imports' work half done
-    and the other core is busy while this one imports. A second call for the same file does nothing.
+    and the other core is busy while this one imports. A second call for the same file does nothing,
+    and so does a call for anything but a regular file: a pipe can be read once only.
     """
+    try:
+        regular = stat.S_ISREG(path.stat().st_mode)
+    except OSError:  # the build reports it, in its own words
+        return
+    if not regular:  # a pipe (`--from <(...)`) can be read once only: by the build
+        return
     key = path.resolve()
     if key not in _started:
         started = in_child(lambda: _check(path), Checked)
