@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import PortalError
+from generator.publish.signatures import signature
 
 MANIFEST = "manifest.json"
 GENERATOR = "mcp-portal"
@@ -180,12 +181,12 @@ def _read_manifest(real: Path) -> tuple[dict[str, str] | None, str]:
             return None, f"its {MANIFEST} is not a regular file"
         if info.st_size > MAX_MANIFEST_BYTES:
             return None, f"its {MANIFEST} is far larger than any mcp-portal writes"
-        signature = (os.fspath(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns)
-        if _LAST_READ and _LAST_READ[0] == signature:  # read by the preflight of this very build
+        taken = (os.fspath(path), *signature(info))
+        if _LAST_READ and _LAST_READ[0] == taken:  # read by the preflight of this very build
             return dict(_LAST_READ[1]), ""
         raw = handle.read(MAX_MANIFEST_BYTES + 1)
     listed, why = _listed(raw)
-    _LAST_READ[:] = [signature, listed] if listed is not None else []
+    _LAST_READ[:] = [taken, listed] if listed is not None else []
     return (dict(listed), why) if listed is not None else (None, why)
 
 

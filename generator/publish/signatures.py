@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 
-def _signature(info: os.stat_result) -> list[int]:
+def signature(info: os.stat_result) -> list[int]:
     """What changes whenever a file is written, replaced, touched or has its mode changed.
 
     The inode change time cannot be set by a user: an edit, a ``touch -d`` or a ``chmod`` each
@@ -52,11 +52,11 @@ def check_published(
             info = os.lstat(target)
             if not stat.S_ISREG(info.st_mode):
                 continue
-            signature = _signature(info)
-            if seen.get(path) == signature or sha256_of(target) == digest:
+            taken = signature(info)
+            if seen.get(path) == taken or sha256_of(target) == digest:
                 intact[path] = digest
                 if signatures is not None:
-                    signatures[path] = signature
+                    signatures[path] = taken
             else:
                 edited.append(path)
         except OSError:
@@ -105,7 +105,7 @@ def record_published(
         with contextlib.suppress(OSError):
             info = os.lstat(os.path.join(base, path))
             if stat.S_ISREG(info.st_mode):
-                files[path] = _signature(info)
+                files[path] = signature(info)
     temporary = record.with_name(f".{record.name}.{os.getpid()}.tmp")
     try:
         record.parent.mkdir(parents=True, exist_ok=True)
