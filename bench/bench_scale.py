@@ -9,7 +9,8 @@ For every N in ``--tools`` it starts ``bench/scale_server.py`` (a real MCP serve
 low-level ``Server``, listing N tools in pages of ``--page-size``) and takes one snapshot of it
 with ``mcp-portal introspect``. Then, ``--runs`` times and interleaved (variant 1 run 1,
 variant 2 run 1, ..., variant 1 run 2, ...) so that the noise of a shared machine hits every
-variant alike, it runs as child processes:
+variant alike, it runs as child processes, each after an ``os.sync`` (so that no run pays for
+writing back the files the run before it wrote):
 
 - ``introspect``: ``mcp-portal introspect --stdio <server> -o FILE``;
 - ``sdk list loop``: ``bench/sdk_list_tools.py``, the SDK's ``Client.list_tools`` cursor loop
@@ -103,7 +104,12 @@ def measure(cmd: Sequence[str], log: Path, cwd: Path | None = None) -> Sample:
     It runs under ``bench/rusage.py``, a bare interpreter that reaps it with ``os.wait4``: that
     counts in the children *cmd* reaped (a build's Pagefind run, an introspection's server), and
     keeps this process's own size out of the child's peak RSS (see that file).
+
+    The disk is synced first (``os.sync``): a build leaves up to a few hundred megabytes to be
+    written back for seconds after it exits, and that writeback would be charged to whatever runs
+    next (most of all the rebuild, which runs right after its build).
     """
+    os.sync()
     result = log.with_suffix(".rusage.json")
     wrapped = [sys.executable, "-I", "-S", str(BENCH / "rusage.py"), str(result), *cmd]
     with log.open("wb") as out:
