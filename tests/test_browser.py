@@ -16,6 +16,7 @@ import pytest
 
 from generator.commands.build import site_files
 from generator.publish.write import publish
+from generator.render.i18n import load_catalog
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TESTS, serving
 from tests.golden_tool import SNAPSHOT, demo_config
@@ -212,6 +213,12 @@ def test_sidebar_lists_every_tool_and_filters(desktop: Any, base_url: str) -> No
     names = page.eval_on_selector_all("#tool-nav a", "els => els.map(e => e.textContent)")
     assert names == TOOLS
     assert page.locator("#tool-nav a[aria-current=page]").inner_text() == "file_defect"
+    # Each tool's access badge, in the locale's words (nav.js states them once per level).
+    badges = page.eval_on_selector_all("#tool-nav .badge", "els => els.map(e => [e.className, e.textContent])")
+    arabic = load_catalog("ar")
+    levels = [cls.removeprefix("badge badge-") for cls, _ in badges]
+    assert len(badges) == len(TOOLS) and {"read-only", "writes", "destructive"} <= set(levels)
+    assert badges == [[f"badge badge-{level}", arabic.t(f"access.{level}")] for level in levels]
     page.fill("#tool-filter", "chat")
     visible = page.eval_on_selector_all("#tool-nav li:not([hidden]) a", "els => els.map(e => e.textContent)")
     assert visible == ["search_chat"]

@@ -10,6 +10,7 @@ see docs/performance.md and ``python bench/page_weight.py``.
 from __future__ import annotations
 
 import importlib.util
+import json
 from types import ModuleType
 
 import pytest
@@ -83,6 +84,24 @@ def test_the_tool_list_lives_in_nav_js(small: dict[str, bytes], large: dict[str,
     # The index lists every tool, so it may grow; the connecting page may not.
     assert len(large[f"{locale}/index.html"]) > len(small[f"{locale}/index.html"])
     assert len(large[f"{locale}/connecting/index.html"]) == len(small[f"{locale}/connecting/index.html"])
+
+
+def test_nav_js_states_each_access_label_once(large: dict[str, bytes]) -> None:
+    """One JSON document per locale; its tool list is the same in every locale, and the locale's
+    word for each access level is written once (``labels``), not once per tool."""
+    prefix, suffix = "window.PORTAL_NAV = ", ";\n"
+    bodies = {}
+    for locale in LOCALES:
+        text = large[f"{locale}/nav.js"].decode("ascii")
+        assert text.startswith(prefix) and text.endswith(suffix)
+        body = json.loads(text[len(prefix) : -len(suffix)])
+        assert text == prefix + json.dumps(body, ensure_ascii=True, sort_keys=True) + suffix
+        assert set(body["labels"]) == {tool["a"] for tool in body["tools"]}
+        for level, label in body["labels"].items():
+            assert label == level or text.count(json.dumps(label)) == 1, label  # English: the word is the level
+        bodies[locale] = body
+    assert bodies["en"]["tools"] == bodies["ru"]["tools"] == bodies["ar"]["tools"]
+    assert len({json.dumps(body["labels"]) for body in bodies.values()}) == len(LOCALES)
 
 
 @pytest.fixture(scope="module")

@@ -101,10 +101,11 @@ def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
     return groups
 
 
-def nav_script(site: SiteModel, catalog: Catalog) -> str:
-    """``L/nav.js``: the sidebar's lists, one cached file per locale, so a page's size does not
-    grow with the number of tools, prompts and resources. JSON is ASCII-escaped: safe inside
-    JavaScript."""
+def nav_tools(site: SiteModel) -> str:
+    """The sidebar's tool list as JSON, the same in every locale's ``nav.js`` (made once per build).
+
+    Each tool's access level is a key (``"a"``); the words for it are the locale's ``labels``.
+    """
     tools = [
         {
             # The sidebar shows these through textContent: hidden and bidi characters become
@@ -113,9 +114,21 @@ def nav_script(site: SiteModel, catalog: Catalog) -> str:
             "t": visible(tool.title or ""),
             "h": f"tools/{tool.slug}/index.html",
             "a": tool.access.level,
-            "l": visible(catalog.t("access." + tool.access.level)),
         }
         for tool in site.tools
     ]
-    body = {"tools": tools, "groups": _nav_groups(site, catalog)}
-    return "window.PORTAL_NAV = " + json.dumps(body, ensure_ascii=True, sort_keys=True) + ";\n"
+    return json.dumps(tools, ensure_ascii=True, sort_keys=True)
+
+
+def nav_script(site: SiteModel, catalog: Catalog, tools: str | None = None) -> str:
+    """``L/nav.js``: the sidebar's lists, one cached file per locale, so a page's size does not
+    grow with the number of tools, prompts and resources. JSON is ASCII-escaped: safe inside
+    JavaScript. *tools* is :func:`nav_tools` (made here when not given)."""
+    levels = sorted({tool.access.level for tool in site.tools})
+    labels = {level: visible(catalog.t("access." + level)) for level in levels}
+    parts = (
+        ("groups", json.dumps(_nav_groups(site, catalog), ensure_ascii=True, sort_keys=True)),
+        ("labels", json.dumps(labels, ensure_ascii=True, sort_keys=True)),
+        ("tools", nav_tools(site) if tools is None else tools),
+    )  # the keys in order: one json.dumps(..., sort_keys=True) of the whole, byte for byte
+    return "window.PORTAL_NAV = {" + ", ".join(f'"{key}": {value}' for key, value in parts) + "};\n"

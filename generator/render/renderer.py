@@ -41,6 +41,7 @@ from generator.render.extras import (
     CSP_META,
     headers,
     nav_script,
+    nav_tools,
     robots,
     site_root_path,
     sitemap,
@@ -337,11 +338,12 @@ def site_wide_files(
     files: dict[str, str] = {"index.html": renderer.root_index(site, catalogs)}
     if llms:
         files["llms.txt"] = renderer.llms(site, catalogs, None)
+    tools = nav_tools(site)
     for code in site.locales:
         if llms:
             files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
         files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
-        files[f"{code}/nav.js"] = nav_script(site, catalogs[code])
+        files[f"{code}/nav.js"] = nav_script(site, catalogs[code], tools)
     files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])
     files["robots.txt"] = robots(site)
     files["_headers"] = headers(site)

@@ -92,7 +92,7 @@
       }
       return li;
     };
-    nav.tools.forEach(function (tool) { list.appendChild(entry(tool, tool.a, tool.l)); });
+    nav.tools.forEach(function (tool) { list.appendChild(entry(tool, tool.a, (nav.labels || {})[tool.a])); });
     (more ? nav.groups || [] : []).forEach(function (group, i) {
       var heading = document.createElement("p");
       heading.className = "nav-group";
