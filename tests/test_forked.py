@@ -298,6 +298,60 @@ def test_a_file_the_child_finds_wrong_is_refused_by_the_builds_own_checks(
     assert str(ahead.value) == str(alone.value)
 
 
+def test_a_large_file_read_ahead_has_its_digests_computed_by_the_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From AHEAD_DIGESTS_BYTES on, the child checks and the build computes the digests meanwhile."""
+    from generator.snapshot import snapshot as snapshot_module
+
+    path = tmp_path / "snapshot.json"
+    path.write_text(_large_snapshot_text(LARGE), encoding="utf-8")
+    alone = load_snapshot(path)
+    monkeypatch.setattr(snapshot_module, "AHEAD_DIGESTS_BYTES", len(path.read_bytes()))
+    _forking(monkeypatch)
+    checks = _shape_checks(monkeypatch)
+    read_ahead(path)
+    ahead = claim(path)
+    assert ahead is not None
+    checked = ahead.child_result()
+    assert checked is not None and checked.digests is None  # the child checked, and left the digests
+    _started_again(path, ahead)
+    read = load_snapshot(path)
+    assert checks == [], "the build checked the shape again although the child had checked this very text"
+    assert read.tool_keys == alone.tool_keys and read.fingerprint == alone.fingerprint
+    assert read.__dict__.get("_own_fingerprint") is True and read.to_json() == alone.to_json()
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        lambda data: data.update(tools="not a list"),
+        lambda data: data["tools"][3].pop("name"),
+        lambda data: data["tools"][3].update(description="edited after the fingerprint was taken"),
+    ],
+    ids=["tools not a list", "a tool without a name", "a tool edited after the fingerprint"],
+)
+def test_a_large_file_that_is_not_right_is_refused_in_the_builds_own_words(
+    damage: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The build computes a large text's digests before the child's verdict, so before any check of its
+    own: on a text the checks refuse, that must neither fail first nor change what the build says."""
+    from generator.snapshot import snapshot as snapshot_module
+
+    data = json.loads(_large_snapshot_text(LARGE))
+    damage(data)
+    path = tmp_path / "snapshot.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(SnapshotError) as alone:
+        load_snapshot(path)
+    monkeypatch.setattr(snapshot_module, "AHEAD_DIGESTS_BYTES", 1)
+    _forking(monkeypatch)
+    read_ahead(path)
+    with pytest.raises(SnapshotError) as ahead:
+        load_snapshot(path)
+    assert str(ahead.value) == str(alone.value)
+
+
 def test_a_read_ahead_nobody_claims_is_reaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "snapshot.json"
     path.write_text(_large_snapshot_text(20), encoding="utf-8")

@@ -6,7 +6,9 @@ before those imports (:func:`read_ahead`, called by the command before it import
 reads the file, parses it and runs every check :func:`generator.snapshot.snapshot.parse_snapshot`
 runs up to building the snapshot itself (the depth, the values, the shape), then computes the
 tools' digests and the fingerprint (:class:`~generator.snapshot.snapshot.Digests`). At 1,000
-tools that is some 150 ms of work, done on the other core.
+tools that is some 150 ms of work, done on the other core. A large text's digests are left to the
+build (:data:`~generator.snapshot.snapshot.AHEAD_DIGESTS_BYTES`): the child's share grows with the
+text, the build's imports do not, and past some 1,500 tools the build would wait for the child.
 
 When the build reads the file (:func:`generator.snapshot.snapshot.load_snapshot`), it claims the
 child's result (:func:`claim`) and uses it only for the very text it read: the child sends the
@@ -36,7 +38,9 @@ class Checked:
     sha256: str
     """Of the text, as UTF-8."""
     digests: Any
-    """Its :class:`~generator.snapshot.snapshot.Digests` (typed loosely: this module imports nothing heavy)."""
+    """Its :class:`~generator.snapshot.snapshot.Digests`, or None for a large text, whose digests the build
+    computes itself (:data:`~generator.snapshot.snapshot.AHEAD_DIGESTS_BYTES`; typed loosely: this module
+    imports nothing heavy)."""
 
 
 def text_sha256(raw: str) -> str:
