@@ -29,6 +29,7 @@ from generator.publish.write import publish
 from generator.snapshot.ahead import Checked, claim, read_ahead, release
 from generator.snapshot.snapshot import (
     FORK_BYTES,
+    Snapshot,
     SnapshotError,
     fingerprint,
     load_snapshot,
@@ -237,20 +238,29 @@ def _shape_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return calls
 
 
+def _large_file(tmp_path: Path) -> tuple[Path, Snapshot]:
+    """A large snapshot file, and the snapshot a build reads from it with no read-ahead."""
+    path = tmp_path / "snapshot.json"
+    path.write_text(_large_snapshot_text(LARGE), encoding="utf-8")
+    return path, load_snapshot(path)
+
+
+def _built_the_same(read: Snapshot, alone: Snapshot, checks: list[int]) -> None:
+    """*read* (read ahead) is *alone* (read without), and the build did not check its shape again."""
+    assert checks == [], "the build checked the shape again although the child had checked this very text"
+    assert read.to_json() == alone.to_json() and read.tool_keys == alone.tool_keys
+    assert read.fingerprint == alone.fingerprint and read.__dict__.get("_own_fingerprint") is True
+
+
 def test_a_file_read_ahead_is_checked_by_the_child_and_built_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    path = tmp_path / "snapshot.json"
-    path.write_text(_large_snapshot_text(LARGE), encoding="utf-8")
-    alone = load_snapshot(path)
+    path, alone = _large_file(tmp_path)
     forks = _forking(monkeypatch)
     checks = _shape_checks(monkeypatch)
     read_ahead(path)
     assert len(forks) == 1
-    read = load_snapshot(path)
-    assert checks == [], "the build checked the shape again although the child had checked this very text"
-    assert read.to_json() == alone.to_json() and read.tool_keys == alone.tool_keys
-    assert read.fingerprint == alone.fingerprint and read.__dict__.get("_own_fingerprint") is True
+    _built_the_same(load_snapshot(path), alone, checks)
     assert claim(path) is None  # claimed once, by the build
     with pytest.raises(ChildProcessError):
         os.waitpid(forks[0], os.WNOHANG)
@@ -304,9 +314,7 @@ def test_a_large_file_read_ahead_has_its_digests_computed_by_the_build(
     """From AHEAD_DIGESTS_BYTES on, the child checks and the build computes the digests meanwhile."""
     from generator.snapshot import snapshot as snapshot_module
 
-    path = tmp_path / "snapshot.json"
-    path.write_text(_large_snapshot_text(LARGE), encoding="utf-8")
-    alone = load_snapshot(path)
+    path, alone = _large_file(tmp_path)
     monkeypatch.setattr(snapshot_module, "AHEAD_DIGESTS_BYTES", len(path.read_bytes()))
     _forking(monkeypatch)
     checks = _shape_checks(monkeypatch)
@@ -316,10 +324,7 @@ def test_a_large_file_read_ahead_has_its_digests_computed_by_the_build(
     checked = ahead.child_result()
     assert checked is not None and checked.digests is None  # the child checked, and left the digests
     _started_again(path, ahead)
-    read = load_snapshot(path)
-    assert checks == [], "the build checked the shape again although the child had checked this very text"
-    assert read.tool_keys == alone.tool_keys and read.fingerprint == alone.fingerprint
-    assert read.__dict__.get("_own_fingerprint") is True and read.to_json() == alone.to_json()
+    _built_the_same(load_snapshot(path), alone, checks)
 
 
 @pytest.mark.parametrize(
