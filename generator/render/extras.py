@@ -120,15 +120,15 @@ def nav_tools(site: SiteModel) -> str:
     return json.dumps(tools, ensure_ascii=True, sort_keys=True)
 
 
-def nav_script(site: SiteModel, catalog: Catalog, tools: str | None = None) -> str:
+def nav_script(site: SiteModel, catalog: Catalog, tools: str) -> str:
     """``L/nav.js``: the sidebar's lists, one cached file per locale, so a page's size does not
     grow with the number of tools, prompts and resources. JSON is ASCII-escaped: safe inside
-    JavaScript. *tools* is :func:`nav_tools` (made here when not given)."""
+    JavaScript. *tools* is :func:`nav_tools`, made once for every locale."""
     levels = sorted({tool.access.level for tool in site.tools})
     labels = {level: visible(catalog.t("access." + level)) for level in levels}
     parts = (
         ("groups", json.dumps(_nav_groups(site, catalog), ensure_ascii=True, sort_keys=True)),
         ("labels", json.dumps(labels, ensure_ascii=True, sort_keys=True)),
-        ("tools", nav_tools(site) if tools is None else tools),
+        ("tools", tools),
     )  # the keys in order: one json.dumps(..., sort_keys=True) of the whole, byte for byte
     return "window.PORTAL_NAV = {" + ", ".join(f'"{key}": {value}' for key, value in parts) + "};\n"
