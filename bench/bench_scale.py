@@ -2,6 +2,7 @@
 
     python bench/bench_scale.py                                 # 1,000 tools, 3 runs of each build
     python bench/bench_scale.py --tools 100,1000,5000 --search --rebuild --json before.json
+    python bench/bench_scale.py --tools 100,1000 --rebuild --watch   # the one-tool rebuild, also in watch mode
     python bench/bench_scale.py --introspect-only --tools 1000  # introspect vs. the SDK's bare list loop
     python bench/bench_scale.py --mkdocs --mkdocs-bin /tmp/mkdocs-venv/bin/mkdocs
 
@@ -19,6 +20,10 @@ writing back the files the run before it wrote):
   ``mcp-portal build --from SNAPSHOT --out DIR`` for en, ru and ar into a fresh empty DIR;
 - ``rebuild``, with ``--rebuild``: one tool's description changed in the snapshot, built into the
   DIR the ``--no-search`` build just wrote (the ratio second/first is printed);
+- with ``--rebuild --watch`` also ``rebuild (--watch, ...)``: a ``build --watch`` process started on
+  the edited snapshot (unmeasured: its start-up and first build), then the file replaced by the
+  original; measured from the replacement to the line that says the rebuild is done (the poll's
+  delay included), with the CPU of the process and its workers over that span;
 - with ``--search --rebuild`` also two rebuilds into the DIR the search build just wrote: the same
   snapshot again (no indexed page changed, so the previous search index is reused), then the one
   with a changed description (Pagefind runs);
@@ -64,6 +69,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -126,6 +132,58 @@ def measure(cmd: Sequence[str], log: Path, cwd: Path | None = None) -> Sample:
         rss_kb=int(usage["rss_kb"]),
         index=float(index.group(1)) if index else None,
     )
+
+
+def measure_watch(cmd: Sequence[str], first: Path, then: Path, log: Path, cwd: Path | None = None) -> Sample:
+    """``build --watch`` (*cmd*, whose ``--from`` file is ``watched.json`` beside *first*): start it on a copy
+    of *first*, wait until it watches, then put *then* in its place; the time from that replacement to the
+    line that says the rebuild is done, the CPU time the process and its workers spent on the rebuild, and
+    the process's peak RSS. Its own start-up and first build are not measured: that is the point of it."""
+    watched = first.with_name("watched.json")
+    shutil.copyfile(first, watched)
+    replacement = first.with_name("watched.next.json")
+    shutil.copyfile(then, replacement)
+    os.sync()
+    with log.open("w", encoding="utf-8") as out:
+        proc = subprocess.Popen([*cmd, "--watch"], stdout=out, stderr=subprocess.STDOUT, cwd=cwd, text=True)
+        try:
+            _wait_for_line(log, "Watching", 1, proc)
+            os.sync()
+            before = _cpu_seconds(proc.pid)
+            started = time.perf_counter()
+            os.replace(replacement, watched)
+            _wait_for_line(log, "Watching", 2, proc)
+            wall = time.perf_counter() - started
+            cpu = _cpu_seconds(proc.pid) - before
+            rss_kb = _peak_rss_kb(proc.pid)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=60)
+    watched.unlink()
+    return Sample(wall=wall, cpu=cpu, rss_kb=rss_kb)
+
+
+def _wait_for_line(log: Path, start: str, count: int, proc: subprocess.Popen[str]) -> None:
+    """Until *log* has *count* lines starting with *start* (polled every 10 ms; the poll's own delay is
+    part of what a user waits for too, as is the watcher's)."""
+    while sum(line.startswith(start) for line in log.read_text("utf-8", "replace").splitlines()) < count:
+        if proc.poll() is not None:
+            tail = "\n".join(log.read_text("utf-8", "replace").splitlines()[-15:])
+            raise BenchError(f"`build --watch` exited with {proc.returncode}; the end of its output:\n{tail}")
+        time.sleep(0.01)
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU of *pid* and of the children it has reaped (its render workers), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return sum(int(f) for f in fields[11:15]) / os.sysconf("SC_CLK_TCK")
+
+
+def _peak_rss_kb(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1])
+    return 0
 
 
 INDEX_STAGE = re.compile(r"^index: .* in ([0-9.]+) s$", re.MULTILINE)
@@ -569,13 +627,31 @@ def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> li
         edited = work / "snapshot-edited.json"
         edited_snapshot(ctx.snapshot, edited, ctx.repo)
 
+        watching = args.watch and "--watch" in ctx.build_help
+
         def rebuild(r: int, log: Path) -> Sample:
             # Into the site the --no-search build of this round has just written, with its warm cache.
             sample = measure(portal_build(ctx, edited, plain, ["--no-search"]), log, ctx.repo)
-            shutil.rmtree(plain)
+            if not watching:
+                shutil.rmtree(plain)
             return sample
 
         add("rebuild (1 description changed)", rebuild)
+        if watching:
+
+            def watch_rebuild(r: int, log: Path) -> Sample:
+                # The same site, now built from the edited snapshot: a watching process changes it back.
+                sample = measure_watch(
+                    portal_build(ctx, work / "watched.json", plain, ["--no-search", "--quiet"]),
+                    edited,
+                    ctx.snapshot,
+                    log,
+                    ctx.repo,
+                )
+                shutil.rmtree(plain)
+                return sample
+
+            add("rebuild (--watch, 1 description changed)", watch_rebuild)
     if args.search:
         searched = work / "site-search"
         site("build (search)", searched, lambda out: portal_build(ctx, ctx.snapshot, out, []), args.rebuild)
@@ -686,6 +762,10 @@ def ratios(variants: Sequence[Variant]) -> list[str]:
             "build --no-search": ("hugo (same pages)", "build --no-search / Hugo over the same pages (the twins)"),
             "build (search)": ("hugo (same pages)", "build with search / Hugo over the same pages (no search)"),
             "rebuild (1 description changed)": ("build --no-search", "rebuild after one description changed / build"),
+            "rebuild (--watch, 1 description changed)": (
+                "build --no-search",
+                "rebuild by `build --watch` after one description changed / build",
+            ),
             "rebuild (search, nothing changed)": ("build (search)", "identical rebuild with search / that build"),
             "rebuild (search, 1 description changed)": (
                 "build (search)",
@@ -752,6 +832,9 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     parser.add_argument("--runs", type=int, default=3, help="runs of each variant (default 3)")
     parser.add_argument("--search", action="store_true", help="also time the build with the Pagefind index")
     parser.add_argument("--rebuild", action="store_true", help="also time a rebuild after one description changed")
+    parser.add_argument(
+        "--watch", action="store_true", help="with --rebuild, also time that rebuild done by a running `build --watch`"
+    )
     parser.add_argument("--jobs", type=int_list, default=None, help="also time build --jobs J (when it exists)")
     parser.add_argument("--introspect-only", action="store_true", help="only introspect vs. the SDK's list loop")
     parser.add_argument(

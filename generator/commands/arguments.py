@@ -65,6 +65,19 @@ def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
             action="store_true",
             help="no progress bars on a terminal: only one summary line per stage on stderr (as in CI)",
         )
+        parser.add_argument(
+            "--watch",
+            action="store_true",
+            help="after the build, build again whenever an input changes (the --from file, the config, "
+            "templates, overlays, translations, --watch-path), until Ctrl-C",
+        )
+        parser.add_argument(
+            "--watch-path",
+            metavar="PATH",
+            action="append",
+            default=[],
+            help="with --watch, also rebuild when a file under PATH changes, e.g. the server's source (repeatable)",
+        )
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -163,6 +176,7 @@ _PATH_OPTIONS = {
     "new": ("NEW", "site"),
     "header": ("--header", '--header "Authorization: Bearer ${TOKEN}"'),
     "env": ("--env", "--env API_KEY"),
+    "watch_path": ("--watch-path", "--watch-path src/"),
     # and every path setting of the options table (--out, --templates, ...), with its example
     **{o.dest: (o.cli, f"{o.cli} {o.example}") for o in OPTIONS if o.cli and o.example},
 }

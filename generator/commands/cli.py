@@ -13,6 +13,7 @@ import atexit
 import gc
 import logging
 import os
+import signal
 import sys
 import threading
 import traceback
@@ -21,8 +22,8 @@ from pathlib import Path
 
 from generator.commands.arguments import config_from_args, make_parser, reject_empty_options
 from generator.config.portal import PortalConfig
-from generator.connect.secrets import redact_logs, start_session
-from generator.errors import PortalError
+from generator.connect.secrets import redact_logs, session_redactor, start_session
+from generator.errors import PortalError, UsageError
 from generator.forked import usable_cpus
 from generator.snapshot.ahead import read_ahead, release
 from generator.snapshot.jsontext import freeze_after_pauses
@@ -77,26 +78,31 @@ def main(argv: Sequence[str] | None = None, *, tune_gc: bool = False, ran: list[
         freeze_after_pauses()  # the snapshot lives to the end: the collector need not walk it
     # The SDK logs transport faults with tracebacks; the user gets our one paragraph instead.
     logging.getLogger("mcp").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
-    # Every secret a connection registers during this run; masked in all that is printed below.
-    redactor = start_session()
+    start_session()  # every secret a connection registers during this run is masked in all that is printed
     if args.debug:
         redact_logs(logging.getLogger("mcp"))
     try:
         reject_empty_options(args)
         return _with_leniency(args, COMMANDS[args.command])
-    except PortalError as exc:
-        if args.debug:  # the chained SDK/httpx exceptions may quote a header value
-            say(redactor.redact(traceback.format_exc()), err=True, end="")
-        say(f"mcp-portal: error: {one_line(redactor.redact(exc.message))}", err=True)
-        return exc.exit_code
     except KeyboardInterrupt:
         say("mcp-portal: interrupted; the previous site is unchanged.", err=True)
         return 130
-    except Exception as exc:  # last resort: a bug of ours still ends in one paragraph
-        if args.debug:
-            say(redactor.redact(traceback.format_exc()), err=True, end="")
-        say(internal_error(exc), err=True)
-        return 1
+    except Exception as exc:
+        return report(exc, debug=args.debug)
+
+
+def report(exc: Exception, *, debug: bool) -> int:
+    """Say what failed in one paragraph on stderr (with the traceback first under ``--debug``), secrets
+    masked; return the exit code. A :class:`PortalError` says what to do; anything else is a bug of ours,
+    which still ends in one paragraph (:func:`internal_error`)."""
+    redactor = session_redactor()
+    if debug:  # the chained SDK/httpx exceptions may quote a header value
+        say(redactor.redact(traceback.format_exc()), err=True, end="")
+    if isinstance(exc, PortalError):
+        say(f"mcp-portal: error: {one_line(redactor.redact(exc.message))}", err=True)
+        return exc.exit_code
+    say(internal_error(exc), err=True)
+    return 1
 
 
 INTERNAL_ERROR = "mcp-portal: internal error:"
@@ -168,13 +174,73 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    if args.watch_path and not args.watch:
+        raise UsageError("--watch-path only applies with --watch, e.g. --watch --watch-path src/.")
+    if args.watch:
+        return _watch_builds(args, config)
+    return _read_and_build(args, config)
+
+
+def _read_and_build(args: argparse.Namespace, config: PortalConfig, *, ahead: bool = True) -> int:
+    """One build; with *ahead* (a new process), a child checks the ``--from`` file while the build imports."""
     jobs = config.jobs or usable_cpus()
-    if args.from_file and jobs > 1:
+    if ahead and args.from_file and jobs > 1:
         read_ahead(Path(args.from_file))  # before the build's imports: a child checks the file meanwhile
     try:
         return _build(args, config, jobs)
     finally:
         release()
+
+
+def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
+    """``build --watch``: build, then build again in this process whenever an input changes
+    (:mod:`generator.commands.watch`). A failed build is reported and the watch goes on."""
+    from generator.commands.build import build_inputs
+    from generator.commands.watch import Watched, check_watch_paths, watch, watched_paths
+    from generator.publish.cache import cache_dir
+    from generator.snapshot import remembered
+
+    if args.from_file and not Path(args.from_file).is_file():
+        raise UsageError(
+            f"--watch needs --from to name a snapshot file it can look at again, and {args.from_file} is not "
+            f"one. Write the snapshot to a file (mcp-portal introspect -o snapshot.json) and watch that."
+        )
+    check_watch_paths(args.watch_path)
+    settings = [config]
+
+    def watched() -> Watched:
+        current = settings[0]
+        inputs = [path for _, path in build_inputs(current, Path(args.from_file) if args.from_file else None)]
+        cache = cache_dir(current)
+        return watched_paths(inputs, args.watch_path, [Path(current.out), *([cache] if cache else [])])
+
+    if not watched().paths:
+        raise UsageError(
+            "--watch has nothing to watch: give --from snapshot.json, --config portal.yaml, --templates DIR "
+            "or --watch-path DIR (for a server, its source directory)."
+        )
+
+    def one_build(reread: bool) -> None:
+        try:
+            if reread:
+                settings[0] = config_from_args(args)  # the config file may have changed too
+            _read_and_build(args, settings[0], ahead=False)
+        except Exception as exc:  # reported like a command's failure; the site is untouched, the watch goes on
+            report(exc, debug=args.debug)
+        finally:
+            for warning in args.introspect_warnings:
+                say(f"warning: {one_line(warning)}", err=True)
+            args.introspect_warnings.clear()
+
+    def rebuild(changed: list[str]) -> None:
+        shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
+        say(f"Rebuilding: {one_line(shown)} changed.", err=True)
+        one_build(reread=True)
+
+    remembered.keep()  # a rebuild checks only the tools it has not read before (instead of a read-ahead)
+    signal.signal(signal.SIGTERM, _stop)  # a process manager's stop ends the watch as Ctrl-C does
+    one_build(reread=False)  # a first build that fails is reported too: fix the input, and it builds again
+    return watch(rebuild, watched, lambda text: say(one_line(text), err=True))
 
 
 def _build(args: argparse.Namespace, config: PortalConfig, jobs: int) -> int:
@@ -199,6 +265,10 @@ def _build(args: argparse.Namespace, config: PortalConfig, jobs: int) -> int:
         f"in {result.seconds:.2f} s (capability version {one_line(result.snapshot.capability_version)})."
     )
     return 0
+
+
+def _stop(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _cmd_translations(args: argparse.Namespace) -> int:

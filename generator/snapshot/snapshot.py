@@ -20,6 +20,7 @@ from typing import Protocol
 
 from generator.errors import PortalError
 from generator.forked import Forked, in_child
+from generator.snapshot import remembered
 from generator.snapshot.ahead import Checked, claim, text_sha256
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
 from generator.snapshot.jsontext import around_list, gc_paused, list_item, pretty, pretty_pieces, pretty_split
@@ -64,14 +65,18 @@ class PieceStore(Protocol):
         """Keep *piece*, the text of a tool of this snapshot, for the next build."""
 
 
-def fingerprint(tools: Sequence[dict[str, JSON]], endpoints: Sequence[dict[str, JSON]] | None = None) -> str:
+def fingerprint(
+    tools: Sequence[dict[str, JSON]],
+    endpoints: Sequence[dict[str, JSON]] | None = None,
+    canonical: Sequence[bytes] | None = None,
+) -> str:
     """sha256 of the canonical tool list, in the server's order.
 
     With several endpoints, what each one offers is part of what the site documents, so the
     endpoint records (their JSON form, as the file holds them) are hashed too; one endpoint adds
     nothing the tool list does not say. The list is hashed tool by tool, as the encoder writes it
     (``[`` the tools' :func:`canonical_json` joined by ``,`` ``]``), so no text of the whole is
-    held.
+    held. *canonical*, when given, is each tool's :func:`canonical_json` already encoded as UTF-8.
     """
     whole = hashlib.sha256()
     several = bool(endpoints) and len(endpoints or ()) > 1
@@ -79,7 +84,7 @@ def fingerprint(tools: Sequence[dict[str, JSON]], endpoints: Sequence[dict[str, 
         whole.update(('{"endpoints":' + canonical_json(list(endpoints or ())) + ',"tools":').encode("utf-8"))
     whole.update(b"[")
     for i, tool in enumerate(tools):
-        text = canonical_json(tool).encode("utf-8")
+        text = canonical[i] if canonical is not None else canonical_json(tool).encode("utf-8")
         whole.update(b"," + text if i else text)
     whole.update(b"]}" if several else b"]")
     return "sha256:" + whole.hexdigest()
@@ -316,6 +321,8 @@ def _parse(
     tells its depth; *known_fingerprint* is the fingerprint of the tools *raw* was written from.
     Only :func:`frozen` knows either. *ahead*: see :func:`parse_snapshot`.
     """
+    if ahead is None and remembered.keeping() and not pretty_text and known_fingerprint is None:
+        return _parse_remembering(raw)
     if ahead is not None and not pretty_text and known_fingerprint is None:
         data, plain = _loaded(raw)  # this process's own objects, parsed while the child finishes
         own = _own_digests(data) if len(raw) >= AHEAD_DIGESTS_BYTES else None  # while the child checks
@@ -332,6 +339,30 @@ def _parse(
     finally:
         if digests is not None:
             digests.close()
+
+
+def _parse_remembering(raw: str) -> Snapshot:
+    """:func:`_parse` in a process that keeps the tools it has read (:mod:`generator.snapshot.remembered`):
+    the tools it read last time are not checked again, and their canonical JSON is not made again."""
+    data, plain = _loaded(raw)
+    tools = data.get("tools")
+    if not plain or not isinstance(tools, list):
+        return _checked(data, raw, plain, False, None)  # checked in full, as a one-shot command checks it
+    keys = tuple(map(raw_digest, tools))
+    canonical = tuple(
+        remembered.canonical_known(key) or canonical_json(tool).encode("utf-8")
+        for key, tool in zip(keys, tools, strict=True)
+    )
+    shape_ok = remembered.passes_with_known(data, keys, plain)
+    try:  # before the shape is checked: on a malformed shape the checks below say what is wrong
+        names = {tool["name"] for tool in tools}  # type: ignore[index, call-overload]
+        records = [record.to_json() for record in _endpoints(data.get("endpoints", []), names)]  # type: ignore[arg-type]
+        digests: Digests | None = Digests(keys, fingerprint(tools, records, canonical))  # type: ignore[arg-type]
+    except Exception:
+        digests = None
+    snap = _checked(data, raw, plain, False, None, digests, shape_checked=shape_ok)
+    remembered.remember(keys, canonical)
+    return snap
 
 
 def _loaded(raw: str) -> tuple[dict[str, JSON], bool]:

@@ -1,0 +1,196 @@
+"""``build --watch``: build, then build again whenever an input changes, in the same process.
+
+A one-tool rebuild started as a new command spends most of its time before it reads anything:
+Python starts, imports the stages (Jinja, jsonschema, Markdown, YAML, Babel and ours) and checks
+the snapshot again. A watching process pays that once. Each rebuild then runs the very same
+:func:`~generator.commands.build.build` as a new command would, with the render cache, so its
+output is byte for byte what a fresh ``build`` writes (``tests/test_watch.py`` compares them).
+
+What is watched (:func:`watched_paths`): every file the build reads (the snapshot given with
+``--from``, the config file, the template, overlays and translations directories, the OpenAPI
+document, the previous snapshot) and every ``--watch-path``, such as a server's source directory.
+The output directory and the render cache are never watched, nor are hidden entries
+(``.git``, ``.venv``, the build's own ``.NAME.staging-PID`` beside ``--out``), ``__pycache__`` and
+``node_modules``: the build's own writes must not start another build.
+
+Polling, not an OS notification API: the standard library has none, and a poll of a few hundred
+files costs well under a millisecond each :data:`POLL_SECONDS`. A change is built once the
+files have stayed the same for one more poll (an editor or ``introspect`` may still be writing).
+A build that fails reports its one paragraph and the process goes on watching, with the previous
+site untouched; Ctrl-C while waiting ends the command with exit code 0.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import stat
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from generator.errors import PortalError, UsageError
+
+POLL_SECONDS = 0.25
+"""How often the watched files are looked at."""
+
+MAX_WATCHED_FILES = 20_000
+"""More files than this under the watched paths is refused: each poll would cost too much, and
+it is almost always a directory watched by mistake (a home directory, a virtual environment)."""
+
+SKIPPED_NAMES = frozenset({"__pycache__", "node_modules"})
+"""Directory names never descended into, besides hidden ones."""
+
+State = tuple[tuple[str, int, int, int, int], ...]
+"""What one poll saw: (path, device, inode, size, modification time in ns) of every watched file,
+sorted; a missing path is listed with zeros, so that its appearance is a change too."""
+
+
+@dataclass(frozen=True)
+class Watched:
+    """The paths one watching build looks at, and what it must never look into."""
+
+    paths: tuple[Path, ...]
+    excluded: tuple[Path, ...]
+    """The output directory and the render cache, resolved: the build writes there."""
+
+
+def check_watch_paths(extra: Sequence[str]) -> None:
+    """Refuse a ``--watch-path`` that does not exist: a typo would otherwise watch nothing, silently.
+    (Checked once, at the start: a directory removed later is only a change like any other.)"""
+    for raw in extra:
+        if not Path(raw).exists():
+            raise UsageError(
+                f"--watch-path {raw} does not exist. Give a file or directory whose changes should start a "
+                f"rebuild, e.g. --watch-path src/ (the server's source)."
+            )
+
+
+def watched_paths(inputs: Iterable[Path], extra: Sequence[str], excluded: Iterable[Path]) -> Watched:
+    """The user's ``--watch-path`` values (*extra*) and the build's *inputs*, each once, in that order."""
+    seen = dict.fromkeys([*map(Path, extra), *inputs])
+    return Watched(tuple(seen), tuple(_resolved(p) for p in excluded))
+
+
+def _resolved(path: Path) -> Path:
+    try:
+        return path.resolve()
+    except (OSError, RuntimeError):
+        return path.absolute()
+
+
+def poll(watched: Watched) -> State:
+    """What the watched files look like now (see :data:`State`); raises :class:`PortalError` past
+    :data:`MAX_WATCHED_FILES` files."""
+    found: list[tuple[str, int, int, int, int]] = []
+    excluded = set(watched.excluded)
+    for path in watched.paths:
+        _look(path, found, excluded)
+        if len(found) > MAX_WATCHED_FILES:
+            raise PortalError(
+                f"--watch: {path} holds more than {MAX_WATCHED_FILES:,} files, too many to look at every "
+                f"{POLL_SECONDS} s. Watch a smaller directory with --watch-path (hidden directories, "
+                f"__pycache__ and node_modules are skipped already)."
+            )
+    return tuple(sorted(found))
+
+
+def _look(path: Path, found: list[tuple[str, int, int, int, int]], excluded: set[Path]) -> None:
+    """Append *path* (a file, or every file under a directory, symlinks not followed below it)."""
+    try:
+        info = path.stat()
+    except OSError:
+        found.append((str(path), 0, 0, 0, 0))
+        return
+    if not stat.S_ISDIR(info.st_mode):
+        found.append((str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
+        return
+    if _resolved(path) in excluded:
+        return
+    stack = [str(path)]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = list(os.scandir(directory))
+        except OSError:
+            continue  # removed meanwhile, or unreadable: the next poll sees what is there
+        for entry in entries:
+            if entry.name.startswith(".") or entry.name in SKIPPED_NAMES:
+                continue
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if Path(entry.path).absolute() not in excluded and _resolved(Path(entry.path)) not in excluded:
+                        stack.append(entry.path)
+                    continue
+                info = entry.stat(follow_symlinks=False)
+            except OSError:
+                continue
+            found.append((entry.path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
+        if len(found) > MAX_WATCHED_FILES:
+            return
+
+
+def changed_names(before: State, after: State) -> list[str]:
+    """The paths whose entry differs between two polls (added, removed or changed), sorted."""
+    old = {entry[0]: entry for entry in before}
+    new = {entry[0]: entry for entry in after}
+    return sorted(name for name in old.keys() | new.keys() if old.get(name) != new.get(name))
+
+
+def settle_heap() -> None:
+    """Between builds, while the process only waits: collect what the last build left in cycles, then
+    freeze what survives (the imported modules, the compiled templates, the caches), so that the next
+    build's collections walk only what it makes itself. What a build froze is unfrozen first: a long-lived
+    process must not keep every build's frozen objects forever."""
+    gc.unfreeze()
+    gc.collect()
+    gc.freeze()
+
+
+def watch(
+    rebuild: Callable[[list[str]], None],
+    watched: Callable[[], Watched],
+    say: Callable[[str], None],
+    *,
+    interval: float = POLL_SECONDS,
+    sleep: Callable[[float], None] = time.sleep,
+) -> int:
+    """After a first build: wait for a change to what *watched* names, then call *rebuild* with the
+    changed paths, again and again. Ctrl-C while waiting ends it with exit code 0; during a build, it
+    propagates (the command's usual "interrupted" and 130). *watched* is asked again after every build,
+    since the config file may name other directories now. *rebuild* reports its own failures."""
+    while True:
+        settle_heap()
+        current = watched()
+        say(_watching(current))
+        try:
+            changed = _next_change(current, interval, sleep)
+        except KeyboardInterrupt:
+            say("mcp-portal: stopped watching.")
+            return 0
+        gc.disable()  # what a build makes in cycles waits for settle_heap, when the process is idle
+        try:
+            rebuild(changed)
+        finally:
+            gc.enable()
+
+
+def _next_change(watched: Watched, interval: float, sleep: Callable[[float], None]) -> list[str]:
+    """Poll until something changes and then stays the same for one more poll; the changed paths."""
+    before = poll(watched)
+    now = before
+    while now == before:
+        sleep(interval)
+        now = poll(watched)
+    while True:  # an editor or `introspect` may still be writing
+        sleep(interval)
+        settled = poll(watched)
+        if settled == now:
+            return changed_names(before, now)
+        now = settled
+
+
+def _watching(watched: Watched) -> str:
+    shown = ", ".join(str(p) for p in watched.paths[:5]) + (" ..." if len(watched.paths) > 5 else "")
+    return f"Watching {shown or 'nothing but the defaults'} for changes (Ctrl-C to stop)."
