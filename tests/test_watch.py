@@ -29,8 +29,8 @@ from hypothesis import HealthCheck, given, settings
 from generator.commands.watch import Watched, changed_names, poll, watched_paths
 from generator.errors import PortalError
 from generator.snapshot import remembered
-from generator.snapshot.jsonread import MAX_DEPTH
 from generator.snapshot import snapshot as snapshot_module
+from generator.snapshot.jsonread import MAX_DEPTH
 from generator.snapshot.snapshot import fingerprint, load_snapshot
 from tests.conftest import tree_bytes
 from tests.golden_tool import SNAPSHOT
