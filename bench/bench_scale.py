@@ -694,11 +694,11 @@ def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> li
         notes.append("`mcp-portal build --help` offers no --jobs yet: the --jobs variants were skipped.")
     hugo = shutil.which("hugo")
     if hugo:
-        hsrc = work / "hugo-src"
+        hsrc = fresh(work / "hugo-src")  # a kept --workdir may hold the last run's
         write_hugo_site(hsrc, ctx_tools(ctx))
         site("hugo", work / "hugo-out", lambda out: [hugo, "--quiet", "-s", str(hsrc), "-d", str(out)])
         if args.same_pages:
-            tsrc = work / "hugo-twins-src"
+            tsrc = fresh(work / "hugo-twins-src")
             twins = fresh(work / "twins-for-hugo")  # built once, not measured: its twins are Hugo's content
             measure(portal_build(ctx, ctx.snapshot, twins, ["--no-search"]), work / "twins-for-hugo.log", ctx.repo)
             write_hugo_twins_site(tsrc, twins)

@@ -26,6 +26,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
+from generator.commands import watch as watch_module
 from generator.commands.watch import Watched, changed_names, poll, watched_paths
 from generator.errors import PortalError
 from generator.snapshot import remembered
@@ -101,7 +102,12 @@ def test_a_remembering_read_checks_only_the_tools_it_has_not_read(
     load_snapshot(first)
     encoded: list[object] = []
     original = snapshot_module.canonical_json
-    monkeypatch.setattr(snapshot_module, "canonical_json", lambda value: encoded.append(value) or original(value))
+
+    def counted(value: Any) -> str:
+        encoded.append(value)
+        return original(value)
+
+    monkeypatch.setattr(snapshot_module, "canonical_json", counted)
     warm = load_snapshot(second)
     tools = [value["name"] for value in encoded if isinstance(value, dict)]  # (the endpoint list is a list)
     assert tools == [DEMO["tools"][2]["name"]]
@@ -231,7 +237,78 @@ def test_a_watched_directory_holding_the_output_starts_no_second_build(tmp_path:
         watcher.kill()
 
 
+SERVER = """
+import anyio
+import mcp_types as types
+from mcp.server.lowlevel import Server
+from mcp.server.stdio import stdio_server
+
+DESCRIPTION = {description!r}
+
+
+async def list_tools(ctx, params):
+    schema = {{"type": "object", "properties": {{"who": {{"type": "string"}}}}, "required": ["who"]}}
+    return types.ListToolsResult(tools=[types.Tool(name="greet", description=DESCRIPTION, input_schema=schema)])
+
+
+async def main():
+    server = Server("watched-server", version="1.0.0", on_list_tools=list_tools)
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+anyio.run(main)
+"""
+
+
+def test_a_watched_live_server_is_introspected_again_when_its_source_changes(tmp_path: Path) -> None:
+    source = tmp_path / "src"
+    source.mkdir()
+    server = source / "server.py"
+    server.write_text(SERVER.format(description="Greets the first way."), encoding="utf-8")
+    site = tmp_path / "site"
+    stdio = f"{sys.executable} {server}"
+    watcher = Watcher(tmp_path, "--stdio", stdio, "--out", str(site), "--no-search", "--watch-path", str(source))
+    twin = site / "en" / "tools" / "greet.md"
+    try:
+        watcher.wait_for("Watching", 1)
+        assert "Greets the first way." in twin.read_text(encoding="utf-8")
+        server.write_text(SERVER.format(description="Greets the second way."), encoding="utf-8")
+        watcher.wait_for("Watching", 2)
+        assert "Greets the second way." in twin.read_text(encoding="utf-8"), watcher.text()
+        watcher.stop(signal.SIGTERM)
+    finally:
+        watcher.kill()
+
+
+def test_a_changed_config_file_is_read_again(tmp_path: Path) -> None:
+    source, site, config = tmp_path / "snapshot.json", tmp_path / "site", tmp_path / "portal.yaml"
+    source.write_text(json.dumps(DEMO), encoding="utf-8")
+    config.write_text("title: First title\n", encoding="utf-8")
+    watcher = Watcher(tmp_path, "--from", str(source), "--config", str(config), "--out", str(site), "--no-search")
+    try:
+        watcher.wait_for("Watching", 1)
+        assert "First title" in (site / "en" / "index.html").read_text(encoding="utf-8")
+        _replace(config, "title: Second title\n")
+        watcher.wait_for("Watching", 2)
+        assert "Second title" in (site / "en" / "index.html").read_text(encoding="utf-8"), watcher.text()
+        _replace(config, "titel: typo\n")  # refused in its usual words; the site stays
+        watcher.wait_for("Watching", 3)
+        assert "titel" in watcher.text() and "Second title" in (site / "en" / "index.html").read_text("utf-8")
+        watcher.stop(signal.SIGTERM)
+    finally:
+        watcher.kill()
+
+
 # --- what is watched --------------------------------------------------------------------------
+
+
+def test_a_watched_tree_of_too_many_files_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(4):
+        (tmp_path / f"f{i}").write_text("x", encoding="utf-8")
+    monkeypatch.setattr(watch_module, "MAX_WATCHED_FILES", 3)
+    with pytest.raises(PortalError, match=f"{tmp_path} holds more than 3 files"):
+        poll(watched_paths([], [str(tmp_path)], []))
 
 
 def test_a_poll_skips_the_output_the_cache_hidden_directories_and_dependency_folders(tmp_path: Path) -> None:

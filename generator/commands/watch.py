@@ -23,6 +23,8 @@ site untouched; Ctrl-C while waiting ends the command with exit code 0.
 
 from __future__ import annotations
 
+import ctypes
+import ctypes.util
 import gc
 import os
 import stat
@@ -152,6 +154,18 @@ def settle_heap() -> None:
     gc.unfreeze()
     gc.collect()
     gc.freeze()
+    _trim()
+
+
+def _trim() -> None:
+    """Give the memory the last build freed back to the system (glibc's ``malloc_trim``), so that a long
+    watch does not hold each build's high-water mark of free heap: without it, a watch of 5,000 tools grew
+    by some 15 MB a rebuild. Elsewhere (no glibc) it does nothing."""
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+        libc.malloc_trim(0)
+    except (OSError, AttributeError):
+        pass
 
 
 def watch(

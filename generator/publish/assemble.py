@@ -45,6 +45,7 @@ from generator.publish.staging import Ranges, Staging
 from generator.render.i18n import Catalog
 from generator.render.listings import RowMemo
 from generator.render.renderer import Context, Deadline, Renderer, find_examples, render_page, site_wide_files
+from generator.render.shown import rendered
 
 Advance = Callable[[int], None]
 
@@ -511,7 +512,7 @@ def shared_text(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Rend
     read from ``L/llms-full.txt``: the same bytes in every copy there, so it can be stated once."""
     ctx = Context(site, Page(PageKind.INDEX, locale), catalogs[locale], catalogs, in_twin=True,
                   from_path=f"{locale}/llms-full.txt")  # fmt: skip
-    text: str = renderer.text.from_string(_SHARED).render(renderer._md_globals(site, ctx.L), ctx=ctx)
+    text: str = rendered(renderer.text.from_string(_SHARED), renderer._md_globals(site, ctx.L), ctx=ctx)
     return text.strip("\n")
 
 
@@ -551,7 +552,8 @@ def _llms_with_parts(job: Job, locale: str | None) -> str:
     code = locale or site.locales[0]
     ctx = Context(site, Page(PageKind.INDEX, code), job.catalogs[code], job.catalogs)
     name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
-    text: str = renderer.text.get_template(name).render(
+    text: str = rendered(
+        renderer.text.get_template(name),
         renderer._md_globals(site, ctx.L),
         ctx=ctx,
         pages=pages_for(site),

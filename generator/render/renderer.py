@@ -59,7 +59,7 @@ from generator.render.layout import LAYOUT_FILTERS
 from generator.render.listings import RowMemo
 from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
-from generator.render.shown import HtmlContext, finalize_html, forget
+from generator.render.shown import HtmlContext, finalize_html, rendered
 from generator.render.themes import ThemeEnvironment, template_loader
 from generator.schema.patterns import describe
 from generator.text import visible
@@ -253,10 +253,9 @@ class Renderer:
             self.text.get_template(f"md/{name}.md.j2")
 
     def page_html(self, site: SiteModel, page: Page, catalogs: Mapping[str, Catalog]) -> str:
-        forget()
         ctx = Context(site, page, catalogs[page.locale], catalogs)
         template = self.html.get_template(f"html/{page.template}.html.j2")
-        return template.render(self._globals(site, ctx.L), page=page, ctx=ctx)
+        return rendered(template, self._globals(site, ctx.L), page=page, ctx=ctx)
 
     def page_md(
         self,
@@ -266,10 +265,9 @@ class Renderer:
         from_path: str | None = None,
         marks: list[int] | None = None,
     ) -> str:
-        forget()
         ctx = Context(site, page, catalogs[page.locale], catalogs, in_twin=True, from_path=from_path, marks=marks)
         template = self.text.get_template(f"md/{page.template}.md.j2")
-        return template.render(self._md_globals(site, ctx.L), page=page, ctx=ctx)
+        return rendered(template, self._md_globals(site, ctx.L), page=page, ctx=ctx)
 
     def llms(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str | None) -> str:
         """The root llms.txt (``locale=None``) or one locale's."""
@@ -277,21 +275,29 @@ class Renderer:
         page = Page(PageKind.INDEX, code)
         ctx = Context(site, page, catalogs[code], catalogs)
         name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
-        return self.text.get_template(name).render(
-            self._md_globals(site, ctx.L), ctx=ctx, pages=pages_for(site), root=locale is None
+        return rendered(
+            self.text.get_template(name),
+            self._md_globals(site, ctx.L),
+            ctx=ctx,
+            pages=pages_for(site),
+            root=locale is None,
         )
 
     def not_found(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str) -> str:
         """A 404 page: served at any URL, so its links are absolute paths from the site root."""
         ctx = Context(site, Page(PageKind.INDEX, locale), catalogs[locale], catalogs)
-        return self.html.get_template("html/404.html.j2").render(
-            self._globals(site, ctx.L), ctx=ctx, root=site_root_path(site), csp=CONTENT_SECURITY_POLICY
+        return rendered(
+            self.html.get_template("html/404.html.j2"),
+            self._globals(site, ctx.L),
+            ctx=ctx,
+            root=site_root_path(site),
+            csp=CONTENT_SECURITY_POLICY,
         )
 
     def root_index(self, site: SiteModel, catalogs: Mapping[str, Catalog]) -> str:
         code = site.locales[0]
         ctx = Context(site, Page(PageKind.INDEX, code), catalogs[code], catalogs, from_path="index.html")
-        return self.html.get_template("html/root.html.j2").render(self._globals(site, ctx.L), ctx=ctx)
+        return rendered(self.html.get_template("html/root.html.j2"), self._globals(site, ctx.L), ctx=ctx)
 
 
 _MARK_START, _MARK_END = "\x01", "\x02"

@@ -19,6 +19,7 @@ from __future__ import annotations
 from types import BuiltinFunctionType, FunctionType, MethodType
 from typing import Any, TypeVar
 
+from jinja2 import Template
 from jinja2.runtime import BlockReference, Context, Macro
 from markupsafe import Markup
 
@@ -43,6 +44,17 @@ def is_recorded(value: object) -> bool:
 def forget() -> None:
     """Drop every record (the renderer calls this before each page, so the record stays one page's size)."""
     _RECORD.clear()
+
+
+def rendered(template: Template, *args: Any, **kwargs: Any) -> str:
+    """*template* rendered with a record of its own, emptied before and after: what one render recorded
+    never outlives it (a process that builds again and again, ``build --watch``, kept every ``llms.txt``
+    it rendered otherwise)."""
+    forget()
+    try:
+        return template.render(*args, **kwargs)
+    finally:
+        forget()
 
 
 def finalize_html(value: Any) -> Any:
