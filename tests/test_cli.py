@@ -11,6 +11,7 @@ import os
 import shlex
 import subprocess
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -304,6 +305,30 @@ def test_introspect_reports_what_it_wrote(cli: Cli, tmp_path: Path) -> None:
     assert run.code == 0, run.err
     assert f"Wrote {output}: 7 tools from fixture-server over 1 endpoint (capability version 1.0.0)." in run.out
     assert len(load_snapshot(output).tools) == 7
+
+
+def test_introspect_replaces_its_output_whole_and_writes_a_pipe_as_it_is(cli: Cli, tmp_path: Path) -> None:
+    """A watching build (or any reader) never sees half a snapshot: the file is written beside it and
+    renamed over it, keeping its mode and any symlink to it; a pipe or device is written to as it is."""
+    target = tmp_path / "real.json"
+    target.write_text("old", encoding="utf-8")
+    target.chmod(0o640)
+    link = tmp_path / "snapshot.json"
+    link.symlink_to(target)
+    before = target.stat().st_ino
+    run = cli("introspect", "--stdio", fixture_command("paged"), "-o", str(link))
+    assert run.code == 0, run.err
+    assert link.is_symlink() and target.stat().st_ino != before  # renamed over, through the link
+    assert (target.stat().st_mode & 0o777) == 0o640
+    assert len(load_snapshot(target).tools) == 7
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["real.json", "snapshot.json"]  # no temporary left
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    with ThreadPoolExecutor(1) as pool:
+        reader = pool.submit(fifo.read_text, encoding="utf-8")
+        run = cli("introspect", "--stdio", fixture_command("paged"), "-o", str(fifo))
+        assert run.code == 0, run.err
+        assert json.loads(reader.result(timeout=60))["tools"]
 
 
 def test_introspect_output_that_cannot_be_written(cli: Cli, tmp_path: Path) -> None:

@@ -13,6 +13,7 @@ import atexit
 import gc
 import logging
 import os
+import shutil
 import signal
 import sys
 import threading
@@ -161,7 +162,7 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
     )
     output = Path(args.output)
     try:
-        output.write_text(snapshot.to_json(), encoding="utf-8")
+        _write_whole(output, snapshot.to_json())
     except OSError as exc:
         raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
     say(
@@ -170,6 +171,26 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
         f"(capability version {one_line(snapshot.capability_version)})."
     )
     return 0
+
+
+def _write_whole(output: Path, text: str) -> None:
+    """Write *text* to the file *output* so that no reader ever sees half of it: into a new file beside
+    it, then renamed over it (a ``build --watch`` of that file builds only whole snapshots, and a write
+    that fails leaves the old snapshot as it was). A symlink is followed; what is not a regular file (a
+    pipe, ``/dev/stdout``) is written as it is."""
+    target = output.resolve() if output.is_symlink() else output
+    if target.exists() and not target.is_file():
+        target.write_text(text, encoding="utf-8")
+        return
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        if target.exists():
+            shutil.copymode(target, temporary)
+        os.replace(temporary, target)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
