@@ -20,7 +20,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from generator.snapshot.jsontext import pretty
+from generator.snapshot.jsontext import compact, pretty
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO_SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
@@ -244,6 +244,13 @@ def test_pretty_is_the_stdlib_indenting_encoder(value: object) -> None:
     assert pretty(value) == json.dumps(value, indent=2, ensure_ascii=False)
 
 
+@settings(max_examples=400, deadline=None)
+@given(_JSON_VALUES)
+def test_compact_is_the_stdlib_compact_encoder(value: object) -> None:
+    """The tools' digests hash json.dumps(separators=(",", ":"), ensure_ascii=False)'s text, byte for byte."""
+    assert compact(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+
+
 @pytest.mark.parametrize(
     "value",
     [
@@ -255,6 +262,7 @@ def test_pretty_is_the_stdlib_indenting_encoder(value: object) -> None:
 )
 def test_pretty_matches_on_odd_values(value: object) -> None:
     assert pretty(value) == json.dumps(value, indent=2, ensure_ascii=False)
+    assert compact(value) == json.dumps(value, ensure_ascii=False, separators=(",", ":"))
 
 
 def test_snapshot_text_round_trips_byte_for_byte() -> None:

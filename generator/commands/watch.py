@@ -16,7 +16,8 @@ The output directory and the render cache are never watched, nor are hidden entr
 Polling, not an OS notification API: the standard library has none, and a poll of a few hundred
 files costs well under a millisecond every :data:`POLL_SECONDS` (a larger tree is polled less
 often, so that polling never takes more than :data:`POLL_SHARE` of a core). A change is built once the
-files have stayed the same for one more poll (an editor or ``introspect`` may still be writing).
+files have stayed the same for one more poll (an editor may still be writing; ``introspect -o``
+replaces its file whole).
 A build that fails reports its one paragraph and the process goes on watching, with the previous
 site untouched; Ctrl-C while waiting ends the command with exit code 0.
 """
@@ -204,7 +205,7 @@ def _next_change(watched: Watched, interval: float, sleep: Callable[[float], Non
     while now == before:
         sleep(max(interval, cost / POLL_SHARE))
         now, cost = _timed_poll(watched)
-    while True:  # an editor or `introspect` may still be writing
+    while True:  # an editor may still be writing
         sleep(max(interval, cost / POLL_SHARE))
         settled, cost = _timed_poll(watched)
         if settled == now:
