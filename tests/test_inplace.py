@@ -214,3 +214,45 @@ def test_the_undo_journal_is_written_before_the_site_changes(tmp_path: Path, mon
     monkeypatch.setattr(inplace, "_keep_copy", watching)
     _publish(site, _site(en__index_dot_html=b"<p>changed index</p>"))
     assert seen and all(seen)
+
+
+def _publish_later(site: Path, files: dict[str, bytes]) -> list[Path]:
+    """:func:`_publish` for a caller with time after the build (``build --watch``): what it must remove."""
+    later: list[Path] = []
+
+    def produce(staging: Staging) -> None:
+        for path, data in sorted(files.items()):
+            staging.write(path, data)
+        write_manifest(staging, {"capability_version": "1", "fingerprint": "sha256:0"})
+
+    publish(site, produce, later=later)
+    return later
+
+
+@pytest.mark.parametrize("how", ["in place", "swap"])
+def test_a_caller_with_time_removes_what_the_site_no_longer_needs_itself(tmp_path: Path, how: str) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    old_page = (site / "en/tools/t00/index.html").read_bytes()
+    if how == "in place":
+        new = _site(en__tools__t00__index_dot_html=b"<p>tool 0, changed</p>")
+    else:
+        new = {path: data + b" (every page changed)" for path, data in _site().items()}
+    later = _publish_later(site, new)
+    assert _content(site) == new  # the site is out, whole
+    assert [p.name for p in later] == [f".site.done-{os.getpid()}"] == _beside(site)
+    kept = later[0] / ("files/en/tools/t00/index.html" if how == "in place" else "en/tools/t00/index.html")
+    assert kept.read_bytes() == old_page  # the old copy, for the caller to remove
+    # Left behind (the watch was killed before it removed it): the next build removes it and undoes nothing.
+    later[0].rename(site.parent / f".site.done-{_dead_pid()}")
+    with pytest.raises(PortalError, match="outside the output directory"):
+        publish(site, {"../escape.txt": b"no"})
+    assert _content(site) == new
+    assert _beside(site) == []
+
+
+def test_nothing_changed_leaves_nothing_to_remove_later(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    assert _publish_later(site, _site()) == []
+    assert _beside(site) == []

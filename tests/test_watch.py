@@ -189,6 +189,7 @@ def test_a_watching_build_rebuilds_a_changed_snapshot_into_a_fresh_builds_bytes(
         assert cli("build", "--from", str(source), "--out", str(fresh), "--no-search").code == 0
         built = tree_bytes(site)
         assert built == tree_bytes(fresh)
+        assert not list(tmp_path.glob(".site.*-*")), "what the site no longer needs was removed meanwhile"
         assert any(b"Edited while watching." in data for name, data in built.items() if name.endswith(".md"))
 
         _replace(source, '{"snapshot_version": 2, "tools": [')  # broken: reported, and the site stays

@@ -157,11 +157,13 @@ def build(
     introspect_warnings: list[str] | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
+    later: list[Path] | None = None,
 ) -> BuildResult:
     """Run the whole pipeline; the previous site stays untouched unless everything succeeds.
 
     *lenient* and *introspect_warnings* are passed to :func:`obtain_snapshot`; *jobs* is the
-    number of render workers; *progress* reports each stage (on stderr).
+    number of render workers; *progress* reports each stage (on stderr). Given *later*, what the
+    published site no longer needs is left for the caller to remove (see :func:`publish`).
     """
     started = time.perf_counter()
     progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
@@ -194,7 +196,7 @@ def build(
         # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
         try:
             record = renders.root / PUBLISHED if renders is not None else None
-            kept = publish(out, produce, protected=build_inputs(config, from_file), record=record)
+            kept = publish(out, produce, protected=build_inputs(config, from_file), record=record, later=later)
         except BaseException:
             if renders is not None:
                 renders.discard()  # a failed build leaves the cache as it found it

@@ -202,13 +202,16 @@ def _cmd_build(args: argparse.Namespace) -> int:
     return _read_and_build(args, config)
 
 
-def _read_and_build(args: argparse.Namespace, config: PortalConfig, *, ahead: bool = True) -> int:
-    """One build; with *ahead* (a new process), a child checks the ``--from`` file while the build imports."""
+def _read_and_build(
+    args: argparse.Namespace, config: PortalConfig, *, ahead: bool = True, later: list[Path] | None = None
+) -> int:
+    """One build; with *ahead* (a new process), a child checks the ``--from`` file while the build imports.
+    *later*: see :func:`generator.commands.build.build`."""
     jobs = config.jobs or usable_cpus()
     if ahead and args.from_file and jobs > 1:
         read_ahead(Path(args.from_file))  # before the build's imports: a child checks the file meanwhile
     try:
-        return _build(args, config, jobs)
+        return _build(args, config, jobs, later)
     finally:
         release()
 
@@ -241,17 +244,22 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
             "or --watch-path DIR (for a server, its source directory)."
         )
 
+    later: list[Path] = []  # what a published site no longer needs: removed once the site is out
+
     def one_build(reread: bool) -> None:
         try:
             if reread:
                 settings[0] = config_from_args(args)  # the config file may have changed too
-            _read_and_build(args, settings[0], ahead=False)
+            _read_and_build(args, settings[0], ahead=False, later=later)
         except Exception as exc:  # reported like a command's failure; the site is untouched, the watch goes on
             report(exc, debug=args.debug)
         finally:
             for warning in args.introspect_warnings:
                 say(f"warning: {one_line(warning)}", err=True)
             args.introspect_warnings.clear()
+            for path in later:
+                shutil.rmtree(path, ignore_errors=True)
+            later.clear()
 
     def rebuild(changed: list[str]) -> None:
         shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
@@ -264,7 +272,7 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     return watch(rebuild, watched, lambda text: say(one_line(text), err=True))
 
 
-def _build(args: argparse.Namespace, config: PortalConfig, jobs: int) -> int:
+def _build(args: argparse.Namespace, config: PortalConfig, jobs: int, later: list[Path] | None = None) -> int:
     from generator.commands.build import build
     from generator.commands.progress import Progress
 
@@ -277,6 +285,7 @@ def _build(args: argparse.Namespace, config: PortalConfig, jobs: int) -> int:
         introspect_warnings=args.introspect_warnings,
         jobs=jobs,
         progress=progress,
+        later=later,
     )
     progress.flush()
     for warning in result.warnings:

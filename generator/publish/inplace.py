@@ -41,11 +41,21 @@ def _deepest_first(directories: Collection[str]) -> list[str]:
     return sorted(directories, key=lambda d: (-d.count("/"), d))
 
 
-def apply(real: Path, staging: Path, undo: Path, changed: Sequence[str], dropped: Sequence[str]) -> None:
+def apply(
+    real: Path,
+    staging: Path,
+    undo: Path,
+    changed: Sequence[str],
+    dropped: Sequence[str],
+    *,
+    done: Path | None = None,
+) -> None:
     """Move the *changed* files from *staging* into the site at *real* and remove the *dropped* ones.
 
     ``manifest.json``, when changed, is placed last, so a reader of the manifest never sees one
     that lists a file not yet there. On any failure the site is rolled back and the error raised.
+    Once every file is placed the undo directory is removed, or, given *done*, renamed to it (one
+    atomic rename: from then on it undoes nothing) for the caller to remove later.
     """
     created = sorted(p for p in changed if not os.path.lexists(_at(real, p)))
     made = _deepest_first({d for d in directories_of(changed) if not _at(real, d).is_dir()})[::-1]
@@ -71,7 +81,10 @@ def apply(real: Path, staging: Path, undo: Path, changed: Sequence[str], dropped
     except BaseException:
         roll_back(real, undo)
         raise
-    shutil.rmtree(undo)
+    if done is not None:
+        os.rename(undo, done)  # the old copies' blocks are freed when the caller removes it, not now
+    else:
+        shutil.rmtree(undo)
 
 
 def _keep_copy(source: Path, target: Path) -> None:

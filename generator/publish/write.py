@@ -16,7 +16,11 @@ Publishing takes one of two ways:
 A build killed midway (SIGKILL, a cancelled CI job) can leave its staging, old
 or undo directory behind; the next build deals with them under the lock: it
 undoes a half-placed change, puts the old site back if the kill fell between
-the two renames of a swap, and removes the rest.
+the two renames of a swap, and removes the rest.  A caller that has time after
+the build (``build --watch``, between changes) may take the removal of what the
+site no longer needs on itself (``later``): the previous site after a swap, or
+the old copies of the files a change replaced, renamed to a ``done``
+directory that undoes nothing and that the next build removes if it is still there.
 Every path is checked to stay inside the output directory.
 
 The ``--out`` contract (issue 11): the swap replaces a directory wholesale, so
@@ -172,7 +176,7 @@ def _clean_leftovers(out: Path) -> None:
     if olds and not os.path.lexists(out):
         # Killed between ``out -> old`` and ``staging -> out``: the newest old is the published site.
         os.rename(olds.pop(), out)
-    for path in [*olds, *_leftovers(out, "staging")]:
+    for path in [*olds, *_leftovers(out, "staging"), *_leftovers(out, "done")]:
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -189,7 +193,12 @@ def _writing(files: Mapping[str, bytes]) -> Producer:
 
 
 def publish(
-    out: Path, files: Mapping[str, bytes] | Producer, *, protected: Protected = (), record: Path | None = None
+    out: Path,
+    files: Mapping[str, bytes] | Producer,
+    *,
+    protected: Protected = (),
+    record: Path | None = None,
+    later: list[Path] | None = None,
 ) -> list[str]:
     """Write the new content of *out*; return warnings.
 
@@ -199,7 +208,9 @@ def publish(
     fails, the staging directory is removed and the previous site is untouched.
     *protected* are the inputs the build read (config, templates, overlays...): an *out* that
     holds or lies inside one is refused.  *record* keeps the files' signatures between builds
-    (:mod:`generator.publish.signatures`).  See the module docstring for the whole contract.
+    (:mod:`generator.publish.signatures`).  Given *later*, what the published site no longer needs is
+    not removed here but put in a ``done`` directory, appended to *later* for the caller to remove.
+    See the module docstring for the whole contract.
     """
     produce = _writing(files) if isinstance(files, Mapping) else files
     real = check_location(out, protected)
@@ -212,6 +223,7 @@ def publish(
     staging = real.parent / f".{real.name}.staging-{os.getpid()}"
     old = real.parent / f".{real.name}.old-{os.getpid()}"
     undo = real.parent / f".{real.name}.undo-{os.getpid()}"
+    done = real.parent / f".{real.name}.done-{os.getpid()}" if later is not None else None
     warnings: list[str] = []
     untouched: dict[str, list[int]] = {}
     pending: Forked[Survey] | None = None
@@ -235,7 +247,7 @@ def publish(
             dropped = sorted(set(site.listed) - new_files)
             if written.lazy and len(changed) + len(dropped) <= len(new_files) // 2:
                 if changed or dropped:
-                    apply(real, staging, undo, changed, dropped)
+                    apply(real, staging, undo, changed, dropped, done=done)
                 # Every other file was left where it was: its signature still stands.
                 untouched = {path: found.signatures[path] for path in written.same if path in found.signatures}
             else:
@@ -252,7 +264,9 @@ def publish(
         finally:
             if pending is not None:
                 pending.close()
-            _settle(real, staging, old)
+            _settle(real, staging, old, done)
+            if later is not None and done is not None and os.path.lexists(done):
+                later.append(done)
         record_published(record, real, written.hashes | {MANIFEST: ""}, untouched)
     if found.kept:
         warnings.append(
@@ -285,11 +299,14 @@ def _refuse_kept(out: Path, kept: Sequence[Entry], new_files: set[str], new_dirs
         )
 
 
-def _settle(real: Path, staging: Path, old: Path) -> None:
-    """After the swap or a failure: the site is at *real*, and no staging or old directory is left."""
+def _settle(real: Path, staging: Path, old: Path, done: Path | None = None) -> None:
+    """After the swap or a failure: the site is at *real*, and no staging or old directory is left (the
+    old site is renamed to *done*, when given, for the caller to remove)."""
     if os.path.lexists(old):
         if not os.path.lexists(real):
             os.rename(old, real)  # the swap failed between its two renames: put the old site back
+        elif done is not None and not os.path.lexists(done):
+            os.rename(old, done)
         else:
             shutil.rmtree(old, ignore_errors=True)
     shutil.rmtree(staging, ignore_errors=True)
