@@ -130,7 +130,7 @@ def _look(path: Path, found: list[tuple[str, int, int, int, int]], excluded: set
                 continue
             try:
                 if entry.is_dir(follow_symlinks=False):
-                    if Path(entry.path).absolute() not in excluded and _resolved(Path(entry.path)) not in excluded:
+                    if _resolved(Path(entry.path)) not in excluded:
                         stack.append(entry.path)
                     continue
                 info = entry.stat(follow_symlinks=False)
