@@ -376,3 +376,48 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
             assert sorted(opened) == ["en/tools/file_defect/index.html", "en/tools/search_chat/index.html"]
         else:
             assert len(opened) >= groups, damage  # every tool's entry was opened
+
+
+def test_a_watch_recalls_the_records_it_committed_until_their_files_change(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``build --watch`` defers the cache's bookkeeping until after its "Built" line, and then takes the
+    ``.index`` and ``.rows`` records it committed from memory instead of reading them again. A record
+    file changed on disk since (here: cut short) is read, found damaged, and costs time, not a byte."""
+    import generator.publish.cache as cache_module
+
+    monkeypatch.setattr(cache_module, "_recalling", None)
+    cache_module.recall_records()
+    read: list[str] = []
+    def counted(name: str) -> Any:
+        real = getattr(cache_module, name)
+
+        def reading(*args: Any) -> Any:
+            read.append(name)
+            return real(*args)
+
+        return reading
+
+    for name in ("read_index", "read_rows"):
+        monkeypatch.setattr(cache_module, name, counted(name))
+    out, cache = tmp_path / "site", tmp_path / "cache"
+    config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
+    source = tmp_path / "snapshot.json"
+    changed = _with_tool(DEMO, "file_defect", "description")
+    for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "record cut"), (changed, "")):
+        if damage:
+            (record,) = cache.glob("*.index")
+            record.write_bytes(record.read_bytes()[:-3])
+        read.clear()
+        later: list[Any] = []
+        source.write_text(snapshot.to_json(), encoding="utf-8")
+        build(config, from_file=source, later=later)
+        assert (cache / f".pending-{os.getpid()}").is_dir()  # not committed yet: that waits for the caller
+        during = list(read)
+        for finish in later:
+            finish()
+        assert staged_files(out) == site_files(snapshot, config)[0]
+        if snapshot is changed and not damage:
+            assert during == [], "the records this process committed were read from disk again"
+        if damage:
+            assert "read_index" in during, "a record changed on disk was taken from memory"

@@ -7,9 +7,12 @@ completion before anything is written.
 
 from __future__ import annotations
 
+import functools
 import io
+import shutil
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -157,13 +160,15 @@ def build(
     introspect_warnings: list[str] | None = None,
     jobs: int = 1,
     progress: Progress | None = None,
-    later: list[Path] | None = None,
+    later: list[Callable[[], None]] | None = None,
 ) -> BuildResult:
     """Run the whole pipeline; the previous site stays untouched unless everything succeeds.
 
     *lenient* and *introspect_warnings* are passed to :func:`obtain_snapshot`; *jobs* is the
-    number of render workers; *progress* reports each stage (on stderr). Given *later*, what the
-    published site no longer needs is left for the caller to remove (see :func:`publish`).
+    number of render workers; *progress* reports each stage (on stderr). Given *later*, the work the
+    published site does not wait for is appended to it, for the caller to run once it has reported the
+    build (``build --watch``): removing what the site no longer needs (see :func:`publish`) and the
+    render cache's bookkeeping (:meth:`RenderCache.commit`). Without it, that is done before returning.
     """
     started = time.perf_counter()
     progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
@@ -194,15 +199,22 @@ def build(
             produced.update(warnings=warnings, files=len(staging.hashes), written=time.perf_counter())
 
         # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
+        removed: list[Path] | None = [] if later is not None else None
         try:
             record = renders.root / PUBLISHED if renders is not None else None
-            kept = publish(out, produce, protected=build_inputs(config, from_file), record=record, later=later)
+            kept = publish(out, produce, protected=build_inputs(config, from_file), record=record, later=removed)
         except BaseException:
             if renders is not None:
                 renders.discard()  # a failed build leaves the cache as it found it
             raise
+        finally:
+            if later is not None and removed:  # a failed swap may leave one too
+                later.extend(functools.partial(shutil.rmtree, path, ignore_errors=True) for path in removed)
         if renders is not None:
-            renders.commit()
+            if later is not None:
+                later.append(renders.commit)
+            else:
+                renders.commit()
         files = int(str(produced["files"]))
         progress.report("publish", files, "files", time.perf_counter() - float(str(produced["written"])))
         warnings = [*list(produced["warnings"]), *kept]  # type: ignore[call-overload]

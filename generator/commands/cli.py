@@ -203,7 +203,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _read_and_build(
-    args: argparse.Namespace, config: PortalConfig, *, ahead: bool = True, later: list[Path] | None = None
+    args: argparse.Namespace,
+    config: PortalConfig,
+    *,
+    ahead: bool = True,
+    later: list[Callable[[], None]] | None = None,
 ) -> int:
     """One build; with *ahead* (a new process), a child checks the ``--from`` file while the build imports.
     *later*: see :func:`generator.commands.build.build`."""
@@ -221,7 +225,7 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     (:mod:`generator.commands.watch`). A failed build is reported and the watch goes on."""
     from generator.commands.build import build_inputs
     from generator.commands.watch import Watched, check_watch_paths, watch, watched_paths
-    from generator.publish.cache import cache_dir
+    from generator.publish.cache import cache_dir, recall_records
     from generator.snapshot import remembered
 
     if args.from_file and not Path(args.from_file).is_file():
@@ -244,7 +248,7 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
             "or --watch-path DIR (for a server, its source directory)."
         )
 
-    later: list[Path] = []  # what a published site no longer needs: removed once the site is out
+    later: list[Callable[[], None]] = []  # what a published site does not wait for: done once it is out
 
     def one_build(reread: bool) -> None:
         try:
@@ -257,8 +261,11 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
             for warning in args.introspect_warnings:
                 say(f"warning: {one_line(warning)}", err=True)
             args.introspect_warnings.clear()
-            for path in later:
-                shutil.rmtree(path, ignore_errors=True)
+            for finish in later:
+                try:
+                    finish()
+                except Exception as exc:  # the site is out: a cache left untidy only costs the next build time
+                    report(exc, debug=args.debug)
             later.clear()
 
     def rebuild(changed: list[str]) -> None:
@@ -267,12 +274,15 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
         one_build(reread=True)
 
     remembered.keep()  # a rebuild checks only the tools it has not read before (instead of a read-ahead)
+    recall_records()  # and takes the render cache's records it committed itself from memory
     signal.signal(signal.SIGTERM, _stop)  # a process manager's stop ends the watch as Ctrl-C does
     one_build(reread=False)  # a first build that fails is reported too: fix the input, and it builds again
     return watch(rebuild, watched, lambda text: say(one_line(text), err=True))
 
 
-def _build(args: argparse.Namespace, config: PortalConfig, jobs: int, later: list[Path] | None = None) -> int:
+def _build(
+    args: argparse.Namespace, config: PortalConfig, jobs: int, later: list[Callable[[], None]] | None = None
+) -> int:
     from generator.commands.build import build
     from generator.commands.progress import Progress
 

@@ -397,7 +397,7 @@ def render_pages(
             job.row_hits.setdefault(where, set()).update(keys)
     if job.cache is not None:
         job.cache.used |= used
-        job.cache.keep_index(job.index, _index(job, staging, sizes, warnings, notes, located))
+        job.cache.keep_index(job.index, functools.partial(_index, job, staging, sizes, warnings, notes, located))
     return [n for group in sorted(notes) for n in notes[group]], [
         w for group in sorted(warnings) for w in warnings[group]
     ]

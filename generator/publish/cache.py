@@ -47,9 +47,10 @@ import json
 import os
 import re
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 from generator.config.portal import PortalConfig
 from generator.publish.kept_index import KeptIndex, index_bytes, read_index
@@ -61,6 +62,7 @@ from generator.publish.keys import FORMAT
 from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
 from generator.render.listings import Rows
 
+T = TypeVar("T")
 _MAGIC = f"mcp-portal render cache {FORMAT}\n".encode()
 _ENTRY = re.compile(r"[0-9a-f]{64}\.(?:entry|json|search|rows|pieces|parts|index)")
 """The only file names the cache writes (and so the only ones it ever removes; ``.json`` entries
@@ -151,12 +153,17 @@ class RenderCache:
         self.site = site
         self.pending = root / f".pending-{os.getpid()}"
         self._created = [p for p in (root, *root.parents) if not p.exists()]
+        """The directories a build would create for the cache, innermost first (removed if left empty)."""
         self.used: set[str] = set()
         """The keys of the entries the site needs (set after rendering): what :meth:`commit` keeps."""
         self.compiled: set[str] = set()
         """The directories of compiled templates this build used (:mod:`generator.render.compiled`):
         :meth:`commit` removes the others' files."""
-        """The directories a build would create for the cache, innermost first (removed if left empty)."""
+        self._records: list[Callable[[], None]] = []
+        """The records this build keeps for the next one (:meth:`keep_index`, :meth:`keep_rows`), made by
+        :meth:`commit`: a watch publishes its site first and makes them after its "Built" line."""
+        self._recall: list[tuple[Path, Callable[[], object]]] = []
+        """The records :meth:`commit` hands to :func:`recall_records` (what each file it leaves holds)."""
 
     def _path(self, key: str) -> Path:
         return self.root / f"{key}.entry"
@@ -246,12 +253,19 @@ class RenderCache:
     def get_index(self) -> KeptIndex | None:
         """What each entry's pages were when this site was last published (:mod:`generator.publish.kept_index`)."""
         self.used.add(self.site)
-        return read_index(self.root / f"{self.site}.index", self.site)
+        path = self.root / f"{self.site}.index"
+        return _recalled(path, KeptIndex) or read_index(path, self.site)
 
-    def keep_index(self, known: KeptIndex | None, index: KeptIndex) -> None:
-        """Keep *index* for the next build, unless it is the *known* one."""
-        if index != known:
-            self._write_pending(f"{self.site}.index", index_bytes(self.site, index))
+    def keep_index(self, known: KeptIndex | None, make: Callable[[], KeptIndex]) -> None:
+        """Keep the index *make* gives for the next build, unless it is the *known* one (made by :meth:`commit`)."""
+
+        def keep() -> None:
+            index = make()
+            if index != known:
+                self._write_pending(f"{self.site}.index", index_bytes(self.site, index))
+            self._recall.append((self.root / f"{self.site}.index", lambda: index))
+
+        self._records.append(keep)
 
     def _read_record(self, name: str, magic: bytes, key: str) -> dict[str, str] | None:
         """A record's map of strings: a magic line, its JSON (naming *key*) and the JSON's sha256; None
@@ -278,7 +292,8 @@ class RenderCache:
 
     def get_rows(self) -> KeptRows | None:
         """The rows of the site-wide lists the last build of this site kept (:mod:`generator.publish.kept_rows`)."""
-        return read_rows(self.root / f"{self.site}.rows", self.site)
+        path = self.root / f"{self.site}.rows"
+        return _recalled(path, KeptRows) or read_rows(path, self.site)
 
     def snapshot_pieces(self) -> KeptPieces:
         """Each tool's text in ``snapshot.json`` as the last build wrote it, and the record of this build's
@@ -293,13 +308,19 @@ class RenderCache:
 
     def keep_rows(self, known: KeptRows | None, made: Rows, hits: dict[str, set[str]]) -> None:
         """Keep for the next build the rows this build made (*made* here, and the workers' part files)
-        and the *known* ones it used (their keys: *hits*)."""
+        and the *known* ones it used (their keys: *hits*); the record is made by :meth:`commit`."""
         self.used.add(self.site)
-        parts = sorted(self.pending.glob("rows-*.part")) if self.pending.is_dir() else []
-        if not made and not parts and unchanged(known, hits):
-            return  # the record holds exactly the rows used: it stays as it is
-        lines = record_lines(self.site, known or {}, hits, parts, made)
-        self._write_pending(f"{self.site}.rows", itertools.chain([ROWS_MAGIC], lines))
+
+        def keep() -> None:
+            parts = sorted(self.pending.glob("rows-*.part")) if self.pending.is_dir() else []
+            if not made and not parts and unchanged(known, hits):
+                return  # the record holds exactly the rows used: it stays as it is
+            lines = record_lines(self.site, known or {}, hits, parts, made)
+            self._write_pending(f"{self.site}.rows", itertools.chain([ROWS_MAGIC], lines))
+
+        self._records.append(keep)
+        path = self.root / f"{self.site}.rows"
+        self._recall.append((path, lambda: read_rows(path, self.site)))  # read only where records are recalled
 
     def _write_pending(self, name: str, parts: Iterable[bytes]) -> None:
         """Write *name* into the pending directory atomically; a cache that cannot be written only costs time."""
@@ -315,15 +336,24 @@ class RenderCache:
                 temporary.unlink()
 
     def commit(self) -> None:
-        """After a published build: move the new entries in, and remove every entry it did not use.
+        """After a published build: make the records it keeps, move the new entries in, and remove every
+        entry it did not use.
 
         Only files named like an entry are removed, and the pending directories of builds that
         were killed (their process is gone).
         """
+        records, self._records = self._records, []
+        for keep in records:
+            keep()
         with contextlib.suppress(OSError):
             for path in sorted(p for p in self.pending.iterdir() if _ENTRY.fullmatch(p.name)):
                 os.replace(path, self.root / path.name)
         shutil.rmtree(self.pending, ignore_errors=True)
+        recall, self._recall = self._recall, []
+        if _recalling is not None:
+            _recalling.clear()  # only the last build's records: a long watch holds one site's worth
+            for path, record in recall:
+                _keep_in_memory(path, record)
         with contextlib.suppress(OSError):
             for path in self.root.iterdir():
                 if _abandoned(path):
@@ -335,10 +365,52 @@ class RenderCache:
 
     def discard(self) -> None:
         """After a failed build: drop its new entries, and the cache directories it created if they are empty."""
+        self._records.clear()
+        self._recall.clear()
         shutil.rmtree(self.pending, ignore_errors=True)
         for directory in self._created:
             with contextlib.suppress(OSError):
                 directory.rmdir()  # only succeeds when empty
+
+
+_recalling: dict[Path, tuple[tuple[int, ...], object]] | None = None
+"""With :func:`recall_records`: the records this process committed, by path, with the file's signature."""
+
+
+def recall_records() -> None:
+    """From now on, keep in memory the ``.index`` and ``.rows`` records this process commits, and take
+    them from there while their files are the very files it left (``build --watch``: reading them cost
+    about 30 ms of a rebuild at 1,000 tools). A record recalled is what reading its file would give, so,
+    as with the file, every page it vouches for is still checked against the site's own hashes."""
+    global _recalling
+    if _recalling is None:
+        _recalling = {}
+
+
+def _signature(path: Path) -> tuple[int, ...] | None:
+    """What tells one file from another, or the same file written again (None when there is none)."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return None
+    return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
+
+
+def _keep_in_memory(path: Path, record: Callable[[], object]) -> None:
+    """Keep what *record* gives as what the file at *path* holds now (only with :func:`recall_records`)."""
+    signature = _signature(path)
+    if _recalling is not None and signature is not None:
+        value = record()
+        if value is not None:
+            _recalling[path] = (signature, value)
+
+
+def _recalled(path: Path, kind: type[T]) -> T | None:
+    """The record kept for *path*, while the file there is the one it was kept for; else None."""
+    kept = _recalling.get(path) if _recalling is not None else None
+    if kept is None or kept[0] != _signature(path) or not isinstance(kept[1], kind):
+        return None
+    return kept[1]
 
 
 def _remove_compiled(directory: Path) -> None:

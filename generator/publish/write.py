@@ -301,7 +301,8 @@ def _refuse_kept(out: Path, kept: Sequence[Entry], new_files: set[str], new_dirs
 
 def _settle(real: Path, staging: Path, old: Path, done: Path | None = None) -> None:
     """After the swap or a failure: the site is at *real*, and no staging or old directory is left (the
-    old site is renamed to *done*, when given, for the caller to remove)."""
+    old site is renamed to *done*, when given, for the caller to remove, and what is left of the staging
+    goes into it when it exists)."""
     if os.path.lexists(old):
         if not os.path.lexists(real):
             os.rename(old, real)  # the swap failed between its two renames: put the old site back
@@ -309,4 +310,7 @@ def _settle(real: Path, staging: Path, old: Path, done: Path | None = None) -> N
             os.rename(old, done)
         else:
             shutil.rmtree(old, ignore_errors=True)
+    if done is not None and os.path.lexists(done) and os.path.lexists(staging):
+        with contextlib.suppress(OSError):  # else removed right here
+            os.rename(staging, done / "staging")
     shutil.rmtree(staging, ignore_errors=True)
