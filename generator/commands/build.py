@@ -32,7 +32,7 @@ from generator.publish.assemble import (
 )
 from generator.publish.cache import PUBLISHED, RenderCache, cache_dir
 from generator.publish.keys import site_key
-from generator.publish.location import Protected, preflight
+from generator.publish.location import Protected, check_location, preflight
 from generator.publish.staging import Staging
 from generator.publish.write import publish
 from generator.render.i18n import Catalog, catalog_warnings, load_catalog
@@ -182,15 +182,25 @@ def build(
             f"Give --cache a directory outside it (the default is .mcp-portal-cache/ beside --out)."
         )
     with one_process_when(jobs <= 1):  # --jobs 1: one process, so no child either (generator.forked)
-        with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
-            snapshot, config = obtain_snapshot(
-                config, from_file, lenient=lenient, introspect_warnings=introspect_warnings
-            )
-            advance(len(snapshot.tools))
+        snapshot: Snapshot | None = None
+        renders: RenderCache | None = None
+
+        def obtain() -> None:
+            nonlocal snapshot, config, renders
+            with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
+                snapshot, config = obtain_snapshot(
+                    config, from_file, lenient=lenient, introspect_warnings=introspect_warnings
+                )
+                advance(len(snapshot.tools))
+            renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
+
         produced: dict[str, object] = {}
-        renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
 
         def produce(staging: Staging) -> None:
+            if snapshot is None:  # a snapshot file is read here, under the lock, while the old site is surveyed
+                obtain()
+                check_location(out, build_inputs(config, from_file))  # the demo's OpenAPI document is one too
+            assert snapshot is not None
             warnings = produce_site(snapshot, config, staging, jobs=jobs, progress=progress, cache=renders)
             if strict and warnings:
                 raise PortalError(
@@ -198,10 +208,12 @@ def build(
                 )
             produced.update(warnings=warnings, files=len(staging.hashes), written=time.perf_counter())
 
+        if from_file is None:
+            obtain()  # a server is asked before the output is locked (its errors are not the output's)
         # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
         removed: list[Path] | None = [] if later is not None else None
         try:
-            record = renders.root / PUBLISHED if renders is not None else None
+            record = cache / PUBLISHED if cache is not None else None
             kept = publish(out, produce, protected=build_inputs(config, from_file), record=record, later=removed)
         except BaseException:
             if renders is not None:
@@ -210,6 +222,7 @@ def build(
         finally:
             if later is not None and removed:  # a failed swap may leave one too
                 later.extend(functools.partial(shutil.rmtree, path, ignore_errors=True) for path in removed)
+        assert snapshot is not None
         if renders is not None:
             if later is not None:
                 later.append(renders.commit)
