@@ -6,6 +6,7 @@ root of a host, under a base path such as ``/developers/``, and opened from disk
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from dataclasses import dataclass
 
@@ -63,9 +64,10 @@ class Page:
             return ""
         return item.description or item.title or (item.uri if isinstance(item, ResourceDoc) else item.name)
 
-    @property
+    @functools.cached_property
     def directory(self) -> str:
-        """The page's pretty URL path, relative to the site root (``en/tools/x/``)."""
+        """The page's pretty URL path, relative to the site root (``en/tools/x/``); each path of a page is
+        worked out once (a rebuild asks for every page's paths many times over)."""
         if self.kind == PageKind.TOOL:
             if self.tool is None:
                 raise TypeError("a tool page needs its tool")
@@ -78,11 +80,11 @@ class Page:
             return f"{self.locale}/{self.kind}/"
         return f"{self.locale}/"
 
-    @property
+    @functools.cached_property
     def html_path(self) -> str:
         return self.directory + "index.html"
 
-    @property
+    @functools.cached_property
     def md_path(self) -> str:
         """The twin: the route with ``.md`` (``en/tools/x.md``, ``en/index.md``)."""
         if self.kind == PageKind.INDEX:

@@ -17,9 +17,10 @@ from generator.model.product import Doc
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, raw_digest
 
-FORMAT = 4
+FORMAT = 5
 """Bumped when an entry's layout or what a key covers changes: older entries then never match
-(4: keys hash JSON in the server's key order, and the ``.pieces`` record)."""
+(4: keys hash JSON in the server's key order, and the ``.pieces`` record; 5: the rows of the site-wide
+lists are kept made visible)."""
 _IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints")
 """Settings that change where or how fast a site is built, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection

@@ -91,10 +91,12 @@ class RowMemo:
 def _rows(
     context: Context, list_name: str, items: Iterable[Any], name: Callable[[Any], str], make: Callable[[Any], str]
 ) -> str:
-    """Every item's row of *list_name*, through the memo when there is one."""
+    """Every item's row of *list_name*, made visible (:func:`~generator.text.visible`: a row is kept so,
+    and joining visible rows gives what making the joined text visible gives, without scanning the
+    whole list again), through the memo when there is one."""
     memo = context.resolve("row_memo")
     if not isinstance(memo, RowMemo):
-        return "".join(make(item) for item in items)
+        return "".join(visible(make(item)) for item in items)
     ctx, site = context.resolve("ctx"), context.resolve("site")
     where = "\0".join(
         [
@@ -107,7 +109,13 @@ def _rows(
         ]
     )
     kept = memo.known.get(where, {})  # a list is parsed once, for the one page that shows it
-    return "".join(memo.row(where, kept, name(item), functools.partial(make, item), ctx.marks) for item in items)
+    return "".join(
+        memo.row(where, kept, name(item), functools.partial(_visible_row, make, item), ctx.marks) for item in items
+    )
+
+
+def _visible_row(make: Callable[[Any], str], item: Any) -> str:
+    return visible(make(item))
 
 
 @pass_context
@@ -142,7 +150,7 @@ def index_rows(context: Context, tools: Any) -> Markup:
         out.append("</tr>\n")
         return "".join(out)
 
-    return record(Markup(visible(_rows(context, "index.html", tools, _tool_name, row))))
+    return record(Markup(_rows(context, "index.html", tools, _tool_name, row)))
 
 
 @pass_context
@@ -163,7 +171,7 @@ def md_index_rows(context: Context, tools: Any) -> Md:
             line += f" {commas(context, [md_cell_code(p) for p in tool.profiles])} |"
         return line + "\n"
 
-    return record(Md(visible(_rows(context, "index.md", tools, _tool_name, row))))
+    return record(Md(_rows(context, "index.md", tools, _tool_name, row)))
 
 
 @pass_context
@@ -183,7 +191,7 @@ def llms_tool_lines(context: Context, pages: Any, code: str, root: bool) -> Md:
 
     tools = [p for p in pages if p.locale == code and p.kind == "tool"]
     listed = _rows(context, f"llms\0{code}\0{root}", tools, _page_tool_name, line)
-    return record(Md(visible(listed)))
+    return record(Md(listed))
 
 
 def _tool_name(tool: Any) -> str:
