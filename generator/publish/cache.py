@@ -342,9 +342,8 @@ class RenderCache:
         Only files named like an entry are removed, and the pending directories of builds that
         were killed (their process is gone).
         """
-        records, self._records = self._records, []
-        for keep in records:
-            keep()
+        while self._records:  # each is let go once made: what they were made from (the build) is freed
+            self._records.pop(0)()
         with contextlib.suppress(OSError):
             for path in sorted(p for p in self.pending.iterdir() if _ENTRY.fullmatch(p.name)):
                 os.replace(path, self.root / path.name)

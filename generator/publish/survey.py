@@ -8,7 +8,8 @@ over every file: 80 ms of a one-tool rebuild's serial path at 1,000 tools (6,000
 is most of a tenth of it.
 
 Nothing in the survey depends on the new site, so :func:`start_survey` forks a child that takes
-it while the parent builds the model and the cache keys, on the other core (:mod:`generator.forked`).
+it while the parent reads a snapshot file (``build --from`` reads it under the lock for this) and
+builds the model and the cache keys, on the other core (:mod:`generator.forked`).
 The pages need the result only when they are written, so the parent waits for it just before the
 render workers are forked. The survey is the same whichever process takes it: when the child
 cannot be used (no ``fork``, other threads running, the child failed), the parent takes it

@@ -67,8 +67,11 @@ def _may_hold_surrogate(raw: str) -> bool:
 def load_json_plain(raw: str) -> tuple[JSON, bool]:
     """:func:`load_json`, and whether the value is *plain*: no string or key can hold a lone surrogate
     (the text has none, escaped or not), and every number is finite and short enough to show."""
-    quick = _load_quick(raw)
-    return quick if quick is not None else _load_hooked(raw)
+    if sys.get_int_max_str_digits() == _INT_DIGITS:
+        quick = _load_quick(raw)
+        if quick is not None:
+            return quick
+    return _load_hooked(raw)
 
 
 def _load_hooked(raw: str) -> tuple[JSON, bool]:
@@ -103,39 +106,24 @@ def _load_quick(raw: str) -> tuple[JSON, bool] | None:
     default, and raises ValueError for a longer one, which the hooked path keeps as text. Malformed
     or too deep text is also left to that path, which words the problem.
     """
-    if not quick_ints():
-        return None
-    hooks = NumberHooks()
-    try:
-        data = json.loads(raw, parse_float=hooks.number, parse_constant=hooks.constant)
-    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError too
-        return None
-    return data, hooks.plain(raw)
+    unusual = False
 
-
-def quick_ints() -> bool:
-    """Whether the C scanner converts integers as :func:`_int` does (Python's digit limit is the default)."""
-    return sys.get_int_max_str_digits() == _INT_DIGITS
-
-
-class NumberHooks:
-    """The number hooks of the quick path (:func:`_load_quick`): each notes a number that is not finite."""
-
-    def __init__(self) -> None:
-        self.unusual = False
-
-    def number(self, text: str) -> JSON:
+    def number(text: str) -> JSON:
+        nonlocal unusual
         value = float(text)
-        self.unusual = self.unusual or not math.isfinite(value)
+        unusual = unusual or not math.isfinite(value)
         return value
 
-    def constant(self, text: str) -> float:
-        self.unusual = True
+    def constant(text: str) -> float:
+        nonlocal unusual
+        unusual = True
         return float(text)
 
-    def plain(self, raw: str) -> bool:
-        """Whether what was parsed from *raw* with these hooks is plain (see :func:`load_json_plain`)."""
-        return not self.unusual and not _may_hold_surrogate(raw)
+    try:
+        data = json.loads(raw, parse_float=number, parse_constant=constant)
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError too
+        return None
+    return data, not unusual and not _may_hold_surrogate(raw)
 
 
 def load_json(raw: str, **hooks: Any) -> JSON:

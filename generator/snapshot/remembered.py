@@ -23,7 +23,7 @@ Only the last snapshot's tools are kept: the memory is one canonical copy of its
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from generator.snapshot.jsonread import MAX_DEPTH
@@ -32,8 +32,6 @@ from generator.snapshot.shape import shape_errors
 
 _kept: dict[bytes, bytes] | None = None
 """Each tool of the last snapshot read, by raw digest: its canonical JSON (UTF-8); None when off."""
-_by_text: dict[bytes, bytes] = {}
-"""Each tool of the last snapshot read, by the sha256 of the text it was parsed from: its raw digest."""
 
 
 def keep() -> None:
@@ -45,8 +43,8 @@ def keep() -> None:
 
 def stop() -> None:
     """Forget, and remember nothing more (tests)."""
-    global _kept, _by_text
-    _kept, _by_text = None, {}
+    global _kept
+    _kept = None
 
 
 def keeping() -> bool:
@@ -73,19 +71,8 @@ def passes_with_known(data: dict[str, Any], keys: Sequence[bytes], plain: bool) 
     return not shape_errors({**data, "tools": []})
 
 
-def raw_digests(
-    tools: Sequence[Any], texts: Sequence[bytes] | None, digest: Callable[[Any], bytes]
-) -> tuple[bytes, ...]:
-    """Each tool's raw digest: the one remembered for a tool parsed from the very same text (*texts*: the
-    sha256 of each tool's text, :mod:`generator.snapshot.jsonspans`), else *digest* of the tool."""
-    if texts is None or not _by_text:
-        return tuple(map(digest, tools))
-    return tuple(_by_text.get(text) or digest(tool) for tool, text in zip(tools, texts, strict=True))
-
-
-def remember(keys: Sequence[bytes], canonical: Sequence[bytes], texts: Sequence[bytes] | None = None) -> None:
+def remember(keys: Sequence[bytes], canonical: Sequence[bytes]) -> None:
     """Keep the tools of the snapshot just read (it passed every check), forgetting the ones before."""
-    global _kept, _by_text
+    global _kept
     if _kept is not None:
         _kept = dict(zip(keys, canonical, strict=True))
-        _by_text = dict(zip(texts, keys, strict=True)) if texts is not None else {}

@@ -23,7 +23,6 @@ from generator.forked import Forked, in_child
 from generator.snapshot import remembered
 from generator.snapshot.ahead import Checked, claim, text_sha256
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
-from generator.snapshot.jsonspans import load_with_spans
 from generator.snapshot.jsontext import around_list, compact, gc_paused, list_item, pretty, pretty_pieces, pretty_split
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
@@ -345,13 +344,11 @@ def _parse(
 def _parse_remembering(raw: str) -> Snapshot:
     """:func:`_parse` in a process that keeps the tools it has read (:mod:`generator.snapshot.remembered`):
     the tools it read last time are not checked again, and their canonical JSON is not made again."""
-    loaded = load_with_spans(raw, "tools")
-    data, plain, spans = (*_loaded(raw), None) if loaded is None else (_readable(loaded[0]), *loaded[1:])
+    data, plain = _loaded(raw)
     tools = data.get("tools")
     if not plain or not isinstance(tools, list):
         return _checked(data, raw, plain, False, None)  # checked in full, as a one-shot command checks it
-    texts = [hashlib.sha256(raw[start:end].encode("utf-8")).digest() for start, end in spans] if spans else None
-    keys = remembered.raw_digests(tools, texts, raw_digest)
+    keys = tuple(map(raw_digest, tools))
     canonical = tuple(
         remembered.canonical_known(key) or canonical_json(tool).encode("utf-8")
         for key, tool in zip(keys, tools, strict=True)
@@ -364,7 +361,7 @@ def _parse_remembering(raw: str) -> Snapshot:
     except Exception:
         digests = None
     snap = _checked(data, raw, plain, False, None, digests, shape_checked=shape_ok)
-    remembered.remember(keys, canonical, texts)
+    remembered.remember(keys, canonical)
     return snap
 
 
@@ -372,18 +369,13 @@ def _loaded(raw: str) -> tuple[dict[str, JSON], bool]:
     """*raw* parsed (and whether it is plain: see :func:`load_json_plain`), once it is an object of a
     snapshot version this mcp-portal reads."""
     data, plain = load_json_plain(raw)
-    return _readable(data), plain
-
-
-def _readable(data: JSON) -> dict[str, JSON]:
-    """*data*, once it is an object of a snapshot version this mcp-portal reads."""
     if not isinstance(data, dict):
         raise ShapeProblem("the top level must be a JSON object")
     version = data.get("snapshot_version")
     if version not in READABLE_VERSIONS or isinstance(version, bool):
         readable = " and ".join(map(str, READABLE_VERSIONS))
         raise ShapeProblem(f"its snapshot_version is {shown(version)}, and this mcp-portal reads versions {readable}")
-    return data
+    return data, plain
 
 
 FORK_BYTES = 1 << 20
