@@ -95,6 +95,8 @@ class Translations:
 
     def stale(self, snapshot: Snapshot) -> list[str]:
         """``locale: section.key.field`` for every entry whose source text changed or disappeared."""
+        if not any(self.entries.values()):
+            return []  # no translations: the snapshot's texts need not be gathered
         current = sources(snapshot)
         found = []
         for locale, entries in sorted(self.entries.items()):
