@@ -389,6 +389,7 @@ def test_a_watch_recalls_the_records_it_committed_until_their_files_change(
     monkeypatch.setattr(cache_module, "_recalling", None)
     cache_module.recall_records()
     read: list[str] = []
+
     def counted(name: str) -> Any:
         real = getattr(cache_module, name)
 

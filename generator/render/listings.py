@@ -115,6 +115,7 @@ def _rows(
 
 
 def _visible_row(make: Callable[[Any], str], item: Any) -> str:
+    """*item*'s row as *make* makes it, made visible (what the memo keeps)."""
     return visible(make(item))
 
 
