@@ -10,6 +10,7 @@ import json
 import os
 import shlex
 import subprocess
+import textwrap
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -533,6 +534,36 @@ def test_build_and_check_end_without_teardown_but_with_their_output(tmp_path: Pa
     failed = run_ending(tmp_path, "plain", "build", "--from", str(tmp_path / "none.json"), "--out", str(site))
     assert failed.returncode == 1 and failed.stdout == "exit handlers ran\n"
     assert failed.stderr.startswith("mcp-portal: error: The snapshot")
+
+
+def test_introspect_ends_without_teardown_and_freezes_what_it_listed(tmp_path: Path) -> None:
+    """`introspect` keeps every tool it listed until it has written them, as a build keeps its snapshot: the
+    console script freezes what its pauses of the collector made and ends without the heap's teardown, once
+    the snapshot is written whole, its line flushed and the exit handlers run; a failure ends the same way."""
+    output = tmp_path / "s.json"
+    listed = run_ending(tmp_path, "plain", "introspect", "--stdio", fixture_command("paged"), "-o", str(output))
+    assert listed.returncode == 0, listed.stderr
+    result, handlers = listed.stdout.splitlines()
+    assert result.startswith(f"Wrote {output}: ") and handlers == "exit handlers ran"  # and no "torn down"
+    assert len(json.loads(output.read_text("utf-8"))["tools"]) == 7
+    failed = run_ending(tmp_path, "plain", "introspect", "--stdio", fixture_command("crash"), "-o", str(output))
+    assert failed.returncode == 1 and failed.stdout == "exit handlers ran\n"
+    assert failed.stderr.startswith("mcp-portal: error:") and len(json.loads(output.read_text("utf-8"))["tools"]) == 7
+    frozen = """
+        import gc, sys
+        from generator.commands import cli
+        code = cli.main(["introspect", "--stdio", sys.argv[2], "-o", sys.argv[3]], tune_gc=sys.argv[1] == "tune")
+        print(code, gc.get_freeze_count(), gc.get_threshold() == (700, 10, 10))
+    """
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for tune, expected in (("tune", True), ("plain", False)):
+        done = subprocess.run(
+            [PYTHON, "-c", textwrap.dedent(frozen), tune, fixture_command("paged"), str(output)],
+            cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=True,
+        )  # fmt: skip
+        code, count, default_thresholds = done.stdout.splitlines()[-1].split()  # after the "Wrote" line
+        assert code == "0" and (int(count) > 10_000) is expected
+        assert default_thresholds == "True"  # introspect keeps Python's thresholds (GC_THRESHOLDS is for builds)
 
 
 def test_other_commands_and_live_threads_get_the_usual_exit(tmp_path: Path, snapshot_file: Path) -> None:

@@ -285,5 +285,5 @@ def freeze_after_pauses() -> None:
     collector never walks it again. Right for a command that keeps what it read to its end (a build
     keeps its snapshot: at 1,000 tools, the first collection after the parse walked its 500,000
     objects, 11 to 24 ms); wrong for a long-lived process, whose cycles made before would never be
-    collected. The console script's building commands call it (``cli.main(tune_gc=True)``)."""
+    collected. The console script's building commands and ``introspect`` call it (``cli.main(tune_gc=True)``)."""
     _freeze_after[0] = True
