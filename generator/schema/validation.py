@@ -4,9 +4,10 @@
   declared dialect (default 2020-12), format checking on, remote ``$ref``
   refused (the standard meta-schemas are bundled), and returns messages
   (``"$.a.b[0]: ..."``) instead of raising; ``["schema: ..."]`` for a schema
-  that is itself invalid.  Every format checker comes from jsonschema: the
-  ``jsonschema[format-nongpl]`` extra (a hard dependency) installs the packages
-  behind date-time, time, duration, hostname, json-pointer, uri-template, ...
+  that is itself invalid.  Format checkers come from jsonschema, with the
+  packages behind date-time, time, duration, hostname, json-pointer, uri, ...
+  listed as dependencies; ``iri`` and ``iri-reference`` are decided by
+  :mod:`generator.schema.iri`.
 * :class:`Checker` is the compiled validator behind it, cached by schema
   content (:func:`clear_cache` empties the cache); :mod:`generator.schema.examples`
   uses the same checker to test every candidate, so ``validate`` after
@@ -22,12 +23,11 @@ references are never resolved: the registry refuses every retrieval.
 
 Regular expressions from the schema (``pattern``, ``patternProperties`` keys, and
 ``format: regex`` values) are never given to :mod:`re`: the validator classes are
-extended so that those keywords, and ``additionalProperties`` (which consults
-``patternProperties``), match through :mod:`generator.schema.patterns` (ECMA-262 meaning,
-bounded time); jsonschema's own helpers behind ``unevaluatedProperties`` get the same
-search in place of ``re``.  A pattern that cannot be decided raises
-:class:`~generator.schema.patterns.PatternUndecided` out of :meth:`Checker.ok`, so a
-candidate is never called valid (or invalid) on a guess.
+extended so that those keywords, ``additionalProperties`` and ``unevaluatedProperties``
+(which consult ``patternProperties``) match through :mod:`generator.schema.patterns`
+(ECMA-262 meaning, bounded time; :mod:`generator.schema.unevaluated` for the last).
+A pattern that cannot be decided raises :class:`~generator.schema.patterns.PatternUndecided`
+out of :meth:`Checker.ok`, so a candidate is never called valid (or invalid) on a guess.
 """
 
 from __future__ import annotations
@@ -40,15 +40,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import jsonschema  # type: ignore[import-untyped]
-import jsonschema._legacy_keywords  # type: ignore[import-untyped]
-import jsonschema._utils  # type: ignore[import-untyped]
 from jsonschema import FormatChecker
 from jsonschema.exceptions import ValidationError, best_match  # type: ignore[import-untyped]
 from jsonschema_specifications import REGISTRY as _SPECS  # type: ignore[import-untyped]
 from referencing import Registry
 from referencing.exceptions import NoSuchResource, Unresolvable
 
-from generator.schema import patterns
+from generator.schema import iri, patterns, unevaluated
 from generator.schema.ecma_syntax import PatternError
 from generator.schema.patterns import PatternUndecided
 from generator.schema.plain import plainly_valid
@@ -103,28 +101,14 @@ def _additional_properties(validator: Any, extra: object, instance: Any, schema:
             yield ValidationError(f"Additional properties are not allowed ({listed} {verb} unexpected)")
 
 
-class _EcmaRe:
-    """Stands in for :mod:`re` inside jsonschema's helpers that find evaluated properties
-    (``unevaluatedProperties``): their only call, ``re.search(pattern, key)``, becomes ours."""
-
-    @staticmethod
-    def search(pattern: object, string: str, flags: int = 0) -> bool | None:
-        return True if _matches(pattern, string) else None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(re, name)
-
-
-for _module in (jsonschema._utils, jsonschema._legacy_keywords):
-    if getattr(_module, "re", None) is re:
-        setattr(_module, "re", _EcmaRe())  # noqa: B010  (the attribute is not in the stubs)
-
-
 def _bounded(cls: Any) -> Any:
     """The dialect's validator class with every regex keyword matched through generator.schema.patterns."""
-    overrides = {"pattern": _pattern, "patternProperties": _pattern_properties}
+    overrides: dict[str, Callable[..., Iterator[Any]]] = {"pattern": _pattern, "patternProperties": _pattern_properties}
     if "additionalProperties" in cls.VALIDATORS:
         overrides["additionalProperties"] = _additional_properties
+    if "unevaluatedProperties" in cls.VALIDATORS:
+        legacy = cls is jsonschema.Draft201909Validator
+        overrides["unevaluatedProperties"] = unevaluated.keyword(_matches, legacy=legacy)
     return jsonschema.validators.extend(cls, overrides)  # type: ignore[no-untyped-call]
 
 
@@ -156,6 +140,10 @@ def _format_checker(cls: Any) -> FormatChecker:
     funcs: dict[str, Callable[[object], bool]] = {n: fn for n, (fn, _) in cls.FORMAT_CHECKER.checkers.items()}
     if "regex" in funcs:  # jsonschema's would ask Python's re, a dialect of its own
         funcs["regex"] = lambda value: not isinstance(value, str) or patterns.is_valid(value)
+    if cls in (_VALIDATORS["draft-07"], _VALIDATORS["2019-09"], _VALIDATORS["2020-12"]):
+        # The IRI formats arrived with draft-07; decided by generator.schema.iri, whether or not a
+        # grammar package of jsonschema's is installed.
+        funcs["iri"], funcs["iri-reference"] = iri.is_iri, iri.is_iri_reference
     for name, func in funcs.items():
         checker.checkers[name] = (_safe(func), ())
     _CHECKERS[cls] = checker
@@ -305,7 +293,14 @@ class Checker:
 
     def ok(self, instance: object, sub: object) -> bool:
         try:
-            validator = self.validator if sub is self.validator.schema else self.validator.evolve(schema=sub)
+            if sub is self.validator.schema:
+                validator = self.validator
+            else:
+                # evolve() would pick jsonschema's own class for a schema naming its dialect, without
+                # our ECMA-262 keywords; the dialect is the root's, decided when the checker was built.
+                if isinstance(sub, dict) and "$schema" in sub:
+                    sub = {key: value for key, value in sub.items() if key != "$schema"}
+                validator = self.validator.evolve(schema=sub)
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 return bool(validator.is_valid(instance))

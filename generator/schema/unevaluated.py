@@ -1,0 +1,115 @@
+"""``unevaluatedProperties`` with ``patternProperties`` matched the ECMA-262 way, in bounded time.
+
+jsonschema finds the properties a schema has already evaluated with a helper that matches
+``patternProperties`` through Python's :mod:`re`: another regex dialect, with no bound on its time.
+This module is the keyword as the validator classes are extended with it
+(``jsonschema.validators.extend``): the same walk (``$ref``, ``$dynamicRef``, ``$recursiveRef``,
+the applicators, ``if``/``then``/``else``), with every pattern matched by *matches*.
+
+It is the one place in mcp-portal that touches a name jsonschema does not publish: following a
+``$ref`` needs the validator's resolver (``validator._resolver``) and ``evolve(_resolver=...)``,
+which jsonschema's own keyword uses and no public method offers. ``tests/test_schema_adapter.py``
+pins the behaviour against jsonschema's keyword on pattern-free schemas, so a jsonschema release
+that changes either name fails there first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]
+
+Matches = Callable[[object, str], bool]
+
+
+def _valid(validator: Any, instance: object, subschema: object) -> bool:
+    return next(validator.descend(instance, subschema), None) is None
+
+
+def _follow(validator: Any, ref: str, instance: dict[str, Any], matches: Matches, legacy: bool) -> list[str]:
+    """The keys evaluated by the schema *ref* points to (resolved where *validator* stands)."""
+    resolved = validator._resolver.lookup(ref)
+    inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
+    return evaluated_keys(inner, instance, resolved.contents, matches, legacy)
+
+
+def _own_keys(validator: Any, instance: dict[str, Any], schema: dict[str, Any], legacy: bool) -> list[str]:
+    """Keys evaluated by the schema's own ``properties``, ``additionalProperties`` and ``unevaluatedProperties``."""
+    found: list[str] = []
+    if legacy:  # 2019-09: a boolean true evaluates every key, an object its named keys
+        for keyword in ("properties", "additionalProperties", "unevaluatedProperties"):
+            value = schema.get(keyword)
+            if value is True:
+                found += instance.keys()
+            elif isinstance(value, dict):
+                found += [key for key in value if key in instance]
+        return found
+    properties = schema.get("properties")
+    if isinstance(properties, dict):
+        found += properties.keys() & instance.keys()
+    for keyword in ("additionalProperties", "unevaluatedProperties"):
+        subschema = schema.get(keyword)
+        if subschema is not None:
+            found += [key for key, value in instance.items() if _valid(validator, value, subschema)]
+    return found
+
+
+def evaluated_keys(
+    validator: Any, instance: dict[str, Any], schema: object, matches: Matches, legacy: bool = False
+) -> list[str]:
+    """The keys of *instance* that *schema* evaluates (JSON Schema 2019-09 when *legacy*, else 2020-12)."""
+    if not isinstance(schema, dict):
+        return []
+    found: list[str] = []
+    for keyword in ("$ref", "$recursiveRef" if legacy else "$dynamicRef"):
+        ref = schema.get(keyword)
+        if isinstance(ref, str):
+            found += _follow(validator, ref, instance, matches, legacy)
+    found += _own_keys(validator, instance, schema, legacy)
+    rules = schema.get("patternProperties")
+    if isinstance(rules, dict):
+        found += [key for key in instance for pattern in rules if matches(pattern, key)]
+    dependent = schema.get("dependentSchemas")
+    if isinstance(dependent, dict):
+        for key, subschema in dependent.items():
+            if key in instance:
+                found += evaluated_keys(validator, instance, subschema, matches, legacy)
+    for keyword in ("allOf", "oneOf", "anyOf"):
+        for subschema in schema.get(keyword, []) or []:
+            if _valid(validator, instance, subschema):
+                found += evaluated_keys(validator, instance, subschema, matches, legacy)
+    if "if" in schema:
+        if validator.evolve(schema=schema["if"]).is_valid(instance):
+            found += evaluated_keys(validator, instance, schema["if"], matches, legacy)
+            found += evaluated_keys(validator, instance, schema.get("then"), matches, legacy)
+        else:
+            found += evaluated_keys(validator, instance, schema.get("else"), matches, legacy)
+    return found
+
+
+def keyword(matches: Matches, legacy: bool) -> Callable[[Any, Any, Any, Any], Iterator[Any]]:
+    """The ``unevaluatedProperties`` keyword function for ``validators.extend``."""
+
+    def unevaluated_properties(validator: Any, rule: Any, instance: Any, schema: Any) -> Iterator[Any]:
+        if not validator.is_type(instance, "object"):
+            return
+        seen = set(evaluated_keys(validator, instance, schema, matches, legacy))
+        failing = [
+            key
+            for key in instance
+            if key not in seen and next(validator.descend(instance[key], rule, path=key, schema_path=key), None)
+        ]
+        if not failing:
+            return
+        verb = "was" if len(failing) == 1 else "were"
+        if rule is False:
+            listed = ", ".join(repr(key) for key in sorted(failing, key=str))
+            yield ValidationError(f"Unevaluated properties are not allowed ({listed} {verb} unexpected)")
+        else:
+            listed = ", ".join(repr(key) for key in failing)
+            yield ValidationError(
+                f"Unevaluated properties are not valid under the given schema ({listed} {verb} unevaluated and invalid)"
+            )
+
+    return unevaluated_properties

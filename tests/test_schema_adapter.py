@@ -1,0 +1,70 @@
+"""``generator.schema.unevaluated`` decides ``unevaluatedProperties`` as jsonschema's own keyword does.
+
+The module re-walks the schema with ECMA-262 pattern matching and reaches jsonschema's resolver
+through a name jsonschema does not publish; these cases pin both to jsonschema's verdicts on
+schemas whose patterns mean the same in Python and in ECMA-262, so a jsonschema release that
+changes either fails here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import jsonschema  # type: ignore[import-untyped]
+import pytest
+
+from generator.schema.validation import validate
+
+DIALECTS = {
+    "2020-12": ("https://json-schema.org/draft/2020-12/schema", jsonschema.Draft202012Validator),
+    "2019-09": ("https://json-schema.org/draft/2019-09/schema", jsonschema.Draft201909Validator),
+}
+
+SCHEMAS: list[dict[str, Any]] = [
+    {"properties": {"a": {}}, "unevaluatedProperties": False},
+    {"patternProperties": {"^x-": {}}, "unevaluatedProperties": False},
+    {"allOf": [{"properties": {"a": {}}}], "unevaluatedProperties": False},
+    {"anyOf": [{"properties": {"a": {"type": "integer"}}}, {"properties": {"b": {}}}], "unevaluatedProperties": False},
+    {"oneOf": [{"required": ["a"], "properties": {"a": {}}}], "unevaluatedProperties": {"type": "string"}},
+    {"$defs": {"d": {"properties": {"a": {}}}}, "$ref": "#/$defs/d", "unevaluatedProperties": False},
+    {
+        "if": {"required": ["a"]},
+        "then": {"properties": {"b": {}}},
+        "else": {"properties": {"c": {}}},
+        "properties": {"a": {}},
+        "unevaluatedProperties": False,
+    },
+    {"dependentSchemas": {"a": {"properties": {"b": {}}}}, "properties": {"a": {}}, "unevaluatedProperties": False},
+    {"additionalProperties": {"type": "integer"}, "unevaluatedProperties": False},
+    {"allOf": [{"patternProperties": {"^[0-9]+$": {"type": "integer"}}}], "unevaluatedProperties": False},
+]
+
+INSTANCES: list[dict[str, Any]] = [
+    {},
+    {"a": 1},
+    {"a": 1, "b": 2},
+    {"b": "x"},
+    {"c": 1, "a": "s"},
+    {"x-1": 1, "y": 2},
+    {"12": 3},
+    {"12": "three", "a": 1},
+    {"d": "only"},
+]
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+@pytest.mark.parametrize("index", range(len(SCHEMAS)))
+def test_verdicts_match_jsonschema(dialect: str, index: int) -> None:
+    uri, stock = DIALECTS[dialect]
+    schema = {"$schema": uri, **SCHEMAS[index]}
+    for instance in INSTANCES:
+        expected = stock(schema).is_valid(instance)
+        assert (validate(instance, schema) == []) is expected, (schema, instance)
+
+
+def test_patterns_are_matched_the_ecma_way() -> None:
+    """``\\d`` in ECMA-262 (with ``u``) is ASCII only; Python's ``re`` also takes other digits."""
+    schema = {"patternProperties": {"^\\d+$": {}}, "unevaluatedProperties": False}
+    assert validate({"12": 1}, schema) == []
+    assert validate({"١٢": 1}, schema) != []  # Arabic-Indic digits: not matched by ECMA-262 \d
+    assert jsonschema.Draft202012Validator(schema).is_valid({"١٢": 1})  # Python's re would match them
