@@ -24,7 +24,7 @@ from generator.commands.demo_portal import demo_config, demo_endpoints, demo_ser
 from generator.config.portal import PortalConfig
 from generator.connect.introspect import introspect, introspect_all
 from generator.demo.launch import running_http_demo
-from generator.snapshot.snapshot import Snapshot
+from generator.snapshot.snapshot import Snapshot, new_snapshot
 
 
 def timed(label: str, runs: int, func) -> float:  # type: ignore[no-untyped-def]
@@ -71,7 +71,7 @@ def synthetic(n: int) -> Snapshot:
                 "annotations": {"readOnlyHint": i % 3 == 0},
             }
         )
-    return Snapshot(
+    return new_snapshot(
         protocol_version="2026-07-28",
         server={"name": "synthetic", "version": "1.0.0"},
         tools=tuple(tools),

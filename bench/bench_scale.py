@@ -589,13 +589,13 @@ def edited_snapshot(source: Path, target: Path, repo: Path) -> None:
     The snapshot code of *repo* (the tree being measured) recomputes the fingerprint.
     """
     sys.path.insert(0, str(repo))
-    from generator.snapshot.snapshot import load_snapshot
+    from generator.snapshot.snapshot import load_snapshot, revised
 
     snap = load_snapshot(source)
     tools = [dict(t) for t in snap.tools]
     middle = len(tools) // 2
     tools[middle]["description"] = str(tools[middle]["description"]) + " Changed for the rebuild benchmark."
-    changed = dataclasses.replace(snap, tools=tuple(tools), fingerprint="")  # fingerprint="" recomputes it
+    changed = revised(snap, tools=tuple(tools))
     target.write_text(changed.to_json(), "utf-8")
 
 

@@ -6,21 +6,54 @@
 # and writes outputs to $GITHUB_OUTPUT. For `diff`, the Markdown report also goes to
 # $GITHUB_STEP_SUMMARY. The command's exit code is the step's (0 ok, 1 error, 2 usage, 3 check
 # drift, 4 diff --fail-on), so a workflow fails exactly when the command does.
+#
+# The working directory is the checked-out repository, perhaps a pull request's files: Python runs
+# with -P, so neither pip nor mcp-portal is ever imported from it (a `generator/` folder there is
+# just a folder). Inputs are data too: a line break in a one-line input is refused before anything
+# is printed, every message that shows an input passes through mcp-portal's own neutraliser
+# (generator.text), and outputs are written with a random heredoc delimiter.
 set -euo pipefail
 
 python="${INPUT_PYTHON:-python3}"
 command="${INPUT_COMMAND:-build}"
 
-fail() { echo "::error title=mcp-portal action::$1" >&2; exit 2; }
+# The inputs of one line each (all but env and header, which take one item per line).
+single_line=(command install python stdio url from config out title base-url locales server-language
+  capability-version templates translations overlays openapi previous jobs cache no-cache no-search
+  strict lenient request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
+  max-reply-bytes max-schema-depth max-render-seconds old new fail-on debug)
+for name in "${single_line[@]}"; do
+  var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
+  if [[ "${!var:-}" == *[$'\n\r']* ]]; then
+    # Only the input's name is shown: its value could be anything, a workflow command included.
+    echo "::error title=mcp-portal action::input '$name' holds a line break, but it takes a single line; remove the break (a YAML '|' block adds one at its end)." >&2
+    exit 2
+  fi
+done
+
+if [[ "${INPUT_INSTALL:-true}" != "false" ]]; then
+  "$python" -P -m pip install --quiet --disable-pip-version-check "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}"
+fi
+# The installed mcp-portal, never a `generator` package in the working directory.
+portal() { "$python" -P -m generator "$@"; }
+
+# neutral TEXT: TEXT as the CLI would print it: control characters and workflow commands shown, not obeyed.
+neutral() {
+  "$python" -P -c 'import sys; from generator.text import for_terminal, one_line; print(for_terminal(one_line(sys.argv[1])))' "$1" 2>/dev/null ||
+    echo "an input is not valid (mcp-portal, which shows inputs safely, is not installed for the input 'python')"
+}
+# fail MESSAGE: a workflow error annotation, then exit 2 (a usage error). "%" is escaped as the runner expects.
+fail() {
+  local shown
+  shown="$(neutral "$1")"
+  echo "::error title=mcp-portal action::${shown//%/%25}" >&2
+  exit 2
+}
 
 case "$command" in
   build|check|diff) ;;
   *) fail "input 'command' must be build, check or diff, not '$command'." ;;
 esac
-
-if [[ "${INPUT_INSTALL:-true}" != "false" ]]; then
-  "$python" -m pip install --quiet --disable-pip-version-check "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}"
-fi
 
 args=("$command")
 # opt NAME VALUE: add "--NAME VALUE" when VALUE is not empty.
@@ -70,6 +103,7 @@ else
   opt max-tools "${INPUT_MAX_TOOLS:-}"
   opt max-description "${INPUT_MAX_DESCRIPTION:-}"
   opt max-schema-bytes "${INPUT_MAX_SCHEMA_BYTES:-}"
+  opt max-reply-bytes "${INPUT_MAX_REPLY_BYTES:-}"
   opt max-schema-depth "${INPUT_MAX_SCHEMA_DEPTH:-}"
   opt max-render-seconds "${INPUT_MAX_RENDER_SECONDS:-}"
   flag no-search "${INPUT_NO_SEARCH:-}"
@@ -83,23 +117,27 @@ else
 fi
 flag debug "${INPUT_DEBUG:-}"
 
-report="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/mcp-portal-$command-report.md"
 status=0
 if [[ "$command" == "diff" ]]; then
-  "$python" -m generator "${args[@]}" > "$report" || status=$?
+  # A new directory of our own: a name planted in a shared temporary directory is never written through.
+  report="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/mcp-portal-diff.XXXXXXXX")/report.md"
+  portal "${args[@]}" > "$report" || status=$?
   cat "$report"
   if [[ -n "${GITHUB_STEP_SUMMARY:-}" && ( "$status" == 0 || "$status" == 4 ) ]]; then
     cat "$report" >> "$GITHUB_STEP_SUMMARY"
   fi
 else
-  "$python" -m generator "${args[@]}" || status=$?
+  portal "${args[@]}" || status=$?
 fi
 
+# output NAME VALUE: one output in the runner's heredoc form, its delimiter random, so no value can end it.
+output() {
+  local delimiter
+  delimiter="mcp-portal-$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')"
+  printf '%s<<%s\n%s\n%s\n' "$1" "$delimiter" "$2" "$delimiter" >> "$GITHUB_OUTPUT"
+}
 if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
-  {
-    echo "exit-code=$status"
-    if [[ "$command" != "diff" ]]; then echo "site=${INPUT_OUT:-site}"; fi
-    if [[ "$command" == "diff" ]]; then echo "report=$report"; fi
-  } >> "$GITHUB_OUTPUT"
+  output exit-code "$status"
+  if [[ "$command" == "diff" ]]; then output report "$report"; else output site "${INPUT_OUT:-site}"; fi
 fi
 exit "$status"

@@ -77,7 +77,19 @@ def test_inputs_mirror_the_command_line() -> None:
     assert inputs - options == {"command", "install", "python", "old", "new"}
 
 
-def _run(tmp: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+def read_outputs(text: str) -> dict[str, str]:
+    """The outputs a step wrote to $GITHUB_OUTPUT, each as ``NAME<<DELIMITER``, its lines, ``DELIMITER``."""
+    found: dict[str, str] = {}
+    lines = iter(text.splitlines())
+    for line in lines:
+        name, heredoc, delimiter = line.partition("<<")
+        assert heredoc and delimiter, f"not a heredoc output: {line!r}"
+        found[name] = "\n".join(iter(lines.__next__, delimiter))
+    return found
+
+
+def run_action(tmp: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """Run scripts/action.sh in *tmp* as a runner would; the process, its outputs and its job summary."""
     output, summary = tmp / "github_output", tmp / "step_summary"
     output.write_text("", encoding="utf-8")
     summary.write_text("", encoding="utf-8")
@@ -89,17 +101,17 @@ def _run(tmp: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], di
         "RUNNER_TEMP": str(tmp),
         "INPUT_INSTALL": "false",
         "INPUT_PYTHON": sys.executable,
+        "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",  # the console script
     }
     env |= {"INPUT_" + k.upper(): v for k, v in inputs.items()}
     run = subprocess.run(["bash", str(SCRIPT)], cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
-    outputs = dict(line.split("=", 1) for line in output.read_text(encoding="utf-8").splitlines())
-    return run, outputs, summary.read_text(encoding="utf-8")
+    return run, read_outputs(output.read_text(encoding="utf-8")), summary.read_text(encoding="utf-8")
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     tmp = tmp_path_factory.mktemp("action-build")
-    run, outputs, summary = _run(
+    run, outputs, summary = run_action(
         tmp, command="build", **{"from": str(DEMO)}, out="site", locales="en", no_search="true"
     )
     assert run.returncode == 0, run.stderr
@@ -111,7 +123,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_build_then_check_finds_no_drift(built: Path, tmp_path: Path) -> None:
-    run, outputs, _ = _run(
+    run, outputs, _ = run_action(
         tmp_path, command="check", **{"from": str(DEMO)}, out=str(built), locales="en", no_search="true"
     )
     assert run.returncode == 0, run.stderr
@@ -119,20 +131,20 @@ def test_build_then_check_finds_no_drift(built: Path, tmp_path: Path) -> None:
 
 
 def test_check_reports_drift_with_exit_3(built: Path, tmp_path: Path) -> None:
-    run, outputs, _ = _run(tmp_path, command="check", **{"from": str(DEMO)}, out=str(built), locales="en,ru")
+    run, outputs, _ = run_action(tmp_path, command="check", **{"from": str(DEMO)}, out=str(built), locales="en,ru")
     assert run.returncode == 3, run.stderr
     assert outputs["exit-code"] == "3"
 
 
 def test_diff_writes_the_markdown_report_to_the_job_summary(built: Path, tmp_path: Path) -> None:
-    run, outputs, summary = _run(tmp_path, command="diff", old=str(DEMO), new=str(built))
+    run, outputs, summary = run_action(tmp_path, command="diff", old=str(DEMO), new=str(built))
     assert run.returncode == 0, run.stderr
     assert summary.strip() and summary == Path(outputs["report"]).read_text(encoding="utf-8")
     assert summary in run.stdout
 
 
 def test_diff_fail_on_any_exits_4_and_still_writes_the_summary(tmp_path: Path) -> None:
-    run, outputs, summary = _run(tmp_path, command="diff", old=str(DEMO), new=str(EVERYTHING), fail_on="any")
+    run, outputs, summary = run_action(tmp_path, command="diff", old=str(DEMO), new=str(EVERYTHING), fail_on="any")
     assert run.returncode == 4, run.stderr
     assert outputs["exit-code"] == "4"
     assert "search_chat" in summary  # a removed tool is named in the report
@@ -148,7 +160,7 @@ def test_diff_fail_on_any_exits_4_and_still_writes_the_summary(tmp_path: Path) -
     ],
 )
 def test_bad_inputs_are_usage_errors(tmp_path: Path, inputs: dict[str, str], message: str) -> None:
-    run, _, summary = _run(tmp_path, **inputs)
+    run, _, summary = run_action(tmp_path, **inputs)
     assert run.returncode == 2
     assert message in run.stderr
     assert summary == ""

@@ -12,7 +12,7 @@ import pytest
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
-from generator.snapshot.snapshot import load_snapshot
+from generator.snapshot.snapshot import load_snapshot, revised
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -55,7 +55,6 @@ def test_progress_goes_to_stderr_one_line_per_stage_and_never_into_a_json_report
 def test_a_twin_rendered_once_has_the_links_of_both_places_it_lives() -> None:
     """The twin is rendered once with marked links; each copy must equal a full rendering for its place,
     even when server text holds what looks like a marked link (then both are rendered in full)."""
-    import dataclasses
 
     from generator.commands.build import catalogs_for
     from generator.model.gather import gather
@@ -65,7 +64,7 @@ def test_a_twin_rendered_once_has_the_links_of_both_places_it_lives() -> None:
     demo = load_snapshot(GOLDEN / "demo.snapshot.json")
     tools = [dict(t) for t in demo.tools]
     tools[0] = tools[0] | {"description": "Looks like a marker: `%01en/tools/x/index.md%02` and %01../x%02 too."}
-    for snapshot in (demo, dataclasses.replace(demo, tools=tuple(tools), fingerprint="")):
+    for snapshot in (demo, revised(demo, tools=tuple(tools))):
         config = demo_config(PortalConfig(search=False))
         site, catalogs, renderer = gather(snapshot, config).model, catalogs_for(config), Renderer()
         for page in pages_for(site):

@@ -10,7 +10,6 @@ resolves inside the output directory.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import tempfile
@@ -26,7 +25,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.publish.write import publish
-from generator.snapshot.snapshot import Snapshot
+from generator.snapshot.snapshot import Snapshot, new_snapshot, revised
 
 CONFIG = PortalConfig(locales=("en",), search=False)
 SERVER = {"name": "prop-server", "version": "1.0", "description": "d", "instructions": "i", "capabilities": {}}
@@ -165,7 +164,7 @@ TOOLS = st.lists(
 
 
 def snapshot_of(tools: list[dict[str, Any]], server: dict[str, Any] | None = None) -> Snapshot:
-    return Snapshot(
+    return new_snapshot(
         protocol_version="2026-07-28",
         server=server or SERVER,
         tools=tuple(tools),
@@ -274,5 +273,5 @@ def test_server_without_description_or_instructions_builds() -> None:
 
 def test_resource_template_without_uri_builds() -> None:
     snap = snapshot_of([])
-    snap = dataclasses.replace(snap, fingerprint="", resource_templates=({"uriTemplate": "x://{id}", "name": "t"},))
+    snap = revised(snap, resource_templates=({"uriTemplate": "x://{id}", "name": "t"},))
     site_files(snap, CONFIG)

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from generator.snapshot.snapshot import Snapshot, fingerprint
+from generator.snapshot.snapshot import fingerprint, new_snapshot
 from tests.conftest import TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]
@@ -46,7 +46,7 @@ def modified_snapshot(tmp_path: Path, edit: Callable[[list[dict[str, Any]]], lis
     """The golden snapshot with its tools edited, re-fingerprinted so it loads cleanly."""
     data = json.loads(GOLDEN.read_text(encoding="utf-8"))
     tools = edit(data["tools"])
-    snap = Snapshot(
+    snap = new_snapshot(
         protocol_version=data["protocol_version"],
         server=data["server"],
         tools=tuple(tools),
@@ -57,7 +57,6 @@ def modified_snapshot(tmp_path: Path, edit: Callable[[list[dict[str, Any]]], lis
         resources=tuple(data["resources"]),
         resource_templates=tuple(data["resource_templates"]),
         skipped_tools=tuple(data["skipped_tools"]),
-        fingerprint=fingerprint(tools),
     )
     path = tmp_path / "changed.snapshot.json"
     path.write_text(snap.to_json(), encoding="utf-8")

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from generator.compare.diff import diff_snapshots
-from generator.snapshot.snapshot import Snapshot, load_snapshot
+from generator.snapshot.snapshot import Snapshot, load_snapshot, new_snapshot
 from tests.conftest import TESTS, Run
 
 Cli = Callable[..., Run]
@@ -28,7 +28,7 @@ B, N, C = "breaking", "non-breaking", "cosmetic"
 
 
 def snapshot(*tools: Tool) -> Snapshot:
-    return Snapshot(
+    return new_snapshot(
         protocol_version="2025-06-18",
         server={"name": "diff-test", "version": "1.0.0"},
         tools=tuple(tools),
@@ -459,7 +459,7 @@ def test_a_built_site_directory_is_one_side(cli: Cli, tmp_path: Path) -> None:
     assert cli("build", "--from", str(GOLDEN), "--out", str(site), "--locales", "en").code == 0
     data = json.loads(GOLDEN.read_text(encoding="utf-8"))
     tools = [t for t in data["tools"] if t["name"] != "delete_document"]
-    smaller = Snapshot(
+    smaller = new_snapshot(
         protocol_version=data["protocol_version"],
         server=data["server"],
         tools=tuple(tools),

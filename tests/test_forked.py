@@ -4,8 +4,6 @@
   site through :func:`generator.publish.write.publish`, damages it by hand (an edited page, a
   removed one, a file we did not write, an empty directory), and compares the child's survey with
   one taken in this process.
-- A large snapshot's tool digests (generator/snapshot/snapshot.py): the same as computed here, and
-  a snapshot that fails its checks leaves no child behind.
 """
 
 from __future__ import annotations
@@ -13,9 +11,7 @@ from __future__ import annotations
 import json
 import os
 import threading
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -26,16 +22,6 @@ from generator.publish.cache import PUBLISHED
 from generator.publish.staging import Staging
 from generator.publish.survey import Survey, start_survey, survey
 from generator.publish.write import publish
-from generator.snapshot.ahead import Checked, claim, read_ahead, release
-from generator.snapshot.snapshot import (
-    FORK_BYTES,
-    Snapshot,
-    SnapshotError,
-    fingerprint,
-    load_snapshot,
-    parse_snapshot,
-    raw_digest,
-)
 from tests.test_inplace import _site
 from tests.test_publish import GOLDEN
 
@@ -147,67 +133,6 @@ def test_a_site_that_does_not_exist_needs_no_survey() -> None:
     assert Forked(Survey, Survey).result() == Survey()
 
 
-def _large_snapshot_text(n: int) -> str:
-    """The demo snapshot with its tools repeated under new names to *n* tools, as a file holds it."""
-    demo = load_snapshot(GOLDEN)
-    tools = tuple({**demo.tools[i % len(demo.tools)], "name": f"tool_{i:04d}"} for i in range(n))
-    return replace(demo, tools=tools, endpoints=(), fingerprint="").to_json()
-
-
-LARGE = 700
-"""Tools enough for a text of more than FORK_BYTES."""
-
-
-def test_a_large_snapshots_tool_digests_come_from_a_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = _large_snapshot_text(LARGE)
-    assert len(text) >= FORK_BYTES
-    forks = _forking(monkeypatch)
-    snapshot = parse_snapshot(text, Path("large.json"))
-    assert len(forks) == 1, "the digests were not computed in a child"
-    assert snapshot.tool_keys == tuple(map(raw_digest, snapshot.tools))
-    assert snapshot.fingerprint == fingerprint(snapshot.tools) == json.loads(text)["fingerprint"]
-    assert snapshot.__dict__.get("_own_fingerprint") is True  # frozen() need not compute it again
-    small = _large_snapshot_text(20)
-    assert len(small) < FORK_BYTES and parse_snapshot(small, Path("small.json")).tool_keys
-    assert len(forks) == 1, "a text under FORK_BYTES is not worth a fork"
-    with pytest.raises(ChildProcessError):
-        os.waitpid(forks[0], os.WNOHANG)
-
-
-def test_a_large_snapshot_whose_fingerprint_is_wrong_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = json.loads(_large_snapshot_text(LARGE))
-    data["tools"][7]["description"] += " (edited)"
-    forks = _forking(monkeypatch)
-    with pytest.raises(SnapshotError, match="fingerprint"):
-        parse_snapshot(json.dumps(data), Path("edited.json"))
-    assert len(forks) == 1
-
-
-def test_a_large_snapshot_of_several_endpoints_hashes_them_as_the_snapshot_does(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    snapshot = parse_snapshot(_large_snapshot_text(LARGE), Path("large.json"))
-    names = tuple(tool["name"] for tool in snapshot.tools)
-    base = snapshot.endpoints[0]
-    endpoints = (replace(base, name="read", tools=names[:100]), replace(base, name="all", tools=names))
-    text = replace(snapshot, endpoints=endpoints, fingerprint="").to_json()
-    forks = _forking(monkeypatch)
-    parsed = parse_snapshot(text, Path("endpoints.json"))
-    assert len(forks) == 1
-    assert parsed.fingerprint == fingerprint(parsed.tools, [e.to_json() for e in endpoints]) != snapshot.fingerprint
-
-
-def test_a_large_snapshot_that_fails_its_checks_leaves_no_child(monkeypatch: pytest.MonkeyPatch) -> None:
-    data = json.loads(_large_snapshot_text(LARGE + 10))
-    data["tools"][-1]["name"] = data["tools"][0]["name"]
-    forks = _forking(monkeypatch)
-    with pytest.raises(SnapshotError, match="repeats"):
-        parse_snapshot(json.dumps(data), Path("repeated.json"))
-    assert len(forks) == 1
-    with pytest.raises(ChildProcessError):
-        os.waitpid(forks[0], os.WNOHANG)
-
-
 def test_one_process_when_asked_forks_no_child(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--jobs 1 asks for one process: inside one_process_when(True) nothing is forked, and the value is the same."""
     site, listed, record = _damaged(tmp_path)
@@ -221,165 +146,6 @@ def test_one_process_when_asked_forks_no_child(tmp_path: Path, monkeypatch: pyte
     later = start_survey(site, listed, record)
     assert later.forked and len(forks) == 1  # allowed again after the block
     later.close()
-
-
-def _shape_checks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """Count the shape checks this process runs (a child's are its own)."""
-    from generator.snapshot import snapshot as snapshot_module
-
-    calls: list[int] = []
-    real = snapshot_module.check_shape  # type: ignore[attr-defined]
-
-    def counting(*args: Any, **kwargs: Any) -> str | None:
-        calls.append(os.getpid())
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(snapshot_module, "check_shape", counting)
-    return calls
-
-
-def _large_file(tmp_path: Path) -> tuple[Path, Snapshot]:
-    """A large snapshot file, and the snapshot a build reads from it with no read-ahead."""
-    path = tmp_path / "snapshot.json"
-    path.write_text(_large_snapshot_text(LARGE), encoding="utf-8")
-    return path, load_snapshot(path)
-
-
-def _built_the_same(read: Snapshot, alone: Snapshot, checks: list[int]) -> None:
-    """*read* (read ahead) is *alone* (read without), and the build did not check its shape again."""
-    assert checks == [], "the build checked the shape again although the child had checked this very text"
-    assert read.to_json() == alone.to_json() and read.tool_keys == alone.tool_keys
-    assert read.fingerprint == alone.fingerprint and read.__dict__.get("_own_fingerprint") is True
-
-
-def test_a_file_read_ahead_is_checked_by_the_child_and_built_the_same(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path, alone = _large_file(tmp_path)
-    forks = _forking(monkeypatch)
-    checks = _shape_checks(monkeypatch)
-    read_ahead(path)
-    assert len(forks) == 1
-    _built_the_same(load_snapshot(path), alone, checks)
-    assert claim(path) is None  # claimed once, by the build
-    with pytest.raises(ChildProcessError):
-        os.waitpid(forks[0], os.WNOHANG)
-
-
-def test_a_file_changed_after_it_was_read_ahead_is_checked_again(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    path = tmp_path / "snapshot.json"
-    path.write_text(_large_snapshot_text(LARGE), encoding="utf-8")
-    changed = _large_snapshot_text(LARGE + 1)
-    _forking(monkeypatch)
-    checks = _shape_checks(monkeypatch)
-    read_ahead(path)
-    ahead = claim(path)
-    assert ahead is not None and ahead.child_result() is not None  # the child is done with the old text
-    _started_again(path, ahead)
-    path.write_text(changed, encoding="utf-8")
-    read = load_snapshot(path)
-    assert len(checks) == 1 and len(read.tools) == LARGE + 1
-
-
-def _started_again(path: Path, ahead: Forked[Checked]) -> None:
-    """Put a claimed read-ahead back, as if the build had not claimed it yet."""
-    from generator.snapshot import ahead as ahead_module
-
-    ahead_module._started[path.resolve()] = ahead
-
-
-def test_a_file_the_child_finds_wrong_is_refused_by_the_builds_own_checks(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    data = json.loads(_large_snapshot_text(LARGE))
-    data["tools"][5]["inputSchema"] = "not a schema"
-    path = tmp_path / "snapshot.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(SnapshotError) as alone:
-        load_snapshot(path)
-    forks = _forking(monkeypatch)
-    checks = _shape_checks(monkeypatch)
-    read_ahead(path)
-    with pytest.raises(SnapshotError) as ahead:
-        load_snapshot(path)
-    assert len(forks) == 1 and len(checks) == 1  # the read-ahead only: the build then checks the text itself
-    assert str(ahead.value) == str(alone.value)
-
-
-def test_a_large_file_read_ahead_has_its_digests_computed_by_the_build(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """From AHEAD_DIGESTS_BYTES on, the child checks and the build computes the digests meanwhile."""
-    from generator.snapshot import snapshot as snapshot_module
-
-    path, alone = _large_file(tmp_path)
-    monkeypatch.setattr(snapshot_module, "AHEAD_DIGESTS_BYTES", len(path.read_bytes()))
-    _forking(monkeypatch)
-    checks = _shape_checks(monkeypatch)
-    read_ahead(path)
-    ahead = claim(path)
-    assert ahead is not None
-    checked = ahead.child_result()
-    assert checked is not None and checked.digests is None  # the child checked, and left the digests
-    _started_again(path, ahead)
-    _built_the_same(load_snapshot(path), alone, checks)
-
-
-@pytest.mark.parametrize(
-    "damage",
-    [
-        lambda data: data.update(tools="not a list"),
-        lambda data: data["tools"][3].pop("name"),
-        lambda data: data["tools"][3].update(description="edited after the fingerprint was taken"),
-    ],
-    ids=["tools not a list", "a tool without a name", "a tool edited after the fingerprint"],
-)
-def test_a_large_file_that_is_not_right_is_refused_in_the_builds_own_words(
-    damage: Any, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """The build computes a large text's digests before the child's verdict, so before any check of its
-    own: on a text the checks refuse, that must neither fail first nor change what the build says."""
-    from generator.snapshot import snapshot as snapshot_module
-
-    data = json.loads(_large_snapshot_text(LARGE))
-    damage(data)
-    path = tmp_path / "snapshot.json"
-    path.write_text(json.dumps(data), encoding="utf-8")
-    with pytest.raises(SnapshotError) as alone:
-        load_snapshot(path)
-    monkeypatch.setattr(snapshot_module, "AHEAD_DIGESTS_BYTES", 1)
-    _forking(monkeypatch)
-    read_ahead(path)
-    with pytest.raises(SnapshotError) as ahead:
-        load_snapshot(path)
-    assert str(ahead.value) == str(alone.value)
-
-
-def test_a_read_ahead_nobody_claims_is_reaped(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    path = tmp_path / "snapshot.json"
-    path.write_text(_large_snapshot_text(20), encoding="utf-8")
-    forks = _forking(monkeypatch)
-    read_ahead(path)
-    read_ahead(path)  # once per file
-    assert len(forks) == 1
-    release()
-    assert claim(path) is None
-    with pytest.raises(ChildProcessError):
-        os.waitpid(forks[0], os.WNOHANG)
-
-
-@pytest.mark.parametrize(("jobs", "ahead"), [("1", False), ("2", True)])
-def test_build_from_reads_ahead_unless_asked_for_one_process(
-    jobs: str, ahead: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    from generator.commands import cli
-
-    started: list[Path] = []
-    monkeypatch.setattr(cli, "read_ahead", started.append)
-    code = cli.main(["build", "--from", str(GOLDEN), "--out", str(tmp_path / "site"), "--no-search", "--jobs", jobs])
-    assert code == 0 and started == ([GOLDEN] if ahead else [])
 
 
 def test_the_console_scripts_build_freezes_what_it_read_and_nothing_else_does() -> None:
@@ -404,6 +170,7 @@ def test_the_console_scripts_build_freezes_what_it_read_and_nothing_else_does() 
     import textwrap
 
     with tempfile.TemporaryDirectory() as tmp:
+
         def frozen(tune: str, command: str) -> int:
             done = subprocess.run(
                 [sys.executable, "-c", textwrap.dedent(code), tune, command, str(GOLDEN), str(Path(tmp) / tune)],
@@ -414,25 +181,3 @@ def test_the_console_scripts_build_freezes_what_it_read_and_nothing_else_does() 
         assert frozen("tune", "build") > 10_000
         assert frozen("plain", "build") == 0
         assert frozen("tune", "read") == 0
-
-
-def test_a_pipe_is_never_read_ahead(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`--from <(...)` names a pipe, which can be read once only: the build reads it, no child."""
-    import threading as threads
-
-    text = _large_snapshot_text(20)
-    pipe = tmp_path / "snapshot.pipe"
-    os.mkfifo(pipe)
-    forks = _forking(monkeypatch)
-    read_ahead(pipe)
-    assert forks == [] and claim(pipe) is None
-
-    def feed() -> None:
-        with open(pipe, "w", encoding="utf-8") as handle:
-            handle.write(text)
-
-    writer = threads.Thread(target=feed)
-    writer.start()
-    snapshot = load_snapshot(pipe)
-    writer.join()
-    assert len(snapshot.tools) == 20

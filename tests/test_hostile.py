@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.cli import main
-from generator.snapshot.snapshot import Snapshot, load_snapshot
+from generator.snapshot.snapshot import load_snapshot, new_snapshot
 from tests.conftest import PYTHON, ROOT, free_port, http_server, tree_bytes
 from tests.servers.fixture_server import DEEP_LEVELS, HUGE_DESCRIPTION_BYTES, deep_schema
 
@@ -268,7 +268,7 @@ def test_dangling_and_remote_refs_build_and_are_never_fetched(
 def test_schema_four_hundred_levels_deep_builds_from_a_snapshot(run, tmp_path: Path) -> None:
     # No server can send this through the SDK (see the `deep` failure above), but a snapshot can hold it.
     tool = {"name": "deep", "description": "Deep.", "inputSchema": deep_schema(DEEP_LEVELS)}
-    snap = Snapshot(
+    snap = new_snapshot(
         protocol_version="2026-07-28",
         server={"name": "deep-server", "version": "1", "description": "d", "instructions": "i", "capabilities": {}},
         tools=(tool,),

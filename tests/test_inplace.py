@@ -19,6 +19,7 @@ import pytest
 from generator.errors import PortalError
 from generator.publish import inplace
 from generator.publish.assemble import write_manifest
+from generator.publish.confined import Confined
 from generator.publish.staging import Staging
 from generator.publish.write import publish
 from tests.conftest import tree_bytes
@@ -126,11 +127,11 @@ def test_a_failure_while_placing_puts_the_site_back(tmp_path: Path, monkeypatch:
     real_replace = os.replace
     calls = {"n": 0}
 
-    def failing(source: str | Path, target: str | Path) -> None:
+    def failing(source: str | Path, target: str | Path, **where: int) -> None:
         calls["n"] += 1
         if calls["n"] == 3:  # after two of the new files are in place
             raise OSError(28, "No space left on device")
-        real_replace(source, target)
+        real_replace(source, target, **where)
 
     monkeypatch.setattr(os, "replace", failing)
     new = _site()
@@ -158,11 +159,11 @@ def test_a_build_killed_while_placing_is_undone_by_the_next_build(
     class Killed(BaseException):
         pass
 
-    def dying(source: str | Path, target: str | Path) -> None:
+    def dying(source: str | Path, target: str | Path, **where: int) -> None:
         calls["n"] += 1
         if calls["n"] == 4:
             raise Killed
-        real_replace(source, target)
+        real_replace(source, target, **where)
 
     monkeypatch.setattr(os, "replace", dying)
     monkeypatch.setattr(inplace, "roll_back", lambda real, undo: None)  # the kill leaves no time to undo
@@ -204,14 +205,14 @@ def test_the_undo_journal_is_written_before_the_site_changes(tmp_path: Path, mon
     site = tmp_path / "site"
     _publish(site, _site())
     seen: list[bool] = []
-    real_link = inplace._keep_copy
+    real_copy = Confined.copy_out
 
-    def watching(source: Path, target: Path) -> None:
+    def watching(tree: Confined, path: str, target: Path) -> None:
         undo = next(p for p in site.parent.iterdir() if p.name.startswith(".site.undo-"))
         seen.append((undo / inplace.JOURNAL).is_file())
-        real_link(source, target)
+        real_copy(tree, path, target)
 
-    monkeypatch.setattr(inplace, "_keep_copy", watching)
+    monkeypatch.setattr(Confined, "copy_out", watching)
     _publish(site, _site(en__index_dot_html=b"<p>changed index</p>"))
     assert seen and all(seen)
 

@@ -28,7 +28,7 @@ from generator.publish.assemble import staged_files
 from generator.publish.kept_index import layout
 from generator.publish.llms_full import BYTES_PER_TOKEN, estimate_tokens, without_shared
 from generator.publish.staging import Staging
-from generator.snapshot.snapshot import load_snapshot
+from generator.snapshot.snapshot import load_snapshot, revised
 from tests.golden_tool import SNAPSHOT, demo_config
 
 BUDGET = 6_000
@@ -137,7 +137,7 @@ def test_a_rebuild_writes_only_the_parts_that_changed(tmp_path: Path, monkeypatc
     before = load_snapshot(SNAPSHOT)
     tools = [dict(t) for t in before.tools]
     tools[-1] = {**tools[-1], "description": "Changed. " + str(tools[-1].get("description", ""))}
-    after = dataclasses.replace(before, tools=tuple(tools), fingerprint="")
+    after = revised(before, tools=tuple(tools))
     written: list[str] = []
     real = Staging.write
 

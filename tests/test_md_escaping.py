@@ -29,7 +29,7 @@ from markdown_it import MarkdownIt
 from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.render.filters import md_cell, md_code, md_link, md_text, md_url, yaml_str
-from generator.snapshot.snapshot import Snapshot
+from generator.snapshot.snapshot import Snapshot, new_snapshot
 from generator.text import for_terminal, json_report, visible
 from tests.conftest import PYTHON, ROOT
 
@@ -78,7 +78,7 @@ def _snapshot(s: Callable[[str], str], *, previous: bool = False) -> Snapshot:
                 },
             }
         )
-    return Snapshot(
+    return new_snapshot(
         protocol_version="2025-11-25",
         server={
             "name": s("server"),
@@ -220,6 +220,7 @@ def test_front_matter_reads_back_as_the_exact_values(builds: list[tuple[str, str
             continue
         front = _front(bad)
         keys = {"title", "description", "locale", "verbatim_language", "version", "canonical", "generated"}
+        keys.add("server_text")
         assert set(front) == keys, bad_path
         assert front["verbatim_language"] == "en"
         assert front["version"] == visible(new.capability_version)

@@ -178,7 +178,7 @@ def test_too_large(tmp_path: Path) -> None:
 def test_yaml_is_loaded_safely(tmp_path: Path) -> None:
     path = tmp_path / "api.yaml"
     path.write_text("openapi: !!python/object/apply:os.system ['true']\npaths: {}\n", encoding="utf-8")
-    assert "is not valid YAML (could not determine a constructor" in _error(path)
+    assert "is not valid YAML (line 1: could not determine a constructor" in _error(path)
 
 
 # --- scopes -----------------------------------------------------------------------------------------

@@ -94,8 +94,8 @@ def test_the_command_line_overrides_the_file_one_setting_at_a_time(tmp_path: Pat
     assert config.out == str(tmp_path / "built")  # relative to the file
 
 
-def test_the_readme_documents_every_command_line_option_with_an_example() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_cli_reference_documents_every_command_line_option_with_an_example() -> None:
+    readme = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
     rows = {
         line.split("|")[1].strip().strip("`").split(" ")[0]: line
         for line in readme.splitlines()

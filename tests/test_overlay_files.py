@@ -311,34 +311,45 @@ def test_a_file_larger_than_1_mib_is_refused(tmp_path: Path) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    "text",
-    [
-        pytest.param(
-            "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
-            + "".join(f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcdefg", "bcdefgh", strict=True)),
-            id="billion laughs",
-        ),
-        pytest.param("tool: search_chat\nexamples: &loop [*loop]\n", id="recursive alias"),
-        pytest.param("tool: search_chat\nnotes: " + "[" * 3000 + "]" * 3000 + "\n", id="deep nesting"),
-    ],
-)
-def test_yaml_that_expands_without_bound_is_refused(tmp_path: Path, text: str) -> None:
-    message, source = _error(tmp_path, text)
+def test_deeply_nested_yaml_is_refused(tmp_path: Path) -> None:
+    message, source = _error(tmp_path, "tool: search_chat\nnotes: " + "[" * 3000 + "]" * 3000 + "\n")
     assert message.startswith(f"The overlay {source} is invalid: ")
     assert "nests too deeply" in message
 
 
-def test_yaml_anchors_and_merge_keys_work_and_own_keys_override_merged_ones(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("text", "line", "shown"),
+    [
+        pytest.param(
+            "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
+            + "".join(f"{n}: &{n} [{', '.join([f'*{p}'] * 10)}]\n" for p, n in zip("abcdefg", "bcdefgh", strict=True)),
+            1,
+            "anchor &a",
+            id="billion laughs",
+        ),
+        pytest.param("tool: search_chat\nexamples: &loop [*loop]\n", 2, "anchor &loop", id="recursive alias"),
+        pytest.param(
+            "tool: search_chat\nexamples:\n  - arguments: &base {query: release, limit: 5}\n"
+            "  - arguments:\n      <<: *base\n      limit: 10\n",
+            3,
+            "anchor &base",
+            id="merge key",
+        ),
+    ],
+)
+def test_yaml_anchors_and_aliases_are_refused_with_their_line(tmp_path: Path, text: str, line: int, shown: str) -> None:
+    message, source = _error(tmp_path, text)
+    assert (
+        f"{source}:{line}: it is not valid YAML: it uses the YAML {shown}, but mcp-portal accepts no anchors" in message
+    )
+
+
+def test_a_merge_key_with_a_mapping_written_out_works_and_own_keys_override_it(tmp_path: Path) -> None:
     overlay = _one(
         tmp_path,
-        "tool: search_chat\nexamples:\n  - arguments: &base {query: release, limit: 5}\n"
-        "  - arguments:\n      <<: *base\n      limit: 10\n",
+        "tool: search_chat\nexamples:\n  - arguments:\n      <<: {query: release, limit: 5}\n      limit: 10\n",
     )
-    assert [ex.arguments for ex in overlay.examples] == [
-        {"query": "release", "limit": 5},
-        {"query": "release", "limit": 10},
-    ]
+    assert [ex.arguments for ex in overlay.examples] == [{"query": "release", "limit": 10}]
 
 
 def test_python_tags_are_not_loaded(tmp_path: Path) -> None:

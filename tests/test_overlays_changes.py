@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from generator.snapshot.snapshot import Snapshot, load_snapshot
+from generator.snapshot.snapshot import load_snapshot, new_snapshot
 from tests.conftest import tree_bytes
 from tests.golden_tool import SNAPSHOT
 
@@ -93,7 +93,7 @@ def _previous(tmp_path: Path) -> Path:
     del search["inputSchema"]["properties"]["author"]
     search["inputSchema"]["properties"]["limit"]["maximum"] = 50
     tools.append({"name": "legacy_export", "description": "Export everything.", "inputSchema": {"type": "object"}})
-    old = Snapshot(
+    old = new_snapshot(
         protocol_version=snap.protocol_version,
         server={**snap.server, "version": "2.3.0"},
         tools=tuple(tools),

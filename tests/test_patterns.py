@@ -24,7 +24,7 @@ from generator.schema.examples import example_for
 from generator.schema.patterns import PatternUndecided, compile_pattern, search, watch
 from generator.schema.regexgen import generate
 from generator.schema.validation import validate
-from generator.snapshot.snapshot import Snapshot
+from generator.snapshot.snapshot import new_snapshot
 
 TESTS = Path(__file__).resolve().parent
 EVERYTHING = TESTS / "golden" / "everything.snapshot.json"
@@ -227,7 +227,7 @@ def test_key_patterns_are_bounded(schema: dict[str, Any]) -> None:
 
 
 def snapshot_with(tools: list[dict[str, Any]], path: Path) -> Path:
-    snap = Snapshot(
+    snap = new_snapshot(
         protocol_version="2026-07-28",
         server={"name": "regex-server", "version": "1", "description": "d", "instructions": "i", "capabilities": {}},
         tools=tuple(tools),

@@ -7,7 +7,6 @@ the pinned server-everything for prompts, resources and resource templates.
 
 from __future__ import annotations
 
-import dataclasses
 import itertools
 import json
 import re
@@ -24,7 +23,7 @@ from generator.connect.introspect import introspect_all
 from generator.demo.launch import running_http_demo
 from generator.errors import PortalError
 from generator.snapshot.records import EndpointRecord
-from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot, parse_snapshot
+from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot, parse_snapshot, revised
 from tests.conftest import Run, free_port, node_bin
 from tests.golden_tool import EVERYTHING_SNAPSHOT, SNAPSHOT
 
@@ -226,9 +225,8 @@ def test_prompts_resources_and_templates_of_server_everything() -> None:
 def test_server_instructions_get_a_page_with_safe_markdown(tmp_path: Path) -> None:
     snap = load_snapshot(SNAPSHOT)
     hostile = frozen(
-        dataclasses.replace(
+        revised(
             snap,
-            fingerprint="",
             server={
                 **snap.server,
                 "instructions": "# Hi\n<script>alert(1)</script> [x](javascript:alert(1)) **bold**",

@@ -6,7 +6,6 @@ Every build here is a real one of the demo snapshot; the cold build (no cache) i
 from __future__ import annotations
 
 import copy
-import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
 from generator.publish import kept_rows
 from generator.render import listings
-from generator.snapshot.snapshot import Snapshot, load_snapshot
+from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 
 DEMO = load_snapshot(Path(__file__).parent / "golden" / "demo.snapshot.json")
 SCOPE = "teamspace.example/capability"
@@ -35,7 +34,7 @@ def _edited(snapshot: Snapshot, edit: Callable[[dict[str, Any]], None], *names: 
     for tool in tools:
         if tool["name"] in names:
             edit(tool)
-    return dataclasses.replace(snapshot, tools=tuple(tools), fingerprint="")
+    return revised(snapshot, tools=tuple(tools))
 
 
 def _unscoped(tool: dict[str, Any]) -> None:
@@ -155,7 +154,7 @@ def _more_tools(snapshot: Snapshot, copies: int) -> Snapshot:
     """*snapshot* with *copies* more tools: copies of its tools under new names (for lists of 8 rows and more)."""
     tools = [dict(t) for t in snapshot.tools]
     tools += [{**copy.deepcopy(dict(t)), "name": f"{t['name']}_copy"} for t in snapshot.tools[:copies]]
-    return dataclasses.replace(snapshot, tools=tuple(tools), fingerprint="")
+    return revised(snapshot, tools=tuple(tools))
 
 
 def _rows_kept(cache: Path) -> dict[str, int]:

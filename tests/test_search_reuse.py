@@ -19,7 +19,7 @@ from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.publish import search, search_parts
 from generator.publish.assemble import staged_files
-from generator.snapshot.snapshot import Snapshot, load_snapshot
+from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 
 DEMO = load_snapshot(Path(__file__).parent / "golden" / "demo.snapshot.json")
 
@@ -51,7 +51,7 @@ def _runs(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 def _with_description(snapshot: Snapshot, name: str, text: str) -> Snapshot:
     tools = [dict(t) for t in snapshot.tools]
     next(t for t in tools if t["name"] == name)["description"] = text
-    return dataclasses.replace(snapshot, tools=tuple(tools), fingerprint="")
+    return revised(snapshot, tools=tuple(tools))
 
 
 def test_an_identical_rebuild_reuses_the_index_and_touches_nothing(

@@ -31,7 +31,7 @@ from generator.model.pages import check_one_page_per_item
 from generator.model.site import build_model
 from generator.publish.write import publish
 from generator.slugs import fold, item_slugs
-from generator.snapshot.snapshot import Snapshot
+from generator.snapshot.snapshot import Snapshot, new_snapshot
 from tests.conftest import PYTHON, serving, tree_bytes
 
 # kind: (snapshot section, page directory, the field that identifies an item)
@@ -58,7 +58,7 @@ def item(kind: str, name: str, identity: str | None = None) -> dict[str, Any]:
 
 
 def snapshot_with(**sections: list[dict[str, Any]]) -> Snapshot:
-    return Snapshot(
+    return new_snapshot(
         protocol_version="2025-11-25",
         server={"name": "slug-server", "version": "1.0.0"},
         tools=tuple(sections.get("tools", [])),

@@ -23,6 +23,7 @@ import re
 import sys
 from collections.abc import Callable
 from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -35,7 +36,7 @@ from generator.errors import PortalError
 from generator.snapshot.jsonread import MAX_DEPTH, _load_hooked, _load_quick, load_json_plain
 from generator.snapshot.quick import nests_too_deeply, shallow_pretty
 from generator.snapshot.shape import check_shape, shape_errors
-from generator.snapshot.snapshot import Snapshot, fingerprint, frozen, load_snapshot, parse_snapshot
+from generator.snapshot.snapshot import fingerprint, frozen, load_snapshot, new_snapshot, parse_snapshot
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -47,7 +48,7 @@ SIZE_1E27 = "1,000,000,000,000,000,000,000,000,000 bytes"
 def corpus_snapshot(stem: str) -> dict[str, Any]:
     """A real server's tool list (tests/corpus/) as a snapshot, the way introspection writes one."""
     tools = json.loads((CORPUS / f"{stem}.json").read_text(encoding="utf-8"))["tools"]
-    snap = Snapshot(
+    snap = new_snapshot(
         protocol_version="2025-11-25",
         server={"name": stem, "version": "1.0.0", "capabilities": {"tools": {}}},
         tools=tuple(tools),
@@ -479,7 +480,7 @@ def test_an_unexpected_exception_is_one_paragraph_and_a_traceback_only_with_debu
 
 def test_a_live_listing_the_loader_rejects_blames_the_server_not_a_file() -> None:
     # A live build re-reads its own snapshot (frozen); there is no file to re-create, so the message differs.
-    snap = Snapshot(
+    snap = new_snapshot(
         protocol_version="2026-07-28",
         server={"name": "live", "version": "1", "_meta": {"x": float("inf")}},
         tools=({"name": "t", "inputSchema": {"type": "object"}},),
@@ -588,7 +589,7 @@ def test_a_live_listing_too_deep_is_still_refused() -> None:
     deep: Any = {}
     for _ in range(MAX_DEPTH):
         deep = {"x": deep}
-    snap = Snapshot(
+    snap = new_snapshot(
         protocol_version="2026-07-28",
         server={"name": "live", "version": "1"},
         tools=({"name": "t", "inputSchema": {"type": "object"}, "_meta": deep},),
@@ -606,7 +607,7 @@ def test_a_live_listing_too_deep_is_still_refused() -> None:
 def test_frozen_keeps_a_fingerprint_that_its_text_recomputes(metas: list[dict[str, Any]]) -> None:
     """frozen() keeps the fingerprint computed from the live tools; reading its text back computes the same."""
     tools = tuple({"name": f"t{i}", "inputSchema": {"type": "object"}, "_meta": m} for i, m in enumerate(metas))
-    snap = Snapshot(
+    snap = new_snapshot(
         protocol_version="2026-07-28",
         server={"name": "live", "version": "1"},
         tools=tools,
@@ -634,16 +635,16 @@ def test_the_fingerprint_is_the_hash_of_the_canonical_payload(tools: list[dict[s
 
 
 def test_frozen_recomputes_a_fingerprint_it_was_handed() -> None:
-    """Only a fingerprint the snapshot computed itself is kept: one passed in is checked against the tools."""
-    snap = Snapshot(
+    """A fingerprint passed in is checked against the tools."""
+    snap = new_snapshot(
         protocol_version="2026-07-28",
         server={"name": "live", "version": "1"},
         tools=({"name": "t", "inputSchema": {"type": "object"}},),
         capability_version="1",
         transport="stdio",
         endpoint="live-server",
-        fingerprint="sha256:" + "0" * 64,
     )
+    snap = replace(snap, fingerprint="sha256:" + "0" * 64)
     with pytest.raises(PortalError) as caught:
         frozen(snap)
     assert "does not match its tools" in caught.value.message

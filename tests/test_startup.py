@@ -228,37 +228,6 @@ _TOOL_LISTS = st.lists(_JSON_VALUES | st.dictionaries(st.text(max_size=4), _JSON
 
 @settings(max_examples=150, deadline=None)
 @given(_TOOL_LISTS, st.dictionaries(st.text(max_size=6), _JSON_VALUES, max_size=4))
-def test_the_two_process_writer_is_the_stdlib_indenting_encoder(tools: list[object], rest: dict[str, object]) -> None:
-    """A long tool list is written half here and half in a forked child: the text must not change."""
-    from generator.snapshot import jsontext
-
-    value = {**rest, "tools": tools}
-    previous, jsontext.SPLIT_AT = jsontext.SPLIT_AT, 2  # fork for any list of two or more
-    try:
-        assert jsontext.pretty_split(value, "tools") == json.dumps(value, indent=2, ensure_ascii=False)
-    finally:
-        jsontext.SPLIT_AT = previous
-
-
-@pytest.mark.parametrize(
-    "tools",
-    [
-        [{"a": "\ud800"}, {"b": "\udfff é"}],  # lone surrogates cross the pipe
-        [{"a": 1}, {"b": (1, 2)}],  # a tuple in the child's half: the stdlib writes it all
-        [{"a": (1,)}, {"b": 2}],  # a tuple in this process's half
-        [{"tools": []}, {"x": {"tools": []}}],  # the key again, deeper: only the top-level one is replaced
-    ],
-)
-def test_the_two_process_writer_on_odd_values(tools: list[object], monkeypatch: pytest.MonkeyPatch) -> None:
-    from generator.snapshot import jsontext
-
-    monkeypatch.setattr(jsontext, "SPLIT_AT", 2)
-    value = {"a": {"tools": []}, "tools": tools, "z": 1}
-    assert jsontext.pretty_split(value, "tools") == json.dumps(value, indent=2, ensure_ascii=False)
-
-
-@settings(max_examples=150, deadline=None)
-@given(_TOOL_LISTS, st.dictionaries(st.text(max_size=6), _JSON_VALUES, max_size=4))
 def test_the_piecewise_writer_is_the_stdlib_indenting_encoder(tools: list[object], rest: dict[str, object]) -> None:
     """snapshot.json is written a tool at a time: the pieces must join to the same text."""
     from generator.snapshot import jsontext

@@ -19,7 +19,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,9 +28,9 @@ from hypothesis import HealthCheck, given, settings
 from generator.commands import watch as watch_module
 from generator.commands.watch import Watched, changed_names, poll, watched_paths
 from generator.errors import PortalError
-from generator.snapshot import remembered
 from generator.snapshot import snapshot as snapshot_module
 from generator.snapshot.jsonread import MAX_DEPTH
+from generator.snapshot.remembered import ToolMemory
 from generator.snapshot.snapshot import fingerprint, load_snapshot
 from tests.conftest import tree_bytes
 from tests.golden_tool import SNAPSHOT
@@ -40,19 +39,10 @@ from tests.test_snapshot_mutations import DEMO, REJECTED, Mutation, damage, dama
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@pytest.fixture
-def remembering() -> Iterator[None]:
-    remembered.keep()
-    try:
-        yield
-    finally:
-        remembered.stop()
-
-
-def _outcome(path: Path) -> tuple[str, Any]:
+def _outcome(path: Path, memory: ToolMemory | None = None) -> tuple[str, Any]:
     """What reading *path* gives: the snapshot's whole content, or the problem's words."""
     try:
-        snap = load_snapshot(path)
+        snap = load_snapshot(path, memory)
     except PortalError as exc:
         return ("refused", exc.message)
     return ("read", (snap.to_json(), snap.tool_keys, snap.fingerprint))
@@ -63,13 +53,10 @@ def _compare(tmp_path: Path, text: str | bytes) -> None:
     good, other = tmp_path / "good.json", tmp_path / "other.json"
     good.write_bytes(SNAPSHOT.read_bytes())
     other.write_bytes(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
-    remembered.keep()
-    try:
-        assert _outcome(good)[0] == "read"
-        assert remembered.canonical_known(load_snapshot(good).tool_keys[0]) is not None
-        warm = _outcome(other)
-    finally:
-        remembered.stop()
+    memory = ToolMemory()
+    assert _outcome(good, memory)[0] == "read"
+    assert memory.canonical(load_snapshot(good).tool_keys[0]) is not None
+    warm = _outcome(other, memory)
     assert warm == _outcome(other)
 
 
@@ -94,12 +81,13 @@ def _edited(data: dict[str, Any], index: int, words: str) -> dict[str, Any]:
 
 
 def test_a_remembering_read_checks_only_the_tools_it_has_not_read(
-    tmp_path: Path, remembering: None, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     first, second = tmp_path / "first.json", tmp_path / "second.json"
     first.write_text(json.dumps(DEMO), encoding="utf-8")
     second.write_text(json.dumps(_edited(DEMO, 2, " Changed.")), encoding="utf-8")
-    load_snapshot(first)
+    memory = ToolMemory()
+    load_snapshot(first, memory)
     encoded: list[object] = []
     original = snapshot_module.canonical_json
 
@@ -108,11 +96,10 @@ def test_a_remembering_read_checks_only_the_tools_it_has_not_read(
         return original(value)
 
     monkeypatch.setattr(snapshot_module, "canonical_json", counted)
-    warm = load_snapshot(second)
+    warm = load_snapshot(second, memory)
     tools = [value["name"] for value in encoded if isinstance(value, dict)]  # (the endpoint list is a list)
     assert tools == [DEMO["tools"][2]["name"]]
     monkeypatch.undo()
-    remembered.stop()
     fresh = load_snapshot(second)
     assert (warm.to_json(), warm.tool_keys, warm.fingerprint) == (fresh.to_json(), fresh.tool_keys, fresh.fingerprint)
 
@@ -346,4 +333,3 @@ def test_a_watch_that_cannot_work_is_a_usage_error(cli: Any, tmp_path: Path, arg
     result = cli("build", "--out", str(tmp_path / "site"), *argv)
     assert result.code == 2, result.err
     assert words in result.err and not (tmp_path / "site").exists()
-    assert not remembered.keeping()

@@ -30,7 +30,7 @@ from generator.commands.build import site_files
 from generator.commands.cli import main
 from generator.config.portal import PortalConfig
 from generator.publish.write import publish
-from generator.snapshot.snapshot import Snapshot
+from generator.snapshot.snapshot import Snapshot, new_snapshot
 from tests.conftest import PYTHON, ROOT
 
 pytestmark = pytest.mark.browser
@@ -161,7 +161,7 @@ def xss_snapshot(count: int = 8) -> Snapshot:
         "capabilities": {"tools": {"listChanged": True}, "experimental": {PAYLOADS[4]: {PAYLOADS[5]: ALL}}},
         "_meta": {PAYLOADS[6]: ALL},
     }
-    return Snapshot(
+    return new_snapshot(
         protocol_version="2026-07-28",
         server=server,
         tools=tuple(tools),

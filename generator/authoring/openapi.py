@@ -11,8 +11,9 @@ A tool finds its operations three ways, strongest first:
 2. else the tool's ``_meta`` carries a ref (or a list of refs) under a configured key;
 3. the document marks operations with ``x-mcp-tool: name`` (or a list of names).
 
-The document is author input, but it is still only data: YAML is read with
-``yaml.safe_load``, ``$ref`` is never followed and nothing in it is executed. Entries that are
+The document is author input, but it is still only data: YAML is read with PyYAML's safe
+loader, without anchors or aliases (:mod:`generator.config.files`), ``$ref`` is never followed and
+nothing in it is executed. Entries that are
 not objects (a path item that is a string, an operation that is a list) are skipped.
 """
 
@@ -28,6 +29,7 @@ from typing import Any
 
 import yaml
 
+from generator.config.files import load_yaml, yaml_problem
 from generator.errors import PortalError
 from generator.jsonutil import json_type
 from generator.slugs import assign_slugs
@@ -166,8 +168,11 @@ def _parse(content: bytes, suffix: str, source: str) -> tuple[Any, str]:
                 raise _fail(source, f"is not valid JSON ({_one_line(exc)})") from None
             # Any other name: YAML is a superset of JSON, so its error is the useful one.
     try:
-        return yaml.safe_load(text), "openapi.yaml"
-    except (yaml.YAMLError, ValueError, RecursionError) as exc:
+        # No anchors or aliases (generator.config.files): a few lines of them can stand for billions of values.
+        return load_yaml(text), "openapi.yaml"
+    except yaml.YAMLError as exc:
+        raise _fail(source, f"is not valid YAML ({yaml_problem(exc)})") from None
+    except (ValueError, RecursionError) as exc:
         raise _fail(source, f"is not valid YAML ({_one_line(exc)})") from None
 
 

@@ -31,12 +31,13 @@ from typing import Any
 import yaml
 from jsonschema import Draft202012Validator, ValidationError
 
+from generator.config.files import PlainLoader
 from generator.errors import PortalError
 from generator.schema.validation import validate
 
 MAX_BYTES = 1024 * 1024
-_MAX_DEPTH = 64  # nesting; also stops a recursive YAML alias
-_MAX_NODES = 100_000  # values after alias expansion (a "billion laughs" file stops here)
+_MAX_DEPTH = 64  # nesting
+_MAX_NODES = 100_000  # values in one file (anchors and aliases are refused as the file is composed)
 _LOCALE = r"^[a-z]{2,3}([-_][A-Za-z0-9]{2,8})*$"
 
 _TEXT, _ROW = {"$ref": "#/$defs/text"}, {"$ref": "#/$defs/row"}
@@ -163,12 +164,12 @@ class _Reader:
         self.lines.setdefault(path, line)
         self.count += 1
         if len(path) > _MAX_DEPTH or self.count > _MAX_NODES:
-            raise _fail(self.source, (line, "the data nests too deeply or has too many values (through YAML aliases?)"))
+            raise _fail(self.source, (line, "the data nests too deeply or has too many values"))
         if isinstance(node, yaml.SequenceNode) and node.tag == "tag:yaml.org,2002:seq":
             return [self.value(item, (*path, i)) for i, item in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode) and node.tag == "tag:yaml.org,2002:map":
             own, written = {id(k) for k, _ in node.value}, set[str]()
-            self.loader.flatten_mapping(node)  # puts what `<<: *defaults` merges first, so own keys override it
+            self.loader.flatten_mapping(node)  # puts what a `<<:` key merges first, so own keys override it
             out: dict[str, Any] = {}
             for key_node, value_node in node.value:
                 key, at = key_node.value, key_node.start_mark.line + 1
@@ -254,7 +255,7 @@ def _load(path: Path) -> tuple[Any, _Reader]:
         line = raw[: exc.start].count(b"\n") + 1
         raise _fail(source, (line, f"it is not UTF-8 (byte {raw[exc.start]:#04x}); save it as UTF-8")) from None
     try:
-        loader = yaml.SafeLoader(text)  # checks the characters at once
+        loader = PlainLoader(text)  # checks the characters at once; refuses anchors and aliases
         reader = _Reader(loader, source)
         node = loader.get_single_node()
         data = None if node is None else reader.value(node, ())

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import yaml
 
+from generator.config.files import load_yaml, yaml_problem
 from generator.errors import PortalError
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot
@@ -129,9 +130,11 @@ def _problem(path: Path, what: str) -> PortalError:
 
 def _read(path: Path) -> dict[Key, Entry]:
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as exc:
-        raise _problem(path, f"it cannot be read as YAML ({exc})") from None
+        data = load_yaml(path.read_text(encoding="utf-8")) or {}
+    except yaml.YAMLError as exc:
+        raise _problem(path, f"it cannot be read as YAML ({yaml_problem(exc)})") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _problem(path, f"it cannot be read ({exc})") from None
     if not isinstance(data, dict) or set(data) - set(SECTIONS):
         raise _problem(path, f"the top level may hold only {', '.join(f'`{k}`' for k in SECTIONS)}")
     entries: dict[Key, Entry] = {}

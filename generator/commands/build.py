@@ -32,12 +32,14 @@ from generator.publish.assemble import (
 )
 from generator.publish.cache import PUBLISHED, RenderCache, cache_dir
 from generator.publish.keys import site_key
-from generator.publish.location import Protected, check_location, preflight
+from generator.publish.location import Protected, check_cache_apart, check_location, preflight
 from generator.publish.staging import Staging
+from generator.publish.trust import usable_cache
 from generator.publish.write import publish
 from generator.render.i18n import Catalog, catalog_warnings, load_catalog
 from generator.render.renderer import Deadline, Renderer
 from generator.resources import data_dir
+from generator.snapshot.remembered import ToolMemory
 from generator.snapshot.snapshot import Snapshot
 
 
@@ -94,9 +96,7 @@ def produce_site(
         gathered = gather(snapshot, config)
         warnings += gathered.warnings
         template_dir = template_dir_of(config)
-        renderer = Renderer(template_dir, compiled=cache.root if cache is not None else None)
-        if cache is not None:
-            cache.compiled = set(renderer.compiled_dirs)
+        renderer = Renderer(template_dir)
         job = new_job(gathered.model, catalogs, renderer, deadline, cache)
         advance(len(gathered.model.tools))
 
@@ -137,6 +137,7 @@ def site_files(
 ) -> tuple[dict[str, bytes], list[str]]:
     """Every file of the site as bytes, plus warnings: the build's own pipeline, read back from a temporary
     directory (for ``check`` and the tests, which compare bytes)."""
+    cache, refused = usable_cache(cache)
     with tempfile.TemporaryDirectory(prefix="mcp-portal-site-") as tmp:
         staging = Staging(Path(tmp))
         renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
@@ -148,7 +149,7 @@ def site_files(
             raise
         if renders is not None:
             renders.commit()
-        return staged_files(Path(tmp)), warnings
+        return staged_files(Path(tmp)), warnings + refused
 
 
 def build(
@@ -161,6 +162,7 @@ def build(
     jobs: int = 1,
     progress: Progress | None = None,
     later: list[Callable[[], None]] | None = None,
+    memory: ToolMemory | None = None,
 ) -> BuildResult:
     """Run the whole pipeline; the previous site stays untouched unless everything succeeds.
 
@@ -169,6 +171,7 @@ def build(
     published site does not wait for is appended to it, for the caller to run once it has reported the
     build (``build --watch``): removing what the site no longer needs (see :func:`publish`) and the
     render cache's bookkeeping (:meth:`RenderCache.commit`). Without it, that is done before returning.
+    *memory* keeps the tools of the snapshot file read, for the next build of a watch.
     """
     started = time.perf_counter()
     progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
@@ -176,11 +179,9 @@ def build(
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
     template_dir_of(config)  # a missing theme fails before the server is asked and the output is locked
     cache = cache_dir(config)
-    if cache is not None and cache.absolute().is_relative_to(out.absolute()):
-        raise PortalError(
-            f"The cache directory {cache} is inside the output directory {out}, which every build replaces. "
-            f"Give --cache a directory outside it (the default is .mcp-portal-cache/ beside --out)."
-        )
+    if cache is not None:
+        check_cache_apart(cache, out)
+    cache, refused = usable_cache(cache)  # a cache someone else can write is not used: a warning says why
     with one_process_when(jobs <= 1):  # --jobs 1: one process, so no child either (generator.forked)
         snapshot: Snapshot | None = None
         renders: RenderCache | None = None
@@ -189,7 +190,7 @@ def build(
             nonlocal snapshot, config, renders
             with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
                 snapshot, config = obtain_snapshot(
-                    config, from_file, lenient=lenient, introspect_warnings=introspect_warnings
+                    config, from_file, lenient=lenient, introspect_warnings=introspect_warnings, memory=memory
                 )
                 advance(len(snapshot.tools))
             renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
@@ -230,7 +231,7 @@ def build(
                 renders.commit()
         files = int(str(produced["files"]))
         progress.report("publish", files, "files", time.perf_counter() - float(str(produced["written"])))
-        warnings = [*list(produced["warnings"]), *kept]  # type: ignore[call-overload]
+        warnings = [*list(produced["warnings"]), *kept, *refused]  # type: ignore[call-overload]
         return BuildResult(out, files, time.perf_counter() - started, snapshot, tuple(warnings))
 
 

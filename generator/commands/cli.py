@@ -10,25 +10,29 @@ from __future__ import annotations
 
 import argparse
 import atexit
+import functools
 import gc
 import logging
 import os
-import shutil
 import signal
 import sys
 import threading
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from generator.commands.arguments import config_from_args, make_parser, reject_empty_options
+from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
 from generator.errors import PortalError, UsageError
-from generator.forked import usable_cpus
-from generator.snapshot.ahead import read_ahead, release
+from generator.forked import usable_jobs
 from generator.snapshot.jsontext import freeze_after_pauses
 from generator.text import for_terminal, one_line
+
+if TYPE_CHECKING:
+    from generator.snapshot.remembered import ToolMemory
 
 
 def say(text: str, *, err: bool = False, end: str = "\n") -> None:
@@ -140,8 +144,11 @@ def _cmd_check(args: argparse.Namespace) -> int:
     from generator.commands.check import DRIFT_EXIT, check
     from generator.commands.check import render as render_report
 
+    config = config_from_args(args)
+    if capped := usable_jobs(config.jobs)[1]:  # check renders the site too, with as many workers
+        say(f"mcp-portal: {capped}", err=True)
     report = check(
-        config_from_args(args),
+        config,
         from_file=Path(args.from_file) if args.from_file else None,
         lenient=args.lenient,
         introspect_warnings=args.introspect_warnings,
@@ -164,7 +171,8 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
     )
     output = Path(args.output)
     try:
-        _write_whole(output, snapshot.to_json())
+        # Renamed over the name: a watching build never sees half a snapshot, a symlink there is replaced.
+        replace_file(output, snapshot.to_json())
     except OSError as exc:
         raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
     say(
@@ -173,26 +181,6 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
         f"(capability version {one_line(snapshot.capability_version)})."
     )
     return 0
-
-
-def _write_whole(output: Path, text: str) -> None:
-    """Write *text* to the file *output* so that no reader ever sees half of it: into a new file beside
-    it, then renamed over it (a ``build --watch`` of that file builds only whole snapshots, and a write
-    that fails leaves the old snapshot as it was). A symlink is followed; what is not a regular file (a
-    pipe, ``/dev/stdout``) is written as it is."""
-    target = output.resolve() if output.is_symlink() else output
-    if target.exists() and not target.is_file():
-        target.write_text(text, encoding="utf-8")
-        return
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        if target.exists():
-            shutil.copymode(target, temporary)
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -208,41 +196,37 @@ def _read_and_build(
     args: argparse.Namespace,
     config: PortalConfig,
     *,
-    ahead: bool = True,
     later: list[Callable[[], None]] | None = None,
+    memory: ToolMemory | None = None,
 ) -> int:
-    """One build; with *ahead* (a new process), a child checks the ``--from`` file while the build imports.
-    *later*: see :func:`generator.commands.build.build`."""
-    jobs = config.jobs or usable_cpus()
-    if ahead and args.from_file and jobs > 1:
-        read_ahead(Path(args.from_file))  # before the build's imports: a child checks the file meanwhile
-    try:
-        return _build(args, config, jobs, later)
-    finally:
-        release()
+    """One build. *later* and *memory*: see :func:`generator.commands.build.build`."""
+    jobs, capped = usable_jobs(config.jobs)
+    if capped:
+        say(f"mcp-portal: {capped}", err=True)
+    return _build(args, config, jobs, later, memory)
 
 
 def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     """``build --watch``: build, then build again in this process whenever an input changes
     (:mod:`generator.commands.watch`). A failed build is reported and the watch goes on."""
+    from generator.commands import watch as watching
     from generator.commands.build import build_inputs
-    from generator.commands.watch import Watched, check_watch_paths, watch, watched_paths
     from generator.publish.cache import cache_dir, recall_records
-    from generator.snapshot import remembered
+    from generator.snapshot.remembered import ToolMemory
 
     if args.from_file and not Path(args.from_file).is_file():
         raise UsageError(
             f"--watch needs --from to name a snapshot file it can look at again, and {args.from_file} is not "
             f"one. Write the snapshot to a file (mcp-portal introspect -o snapshot.json) and watch that."
         )
-    check_watch_paths(args.watch_path)
+    watching.check_watch_paths(args.watch_path)
     settings = [config]
 
-    def watched() -> Watched:
+    def watched() -> watching.Watched:
         current = settings[0]
         inputs = [path for _, path in build_inputs(current, Path(args.from_file) if args.from_file else None)]
         cache = cache_dir(current)
-        return watched_paths(inputs, args.watch_path, [Path(current.out), *([cache] if cache else [])])
+        return watching.watched_paths(inputs, args.watch_path, [Path(current.out), *([cache] if cache else [])])
 
     if not watched().paths:
         raise UsageError(
@@ -251,39 +235,44 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
         )
 
     later: list[Callable[[], None]] = []  # what a published site does not wait for: done once it is out
+    published = [watching.site_digest(Path(config.out))]  # the site's, as the build under way found it
+    failed, tell = functools.partial(report, debug=args.debug), functools.partial(say, err=True)
 
     def one_build(reread: bool) -> None:
         try:
             if reread:
                 settings[0] = config_from_args(args)  # the config file may have changed too
-            _read_and_build(args, settings[0], ahead=False, later=later)
+                published[0] = watching.site_digest(Path(settings[0].out))
+            _read_and_build(args, settings[0], later=later, memory=memory)
         except Exception as exc:  # reported like a command's failure; the site is untouched, the watch goes on
-            report(exc, debug=args.debug)
+            failed(exc)
         finally:
             for warning in args.introspect_warnings:
                 say(f"warning: {one_line(warning)}", err=True)
             args.introspect_warnings.clear()
-            for finish in later:
-                try:
-                    finish()
-                except Exception as exc:  # the site is out: a cache left untidy only costs the next build time
-                    report(exc, debug=args.debug)
-            later.clear()
+            watching.finish(later, failed)  # the site is out: a cache left untidy only costs the next build time
 
     def rebuild(changed: list[str]) -> None:
         shown = ", ".join(changed[:3]) + (f" and {len(changed) - 3} more" if len(changed) > 3 else "")
         say(f"Rebuilding: {one_line(shown)} changed.", err=True)
         one_build(reread=True)
 
-    remembered.keep()  # a rebuild checks only the tools it has not read before (instead of a read-ahead)
+    memory = ToolMemory()  # a rebuild checks only the tools it has not read before
     recall_records()  # and takes the render cache's records it committed itself from memory
     signal.signal(signal.SIGTERM, _stop)  # a process manager's stop ends the watch as Ctrl-C does
-    one_build(reread=False)  # a first build that fails is reported too: fix the input, and it builds again
-    return watch(rebuild, watched, lambda text: say(one_line(text), err=True))
+    try:
+        one_build(reread=False)  # a first build that fails is reported too: fix the input, and it builds again
+        return watching.watch(rebuild, watched, lambda text: say(one_line(text), err=True))
+    except KeyboardInterrupt:  # a stop during a build: say which site --out holds now
+        return watching.stopped_in_build(Path(settings[0].out), published[0], later, failed, tell)
 
 
 def _build(
-    args: argparse.Namespace, config: PortalConfig, jobs: int, later: list[Callable[[], None]] | None = None
+    args: argparse.Namespace,
+    config: PortalConfig,
+    jobs: int,
+    later: list[Callable[[], None]] | None = None,
+    memory: ToolMemory | None = None,
 ) -> int:
     from generator.commands.build import build
     from generator.commands.progress import Progress
@@ -298,6 +287,7 @@ def _build(
         jobs=jobs,
         progress=progress,
         later=later,
+        memory=memory,
     )
     progress.flush()
     for warning in result.warnings:
@@ -330,7 +320,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
     output = Path(args.output) if args.output else directory / f"{args.locale}.todo.yaml"
     try:
         output.parent.mkdir(parents=True, exist_ok=True)
-        output.write_text(text, encoding="utf-8")
+        replace_file(output, text)  # a symlink planted at the name is replaced, never written through
     except OSError as exc:
         raise PortalError(f"Cannot write {output} ({exc.strerror}).") from None
     say(f"Wrote {output}: {count} missing or stale entr{'y' if count == 1 else 'ies'} for locale {args.locale}.")

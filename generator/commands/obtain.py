@@ -10,6 +10,7 @@ from pathlib import Path
 
 from generator.commands.demo_portal import demo_config, demo_endpoints, is_bundled_demo
 from generator.config.portal import PortalConfig
+from generator.snapshot.remembered import ToolMemory
 from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot
 
 
@@ -18,16 +19,18 @@ def obtain_snapshot(
     from_file: Path | None,
     *,
     lenient: bool = False,
+    memory: ToolMemory | None = None,
     introspect_warnings: list[str] | None = None,
 ) -> tuple[Snapshot, PortalConfig]:
     """The snapshot to build from: a file, the configured server, or the bundled demo.
 
     *lenient* (``--lenient``) skips invalid tools and repeated names with a warning instead of
     failing; introspection's warnings are appended to *introspect_warnings* when given.  A
-    snapshot file needs neither, and never imports the MCP SDK.
+    snapshot file needs neither, and never imports the MCP SDK. *memory*: see
+    :func:`~generator.snapshot.snapshot.load_snapshot`.
     """
     if from_file is not None:
-        snapshot = load_snapshot(from_file)
+        snapshot = load_snapshot(from_file, memory)
         if not config.connections and is_bundled_demo(snapshot):
             # A snapshot of the bundled demo renders as the live demo build does.
             config = demo_config(config)

@@ -14,7 +14,11 @@ it to:
 * content negotiation: a page URL asked for with ``Accept: text/markdown`` (preferred
   over ``text/html`` by its q-value) gets the page's Markdown twin, and every page
   response says ``Vary: Accept``;
-* nothing outside the site directory is served, even through a symlink;
+* nothing outside the site directory is served, even through a symlink, and no path with a
+  part that starts with a dot (``.git/config``, ``.env``), ``/.well-known/`` aside;
+* only requests for the names it is bound to are answered (``Host``: ``localhost``,
+  ``127.0.0.1``, ``[::1]``, the ``--host`` given or the bound address, with the port): a web page
+  that points its own domain name at this address (DNS rebinding) gets ``421``;
 * requests are not logged, and nothing is cached, so a rebuild shows at once.
 
 It is a preview for one person on their own machine, not a production server.
@@ -25,6 +29,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import ipaddress
 import os
 import posixpath
 import re
@@ -92,6 +97,60 @@ def prefers_markdown(accept: str | None) -> bool:
     return markdown > 0 and markdown > _quality(accept, "text/html")
 
 
+LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
+"""Names a preview always answers to (besides the ``--host`` given and the address it is bound to)."""
+_HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^:\[\]]+)(?::([0-9]{1,5}))?")
+
+
+def _shown_address(address: str) -> str:
+    """An address as a ``Host`` header names it: an IPv6 one in brackets."""
+    return f"[{address}]" if ":" in address else address
+
+
+def _ip_literal(name: str) -> bool:
+    """True for ``192.0.2.1`` or ``[2001:db8::1]``: an address, not a name DNS could point anywhere."""
+    inner = name[1:-1] if name.startswith("[") else name
+    try:
+        address = ipaddress.ip_address(inner)
+    except ValueError:
+        return False
+    return (address.version == 6) == name.startswith("[")
+
+
+def host_allowed(header: str | None, given: str, bound: str, port: int) -> bool:
+    """True when a request's ``Host`` header names this server: a name it is bound to, and its port.
+
+    The names are :data:`LOOPBACK_NAMES`, *given* (``--host``) and *bound* (the address it listens
+    on); a server bound to every address (``0.0.0.0``, ``::``) also answers to any address literal.
+    A domain name that a web page's DNS points at this address is none of these: that page's
+    scripts (DNS rebinding) are refused. A missing port means 80.
+    """
+    match = _HOST.fullmatch((header or "").strip().lower())
+    if match is None:
+        return False
+    name, asked = match.groups()
+    if int(asked or 80) != port:
+        return False
+    if name in LOOPBACK_NAMES or name in {_shown_address(given.lower()), _shown_address(bound.lower())}:
+        return True
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(bound).is_unspecified:
+            return _ip_literal(name)
+    return False
+
+
+def hidden_path(relative: str) -> bool:
+    """True when the ``/``-separated *relative* path has a part starting with a dot, ``.well-known/`` aside.
+
+    A site folder can hold ``.git/`` or ``.env`` beside the pages (a checkout of ``gh-pages``); a
+    preview never serves them.
+    """
+    parts = [part for part in relative.replace("\\", "/").split("/") if part not in {"", "."}]
+    if parts and parts[0] == ".well-known":
+        parts = parts[1:]
+    return any(part.startswith(".") for part in parts)
+
+
 def twin_of(html_file: str, root: str) -> str | None:
     """The Markdown twin beside a page's ``index.html``: ``D/index.html`` -> ``D.md``, else ``D/index.md``.
 
@@ -109,7 +168,12 @@ def twin_of(html_file: str, root: str) -> str | None:
 
 
 class PreviewHandler(SimpleHTTPRequestHandler):
-    """Serves one directory: fixed content types, no listings, no escape, no request log."""
+    """Serves one directory: fixed content types, no listings, no escape, no dotfiles, no request log."""
+
+    def __init__(self, *args: Any, host: str = "127.0.0.1", **kwargs: Any) -> None:
+        """*host* is the address asked for with ``--host``, one of the names :func:`host_allowed` accepts."""
+        self.given_host = host  # set first: the base class handles the request inside __init__
+        super().__init__(*args, **kwargs)
 
     def version_string(self) -> str:
         """The ``Server`` header: no Python version."""
@@ -124,9 +188,23 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     """Set for a page with a twin: its answer depends on ``Accept``."""
 
     def send_head(self) -> Any:
-        """Refuse paths that leave the site, hand a page's twin to a Markdown reader, else answer as usual."""
+        """Refuse other hosts' requests and paths that leave the site or name a dotfile, hand a page's
+        twin to a Markdown reader, else answer as usual."""
         self.vary = False
-        if not self._inside_root():
+        address = self.server.server_address
+        bound, port = (str(address[0]), int(address[1])) if isinstance(address, tuple) else ("", 0)
+        host = self.headers.get("Host")
+        if not host:
+            self.send_error(HTTPStatus.BAD_REQUEST, "No Host header", "A request must name the host it is for.")
+            return None
+        if not host_allowed(host, self.given_host, bound, port):
+            self.send_error(
+                HTTPStatus.MISDIRECTED_REQUEST,
+                "Not this server's host name",
+                "This preview answers only requests for localhost, 127.0.0.1, [::1] or the address it listens on.",
+            )
+            return None
+        if not self._inside_root() or self._hidden():
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
             return None
         path = self.translate_path(self.path)
@@ -186,6 +264,13 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         """Quiet: a preview does not log each request."""
 
+    def _hidden(self) -> bool:
+        """True when the request's path, as asked or once symlinks are resolved, has a dot part."""
+        asked = urllib.parse.unquote(self.path.split("?", 1)[0].split("#", 1)[0])
+        root = os.path.realpath(self.directory)
+        target = os.path.relpath(os.path.realpath(self.translate_path(self.path)), root)
+        return hidden_path(asked) or hidden_path(target.replace(os.sep, "/"))
+
     def _inside_root(self) -> bool:
         """True when the request names a location inside the served directory.
 
@@ -213,7 +298,7 @@ def make_server(directory: Path | str, host: str = "127.0.0.1", port: int = 8000
     root = Path(directory)
     if not root.is_dir():
         raise PortalError(f"There is no site at {root}: build one first with `mcp-portal build --out {root}`.")
-    handler = functools.partial(PreviewHandler, directory=str(root.resolve()))
+    handler = functools.partial(PreviewHandler, directory=str(root.resolve()), host=host)
     try:
         return ThreadingHTTPServer((host, port), handler)
     except OSError as exc:

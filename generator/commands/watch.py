@@ -19,18 +19,28 @@ often, so that polling never takes more than :data:`POLL_SHARE` of a core). A ch
 files have stayed the same for one more poll (an editor may still be writing; ``introspect -o``
 replaces its file whole).
 A build that fails reports its one paragraph and the process goes on watching, with the previous
-site untouched; Ctrl-C while waiting ends the command with exit code 0.
+site untouched; Ctrl-C (or SIGTERM) while waiting ends the command with exit code 0.
+
+A stop during a build (:func:`stopped_in_build`) says what is true: either the build had not
+published yet and the previous site is unchanged (exit code 130), or it had, and ``--out`` holds the
+new site (exit code 0); the digest of ``manifest.json`` taken when the build began tells which. Either
+way, what the build had left to remove is removed first, with the signals held so that a second one
+cannot cut that short.
 """
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import ctypes.util
 import gc
+import hashlib
 import os
+import shutil
+import signal
 import stat
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -222,3 +232,60 @@ def _timed_poll(watched: Watched) -> tuple[State, float]:
 def _watching(watched: Watched) -> str:
     shown = ", ".join(str(p) for p in watched.paths[:5]) + (" ..." if len(watched.paths) > 5 else "")
     return f"Watching {shown or 'nothing but the defaults'} for changes (Ctrl-C to stop)."
+
+
+def site_digest(out: Path) -> str | None:
+    """The sha256 of the ``manifest.json`` published in *out*, or None when there is none. It lists the
+    hash of every file, so it differs exactly when a build published a different site."""
+    try:
+        return hashlib.sha256((out / "manifest.json").read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
+@contextlib.contextmanager
+def signals_held() -> Iterator[None]:
+    """Inside the block SIGINT and SIGTERM wait, and are delivered as it ends: for work that must not be
+    cut halfway, such as removing what a published site no longer needs."""
+    before = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, before)
+
+
+def finish(later: list[Callable[[], None]], failed: Callable[[Exception], object]) -> None:
+    """Run each of *later* (what a build left for after it published: see
+    :func:`generator.commands.build.build`) with the signals held, and empty it; *failed* reports an error,
+    which only costs the next build time (the site is out)."""
+    with signals_held():
+        while later:
+            try:
+                later.pop(0)()
+            except Exception as exc:
+                failed(exc)
+
+
+def stopped_in_build(
+    out: Path,
+    before: str | None,
+    later: list[Callable[[], None]],
+    failed: Callable[[Exception], object],
+    say: Callable[[str], object],
+) -> int:
+    """After a stop (Ctrl-C, SIGTERM) cut a build short: finish what it left to do (*later*), remove the
+    staging and ``done`` directories this process names beside *out* (a stop may come before the build
+    removed them or handed them over), and *say* which site *out* holds now. *before* is
+    :func:`site_digest` when the build began. Returns the exit code: 0 when the build had published."""
+    with signals_held():
+        finish(later, failed)
+        real = Path(os.path.realpath(out))
+        for kind in ("staging", "done"):  # as generator.publish.write names them
+            path = real.parent / f".{real.name}.{kind}-{os.getpid()}"
+            if path.is_dir() and not path.is_symlink():
+                shutil.rmtree(path, ignore_errors=True)
+        if site_digest(real) == before:
+            say("mcp-portal: interrupted; the previous site is unchanged.")
+            return 130
+        say(f"mcp-portal: stopped watching; the build had already published its site, so {out} holds the new site.")
+        return 0

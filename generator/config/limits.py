@@ -56,6 +56,18 @@ LIMITS: tuple[Option, ...] = (
         commands=SERVER_COMMANDS,
     ),
     Option(
+        key="limits.max_reply_bytes",
+        field="max_reply_bytes",
+        default=33554432,
+        type_doc="positive whole number",
+        meaning="bytes of one HTTP reply from a server, counted after decompression while it is read; a larger "
+        "reply stops introspection with an error",
+        check=checks.count,
+        cli="--max-reply-bytes",
+        metavar="BYTES",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
         key="limits.max_description",
         field="max_description",
         default=20000,

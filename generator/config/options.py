@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from generator.config import checks
+from generator.config.files import replace_file
 from generator.config.limits import LIMITS as LIMITS
 from generator.config.option import BUILD, CHECK, SERVER_COMMANDS, TRANSLATIONS, Option
 
@@ -302,7 +303,7 @@ def main(argv: list[str] | None = None) -> int:
     old = args.page.read_text(encoding="utf-8")
     new = refresh(old)
     if args.write:
-        args.page.write_text(new, encoding="utf-8")
+        replace_file(args.page, new)
         return 0
     if new != old:
         print(f"{args.page} is stale: run python -m generator.config.options --write {args.page}", file=sys.stderr)

@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 import yaml
 
 from generator.config.checks import URL_EXAMPLE, Collector, url_problem
+from generator.config.files import load_yaml, yaml_problem
 from generator.config.option import from_file
 from generator.config.options import FILE_KEYS, LIMITS, OPTIONS, default
 from generator.errors import ConfigError
@@ -32,6 +33,7 @@ class Limits:
     total_timeout: float = default("limits.total_timeout")
     max_pages: int = default("limits.max_pages")
     max_tools: int = default("limits.max_tools")
+    max_reply_bytes: int = default("limits.max_reply_bytes")
     max_description: int = default("limits.max_description")
     max_schema_bytes: int = default("limits.max_schema_bytes")
     max_schema_depth: int = default("limits.max_schema_depth")
@@ -285,11 +287,9 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     except OSError as exc:
         raise ConfigError(str(path), [f"the file cannot be read ({exc.strerror or exc})"]) from None
     try:
-        data = yaml.safe_load(raw)
+        data = load_yaml(raw)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(str(path), [f"it is not valid YAML{where}"]) from None
+        raise ConfigError(str(path), [f"it is not valid YAML ({yaml_problem(exc)})"]) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):

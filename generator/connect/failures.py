@@ -33,6 +33,12 @@ class Progress:
     """Status of the last HTTP POST: the SDK turns a 4xx/5xx reply into a generic MCPError."""
     bad_output: str | None = None
     """The first thing the server sent that was not MCP JSON-RPC (stdout garbage)."""
+    reply_too_large: bool = False
+    """An HTTP reply passed ``--max-reply-bytes`` once decoded and was cut off."""
+
+    def note_reply_too_large(self) -> None:
+        """Called by :class:`generator.connect.bounded.BoundedTransport` when it cuts a reply off."""
+        self.reply_too_large = True
 
     async def on_message(self, message: object) -> None:
         # The SDK hands transport faults (unparseable lines) to the message handler.
@@ -80,14 +86,28 @@ def stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
 def explain(exc: BaseException, spec: ServerSpec, progress: Progress, limits: Limits) -> str:
     """One paragraph saying why introspecting *spec* failed with *exc*, and what to do about it.
 
-    Tried in order: a timeout or a server that could not be started, an HTTP or network
-    failure, then a protocol failure (an MCP error, an invalid reply, a broken connection).
+    Tried in order: a reply cut off at ``--max-reply-bytes``, a timeout or a server that could not be
+    started, an HTTP or network failure, then a protocol failure (an MCP error, an invalid reply, a
+    broken connection).
     """
     who = spec.describe()
+    if progress.reply_too_large:  # whatever the SDK made of the cut-off reply, this is why it failed
+        return _too_large(who, progress.request, limits)
     return (
         _not_started(exc, spec, progress, limits)
         or _unreachable(exc, spec, progress)
         or _protocol_failure(exc, who, progress.request)
+    )
+
+
+def _too_large(who: str, what: str, limits: Limits) -> str:
+    """The paragraph for a reply that passed ``--max-reply-bytes`` once decoded."""
+    size = limits.max_reply_bytes
+    return (
+        f"{who} sent a reply to {what} that grew past {size} bytes ({size / 2**20:.3g} MiB) once decompressed, "
+        f"so mcp-portal stopped reading it (the limit is --max-reply-bytes, or `max_reply_bytes` under `limits:` "
+        f"in portal.yaml). A reply this large is more likely a decompression bomb or the wrong URL than a list "
+        f"of tools: check the URL and the server; if its replies really are this large, raise --max-reply-bytes."
     )
 
 

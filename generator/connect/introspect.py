@@ -25,7 +25,7 @@ from generator.connect.session import RawTools, open_client, server_identity
 from generator.errors import PortalError
 from generator.snapshot.jsontext import gc_paused
 from generator.snapshot.records import EndpointRecord
-from generator.snapshot.snapshot import Snapshot, fingerprint, resolve_capability_version, vouched
+from generator.snapshot.snapshot import Snapshot, fingerprint, resolve_capability_version
 
 
 @dataclass
@@ -111,7 +111,7 @@ def _freeze(
         endpoints=(record,),
         fingerprint=tools_fp,
     )
-    return vouched(snapshot)  # its fingerprint was just computed from these tools
+    return snapshot
 
 
 async def _introspect(

@@ -2,8 +2,9 @@
 
 One :class:`mcp.Client` per endpoint: a stdio child process with an allow-listed environment, or
 Streamable HTTP with its headers expanded from ``${VAR}`` and registered as secrets before any
-byte is sent.  The transport is tapped (:class:`RawTools`) so that a ``tools/list`` page the SDK
-rejects as a whole can still be read tool by tool by :mod:`generator.connect.listing`.
+byte is sent, and every reply bounded in size once decoded (:mod:`generator.connect.bounded`).
+The transport is tapped (:class:`RawTools`) so that a ``tools/list`` page the SDK rejects as a
+whole can still be read tool by tool by :mod:`generator.connect.listing`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any, TextIO, cast
 import anyio
 import httpx2
 from mcp import Client, StdioServerParameters
-from mcp.client._transport import Transport
+from mcp.client import Transport
 from mcp.client.stdio import stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.message import SessionMessage
@@ -27,6 +28,7 @@ from pydantic import BaseModel
 from generator.config.checks import URL_EXAMPLE, url_problem
 from generator.config.portal import Limits, ServerSpec
 from generator.config.variables import expand, variables_in
+from generator.connect.bounded import BoundedTransport
 from generator.connect.failures import Progress
 from generator.connect.secrets import Redactor
 from generator.errors import PortalError
@@ -135,6 +137,13 @@ def _tapped(transport: AbstractAsyncContextManager[Any], tap: RawTools) -> Trans
     return cast(Transport, wrapped())
 
 
+@asynccontextmanager
+async def _closing(http: httpx2.AsyncClient, transport: AbstractAsyncContextManager[Any]) -> AsyncIterator[Any]:
+    """*transport*, then *http* closed after it: the SDK leaves open a client it was given."""
+    async with http, transport as streams:
+        yield streams
+
+
 def _header_value(name: str, template: str, redactor: Redactor) -> str:
     """The header's value with ``${VAR}`` expanded, registered as a secret, and fit to send.
 
@@ -196,10 +205,16 @@ def open_client(
             if response.request.method == "POST":
                 progress.http_status = response.status_code
 
+        # Every reply is decoded and bounded by BoundedTransport, so a compressed reply cannot grow past
+        # --max-reply-bytes in memory; the error names that limit when one tries (progress.reply_too_large).
+        bounded = BoundedTransport(limits.max_reply_bytes, progress.note_reply_too_large)
         http = httpx2.AsyncClient(
-            headers=headers, timeout=limits.request_timeout, event_hooks={"response": [note_status]}
+            headers=headers,
+            timeout=limits.request_timeout,
+            event_hooks={"response": [note_status]},
+            transport=bounded,
         )
-        transport = streamable_http_client(url, http_client=http)
+        transport = _closing(http, streamable_http_client(url, http_client=http))
         return Client(
             _tapped(transport, tap),
             mode="auto",

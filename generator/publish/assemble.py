@@ -10,7 +10,10 @@ pure function of the model, so the output is byte-identical whatever ``jobs`` is
 
 Workers are forked (Linux): they inherit the model, the catalogs and the templates, so nothing
 large is pickled. Where ``fork`` is not available, or with ``jobs=1``, the pages are rendered in
-this process.
+this process. There are never more workers than CPUs this process may use, and each dies with
+the build (:func:`~generator.forked.die_with_parent`): a build killed by any signal leaves none
+behind. A worker killed meanwhile (the kernel's out-of-memory killer) fails the build with one
+paragraph that names the signal (:func:`~generator.forked.in_workers`).
 """
 
 from __future__ import annotations
@@ -24,12 +27,12 @@ import multiprocessing
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import __version__
 from generator.errors import PortalError
+from generator.forked import in_workers, usable_cpus
 from generator.model.gather import schema_warnings
 from generator.model.kinds import PageKind
 from generator.model.pages import Page, pages_for
@@ -329,6 +332,7 @@ def render_pages(
         job.fragments = Path(tmp)
         try:
             fork = "fork" in multiprocessing.get_all_start_methods()
+            jobs = min(jobs, usable_cpus())  # more workers than CPUs would only take turns on them
             chunks = _deal(len(job.groups), jobs if fork else 1)
             job.chunks = len(chunks)
             if jobs <= 1 or not fork or len(chunks) <= 1:
@@ -342,18 +346,12 @@ def render_pages(
                 for catalog in job.catalogs.values():
                     catalog.preload()  # CLDR data loaded once here too: the site-wide pages need it anyway
                 staging.settle()  # the publisher's survey of the previous site, which every worker needs
-                context = multiprocessing.get_context("fork")
-                with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-                    futures = [pool.submit(_render_groups, chunk, i) for i, chunk in enumerate(chunks)]
-                    try:
-                        if meanwhile is not None:
-                            meanwhile()  # on this process's core while the workers render
-                    except BaseException:
-                        pool.shutdown(cancel_futures=True)  # report the failure now, not after every chunk
-                        raise
-                    for future in as_completed(futures):
-                        results.append(future.result())
-                        advance(results[-1].pages)
+
+                def took(result: Rendered) -> None:
+                    results.append(result)
+                    advance(result.pages)
+
+                in_workers(_render_groups, chunks, jobs, took, meanwhile)
         finally:
             _JOB = None
             _close_appending()

@@ -5,7 +5,9 @@ pages (its HTML page, its Markdown twin and the twin's copy for ``llms-full.txt`
 locale) and the warnings its examples gave are kept in one entry, named by a content hash of
 everything those pages are made from:
 
-- the *site key*: the generator version; every shipped and theme template and catalog file;
+- the *site key*: the installed mcp-portal code and the versions of the libraries that shape its
+  output (:func:`generator.publish.keys.code_digest`); every shipped and theme template and catalog
+  file, found through symbolic links as the loaders find them;
   the configuration (paths, limits, locales, title, base URL...) together with the contents of
   the overlays and translations directories, the OpenAPI document and the previous snapshot;
   and the snapshot without its tools' details (the server, the endpoints with their variants,
@@ -14,7 +16,7 @@ everything those pages are made from:
 - the JSON of the tools its page links to with their summary (an overlay's related tools).
 
 So a change to anything a page shows changes its key, and the entry is simply not found. A
-changed template, catalog, configuration or generator version changes every key. Pages made
+changed template, catalog, configuration, generator code or library version changes every key. Pages made
 from the whole site (the tool list, llms.txt, connecting, changes, the API page, nav.js) are
 always rendered again, but the tool lists and llms.txt take each unchanged tool's rows from a
 ``.rows`` record named by the site key (:mod:`generator.render.listings`), and ``snapshot.json``
@@ -31,11 +33,14 @@ does not even open the entry of a thing whose pages that site still holds: the `
 previous ``llms-full.txt``. An entry that cannot be read, does not parse,
 fails a hash or does not name the pages asked for is a miss: its pages are rendered again
 and the entry rewritten, so a damaged cache can cost time but never change a byte of the site.
-Entries are written atomically (a temporary file, then a rename). After a successful build every
-entry this build did not use is removed, so the cache holds one site's worth; files the cache did
-not write are never touched.
+Entries are written atomically (a temporary file, then a rename) into a pending directory, and moved
+in only after the site is published: a failed build leaves the cache as it found it. After a
+successful build every entry this build did not use is removed, so the cache holds one site's worth;
+files the cache did not write are never touched. Records are data (JSON and checked bytes), never
+code: nothing read from the cache is run or unpickled.
 The default directory is ``.mcp-portal-cache/<name of --out>/`` beside ``--out``; ``--cache DIR``
-puts the entries in DIR, and ``--no-cache`` renders everything.
+puts the entries in DIR, and ``--no-cache`` renders everything. A directory someone else could write
+is not used (:mod:`generator.publish.trust`).
 """
 
 from __future__ import annotations
@@ -59,7 +64,7 @@ from generator.publish.kept_pieces import KeptPieces
 from generator.publish.kept_rows import MAGIC as ROWS_MAGIC
 from generator.publish.kept_rows import KeptRows, read_rows, record_lines, rows_lines, unchanged
 from generator.publish.keys import FORMAT
-from generator.render.compiled import COMPILED_DIR, COMPILED_FILE
+from generator.publish.trust import make_private
 from generator.render.listings import Rows
 
 T = TypeVar("T")
@@ -75,6 +80,10 @@ the ``.index`` record, named by the site key, what each entry's pages were when 
 published, see :meth:`RenderCache.get_index`)."""
 _SEARCH_MAGIC = f"mcp-portal search record {FORMAT}\n".encode()
 _PARTS_MAGIC = f"mcp-portal parts record {FORMAT}\n".encode()
+_COMPILED_DIR = re.compile(r"templates-[0-9a-f]{16}")
+_COMPILED_FILE = re.compile(r"[0-9a-f]{40}\.code")
+"""Where earlier versions kept Jinja's compiled templates (Python byte code): a published build removes
+such files and never reads them."""
 PUBLISHED = "published.json"
 """The signatures of the files of the site last published with this cache
 (:func:`generator.publish.write.record_published`)."""
@@ -152,13 +161,10 @@ class RenderCache:
         self.root = root
         self.site = site
         self.pending = root / f".pending-{os.getpid()}"
-        self._created = [p for p in (root, *root.parents) if not p.exists()]
-        """The directories a build would create for the cache, innermost first (removed if left empty)."""
+        self._created = make_private(root)
+        """The directories this build created for the cache, innermost first (removed if left empty)."""
         self.used: set[str] = set()
         """The keys of the entries the site needs (set after rendering): what :meth:`commit` keeps."""
-        self.compiled: set[str] = set()
-        """The directories of compiled templates this build used (:mod:`generator.render.compiled`):
-        :meth:`commit` removes the others' files."""
         self._records: list[Callable[[], None]] = []
         """The records this build keeps for the next one (:meth:`keep_index`, :meth:`keep_rows`), made by
         :meth:`commit`: a watch publishes its site first and makes them after its "Built" line."""
@@ -327,7 +333,7 @@ class RenderCache:
         target = self.pending / name
         temporary = self.pending / f".{name}.{os.getpid()}.tmp"  # a worker's own pid: workers never collide
         try:
-            self.pending.mkdir(parents=True, exist_ok=True)
+            self.pending.mkdir(mode=0o700, exist_ok=True)
             with open(temporary, "wb") as handle:
                 handle.writelines(parts)
             os.replace(temporary, target)
@@ -357,7 +363,7 @@ class RenderCache:
             for path in self.root.iterdir():
                 if _abandoned(path):
                     shutil.rmtree(path, ignore_errors=True)
-                elif COMPILED_DIR.fullmatch(path.name) and path.name not in self.compiled:
+                elif _COMPILED_DIR.fullmatch(path.name):
                     _remove_compiled(path)
                 elif _ENTRY.fullmatch(path.name) and path.name.partition(".")[0] not in self.used and path.is_file():
                     path.unlink()
@@ -413,11 +419,11 @@ def _recalled(path: Path, kind: type[T]) -> T | None:
 
 
 def _remove_compiled(directory: Path) -> None:
-    """Remove an unused directory of compiled templates: the files named like ours, then it if empty."""
+    """Remove a directory of compiled templates an earlier version left: its ``.code`` files, then it if empty."""
     if directory.is_symlink() or not directory.is_dir():
         return
     for file in directory.iterdir():
-        if COMPILED_FILE.fullmatch(file.name) and file.is_file() and not file.is_symlink():
+        if _COMPILED_FILE.fullmatch(file.name) and file.is_file() and not file.is_symlink():
             file.unlink()
     with contextlib.suppress(OSError):
         directory.rmdir()

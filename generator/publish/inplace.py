@@ -13,8 +13,11 @@ is killed and the next build finds the undo directory (:func:`roll_back`), the s
 exactly as it was, and only then is the undo directory removed.
 
 Only files are placed: the caller has already refused a new site that needs a path where the
-old one holds something that is not ours (:func:`generator.publish.write.publish`), so no
-directory on the way to a file is a symlink.
+old one holds something that is not ours (:func:`generator.publish.write.publish`), and leaves
+out every file its manifest lists beneath a symlink. Every act on the site goes through
+:class:`generator.publish.confined.Confined` all the same, so a symlink on the way to a path
+(one put there since the survey, or named in a leftover journal) stops the step instead of
+being followed.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ import shutil
 from collections.abc import Collection, Sequence
 from pathlib import Path, PurePosixPath
 
+from generator.publish.confined import Confined, ThroughLink
 from generator.publish.location import MANIFEST, directories_of, is_safe_relative
 
 JOURNAL = "journal.json"
@@ -57,43 +61,42 @@ def apply(
     Once every file is placed the undo directory is removed, or, given *done*, renamed to it (one
     atomic rename: from then on it undoes nothing) for the caller to remove later.
     """
-    created = sorted(p for p in changed if not os.path.lexists(_at(real, p)))
-    made = _deepest_first({d for d in directories_of(changed) if not _at(real, d).is_dir()})[::-1]
-    undo.mkdir()
-    temporary = undo / f".{JOURNAL}.tmp"
-    temporary.write_text(json.dumps({"created": created, "directories": made}), encoding="utf-8")
-    os.replace(temporary, undo / JOURNAL)  # the journal exists whole, or not at all
-    try:
-        fresh = set(created)
-        for path in [*changed, *dropped]:
-            if path not in fresh and os.path.lexists(_at(real, path)):
-                _keep_copy(_at(real, path), _at(undo / FILES, path))
-        for path in dropped:
-            os.unlink(_at(real, path))
-        emptied = directories_of(dropped) - directories_of(changed)
-        for directory in _deepest_first(emptied):
-            with contextlib.suppress(OSError):  # still holds files that are not ours: it stays
-                os.rmdir(_at(real, directory))
-        for directory in made:
-            _at(real, directory).mkdir(exist_ok=True)
-        for path in sorted(changed, key=lambda p: p == MANIFEST):
-            os.replace(_at(staging, path), _at(real, path))
-    except BaseException:
-        roll_back(real, undo)
-        raise
+    with Confined(real) as tree:
+        created = sorted(p for p in changed if not tree.lexists(p))
+        made = _deepest_first({d for d in directories_of(changed) if not tree.is_dir(d)})[::-1]
+        undo.mkdir()
+        temporary = undo / f".{JOURNAL}.tmp"
+        temporary.write_text(json.dumps({"created": created, "directories": made}), encoding="utf-8")
+        os.replace(temporary, undo / JOURNAL)  # the journal exists whole, or not at all
+        try:
+            _place(tree, staging, undo, changed, dropped, set(created))
+        except BaseException:
+            roll_back(real, undo)
+            raise
     if done is not None:
         os.rename(undo, done)  # the old copies' blocks are freed when the caller removes it, not now
     else:
         shutil.rmtree(undo)
 
 
-def _keep_copy(source: Path, target: Path) -> None:
-    """A hard link to *source* at *target* (a copy where the file system refuses the link)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    try:
-        os.link(source, target, follow_symlinks=False)
-    except OSError:
-        shutil.copy2(source, target, follow_symlinks=False)
+def _place(
+    tree: Confined, staging: Path, undo: Path, changed: Sequence[str], dropped: Sequence[str], fresh: set[str]
+) -> None:
+    """Keep a copy of every file :func:`apply` replaces or removes, remove the dropped ones, then place the
+    changed ones (*fresh* are those with nothing at their path yet)."""
+    for path in [*changed, *dropped]:
+        if path not in fresh and tree.lexists(path):
+            tree.copy_out(path, _at(undo / FILES, path))
+    for path in dropped:
+        tree.unlink(path)
+    emptied = directories_of(dropped) - directories_of(changed)
+    for directory in _deepest_first(emptied):
+        with contextlib.suppress(OSError):  # still holds files that are not ours: it stays
+            tree.rmdir(directory)
+    for directory in _deepest_first(directories_of(changed))[::-1]:
+        tree.mkdir(directory)
+    for path in sorted(changed, key=lambda p: p == MANIFEST):
+        tree.move_in(_at(staging, path), path)
 
 
 def roll_back(real: Path, undo: Path) -> None:
@@ -107,17 +110,17 @@ def roll_back(real: Path, undo: Path) -> None:
         made = [d for d in journal["directories"] if isinstance(d, str) and is_safe_relative(d)]
     except (OSError, ValueError, KeyError, TypeError):
         created, made = [], []
-    for path in created:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(_at(real, path))
-    for directory in _deepest_first(made):
-        with contextlib.suppress(OSError):
-            os.rmdir(_at(real, directory))
-    kept = undo / FILES
-    for top, _, names in os.walk(kept):
-        for name in names:
-            old = Path(top) / name
-            target = real / old.relative_to(kept)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(old, target)
+    with Confined(real) as tree:
+        for path in created:
+            with contextlib.suppress(ThroughLink):  # never acted through: nothing of ours is there
+                tree.unlink(path)
+        for directory in _deepest_first(made):
+            with contextlib.suppress(OSError):
+                tree.rmdir(directory)
+        kept = undo / FILES
+        for top, _, names in os.walk(kept):
+            for name in names:
+                old = Path(top) / name
+                with contextlib.suppress(ThroughLink):
+                    tree.move_in(old, old.relative_to(kept).as_posix())
     shutil.rmtree(undo, ignore_errors=True)

@@ -114,7 +114,7 @@ class KeptPieces:
             return
         try:
             if self._out is None:
-                self._pending.mkdir(parents=True, exist_ok=True)
+                self._pending.mkdir(mode=0o700, exist_ok=True)  # in the cache directory, made at its opening
                 self._out = open(self._temporary, "wb")  # noqa: SIM115 - closed by close()
                 self._out.write(MAGIC)
             self._out.write(piece)

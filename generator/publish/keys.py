@@ -1,13 +1,23 @@
 """The render cache's keys: what a site's pages, and each documented thing's, are made from.
 
 See :mod:`generator.publish.cache` for what each key covers and how entries are kept.
+
+Files are found as the loaders find them: a template directory is walked through its symbolic
+links (a theme whose ``html/`` is a link to a shared folder is hashed by the content found there),
+and the installed mcp-portal code and the libraries that shape its output are part of every key
+(:func:`code_digest`), so an upgrade that changes output never reuses the old output.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hashlib
-from collections.abc import Callable, Iterable
+import os
+import platform
+import stat
+from collections.abc import Callable, Iterable, Iterator
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -17,40 +27,117 @@ from generator.model.product import Doc
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, raw_digest
 
-FORMAT = 5
+FORMAT = 6
 """Bumped when an entry's layout or what a key covers changes: older entries then never match
 (4: keys hash JSON in the server's key order, and the ``.pieces`` record; 5: the rows of the site-wide
-lists are kept made visible)."""
+lists are kept made visible; 6: keys cover the installed code, the libraries' versions, and files
+reached through symbolic links)."""
 _IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints")
 """Settings that change where or how fast a site is built, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection
 settings may hold secrets, so they stay out of the key altogether.)"""
+LIBRARIES = (
+    "Jinja2",
+    "MarkupSafe",
+    "markdown-it-py",
+    "Pygments",
+    "Babel",
+    "pagefind",
+    "pagefind-bin",
+    "pagefind-bin-extended",
+)
+"""The installed distributions whose version shapes the site's bytes (templates, escaping, Markdown,
+highlighting, plurals and dates, the search index)."""
+_PACKAGE = Path(__file__).resolve().parent.parent
+"""The installed ``generator`` package."""
 
 
-def _tree(digest: Any, root: Path | None, label: str) -> None:
-    """Feed every file under *root* (a file or a directory) into *digest*, by relative path."""
+def _files(root: Path, follow: bool) -> Iterator[tuple[str, Path | None]]:
+    """Every regular file under the directory *root* (links to files followed), by relative path, in a
+    stable order; with *follow*, also through symbolic links to directories, as a template loader goes (a
+    link back to a directory being walked is given as ``(path/, None)`` and not entered again; a link that
+    leads nowhere is ``(path, None)`` too). Without *follow*, a link to a directory is left out."""
+
+    def walk(directory: str, prefix: str, above: frozenset[tuple[int, int]]) -> Iterator[tuple[str, Path | None]]:
+        try:
+            names = sorted(os.listdir(directory))
+        except OSError:
+            return
+        for name in names:
+            path, relative = os.path.join(directory, name), prefix + name
+            try:
+                info = os.stat(path)
+            except OSError:
+                yield relative, None
+                continue
+            if stat.S_ISREG(info.st_mode):
+                yield relative, Path(path)
+            elif not stat.S_ISDIR(info.st_mode) or (not follow and os.path.islink(path)):
+                continue
+            elif (info.st_dev, info.st_ino) in above:
+                yield relative + "/", None
+            else:
+                yield from walk(path, relative + "/", above | {(info.st_dev, info.st_ino)})
+
+    top = os.stat(root)
+    yield from walk(os.fspath(root), "", frozenset({(top.st_dev, top.st_ino)}))
+
+
+def _tree(digest: Any, root: Path | None, label: str, follow: bool = False) -> None:
+    """Feed every file under *root* (a file or a directory) into *digest*: its relative path and its
+    content's sha256 (see :func:`_files` for *follow*)."""
     digest.update(f"\0{label}\0".encode())
     if root is None or not root.exists():
         return
-    files = [root] if root.is_file() else sorted(p for p in root.rglob("*") if p.is_file())
-    for file in files:
-        digest.update(file.relative_to(root).as_posix().encode() + b"\0" if file != root else b"\0")
-        digest.update(hashlib.sha256(file.read_bytes()).digest())
+    if not root.is_dir():
+        digest.update(b"\0" + hashlib.sha256(root.read_bytes()).digest())
+        return
+    for relative, file in _files(root, follow):
+        digest.update(relative.encode() + b"\0")
+        if file is None:  # a link that leads nowhere, or back up: where it points is what a loader sees
+            digest.update(os.path.realpath(root / relative).encode() + b"\0")
+        else:
+            digest.update(hashlib.sha256(file.read_bytes()).digest())
+
+
+@functools.cache
+def code_digest() -> str:
+    """A hash of the installed mcp-portal (every file of the ``generator`` package but Python's byte
+    code: its modules, and in a wheel its templates and catalogs), of Python's version and of the version
+    of each of :data:`LIBRARIES`; computed once per process (the code a process runs does not change)."""
+    digest = hashlib.sha256(f"python {platform.python_implementation()} {platform.python_version()}".encode())
+    for name in LIBRARIES:
+        try:
+            version = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            version = "-"
+        digest.update(f"\0{name} {version}".encode())
+    for relative, file in _files(_PACKAGE, follow=True):
+        if file is not None and "__pycache__" not in relative.split("/") and not relative.endswith(".pyc"):
+            digest.update(f"\0{relative}\0".encode())
+            digest.update(hashlib.sha256(file.read_bytes()).digest())
+    return digest.hexdigest()
 
 
 def _none(_: object) -> None:
     return None
 
 
-def site_key(snapshot: Snapshot, config: PortalConfig) -> str:
-    """The hash of everything every page is made from (see the module docstring)."""
+_CONNECTION_LIMITS = frozenset({"request_timeout", "total_timeout", "max_reply_bytes", "max_render_seconds"})
+"""Limits that bound how long or how much reading the server and rendering may take, never what a page says."""
+
+
+def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) -> str:
+    """The hash of everything every page is made from (see the module docstring); *code* stands for
+    the installed code (:func:`code_digest`, its default)."""
     digest = hashlib.sha256(f"mcp-portal {__version__} cache {FORMAT}".encode())
+    digest.update((code if code is not None else code_digest()).encode())
     theme = Path(config.template_dir) if config.template_dir else None
-    _tree(digest, data_dir("templates"), "templates")
-    _tree(digest, data_dir("locales"), "locales")
-    _tree(digest, theme, "theme")
+    _tree(digest, data_dir("templates"), "templates", follow=True)
+    _tree(digest, data_dir("locales"), "locales", follow=True)
+    _tree(digest, theme, "theme", follow=True)
     settings = {k: v for k, v in dataclasses.asdict(config).items() if k not in _IGNORED_CONFIG}
-    settings["limits"] = {k: v for k, v in settings["limits"].items() if k != "max_render_seconds"}
+    settings["limits"] = {k: v for k, v in settings["limits"].items() if k not in _CONNECTION_LIMITS}
     digest.update(raw_digest(settings))  # a mapping in the configuration may be shown in its order
     for label, path in (
         ("overlays", config.overlays_dir),

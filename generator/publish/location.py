@@ -4,8 +4,9 @@ Nothing here writes.  :func:`check_location` refuses a place that is never an ou
 (the file system root, the home directory, the current directory and its parents, inside an input
 of the build); :func:`inspect` reads what is there and refuses anything that is not a new or empty
 directory or a previous mcp-portal site (its ``manifest.json`` parses, names the generator and
-lists only paths we write), or that holds an input.  :func:`preflight` runs both before a build
-spends time on the server.  The whole ``--out`` contract, and the swap that relies on these
+lists only paths we write), or that holds an input; :func:`check_writable` refuses a place beside
+it that cannot be written (a read-only file system).  :func:`preflight` runs all three before a
+build spends time on the server.  The whole ``--out`` contract, and the swap that relies on these
 checks, is in :mod:`generator.publish.write`.
 """
 
@@ -146,6 +147,35 @@ def check_location(out: Path, protected: Protected = ()) -> Path:
     return real
 
 
+def check_cache_apart(cache: Path, out: Path) -> None:
+    """Refuse a render cache that is, lies inside, or holds the output directory, however reached.
+
+    Each path is compared as written (made absolute) and with every symlink resolved, both ways
+    round: a cache inside the site would be published as files the build did not write, and a site
+    inside the cache would be in the reach of the cache's own tidying.
+    """
+    caches = {Path(os.path.abspath(cache)), _real(cache.absolute())}
+    outs = {Path(os.path.abspath(out)), _real(out.absolute())}
+    for place in caches:
+        for site in outs:
+            if place == site or site in place.parents:
+                raise PortalError(
+                    f"The cache directory {_shown(cache, place)} is inside the output directory {_shown(out, site)}, "
+                    f"which every build replaces. Give --cache a directory outside it (the default is "
+                    f".mcp-portal-cache/ beside --out)."
+                )
+            if place in site.parents:
+                raise PortalError(
+                    f"The output directory {_shown(out, site)} is inside the cache directory {_shown(cache, place)}, "
+                    f"which mcp-portal tidies on every build. Give --out and --cache directories apart from each other."
+                )
+
+
+def _shown(path: Path, form: Path) -> str:
+    """*path* as given, and the form a check found it in when that reads differently."""
+    return str(path) if str(path) == str(form) else f"{path} ({form})"
+
+
 # --------------------------------------------------------------------------- is it a site we built?
 
 
@@ -248,8 +278,40 @@ def inspect(out: Path, real: Path, protected: Protected = ()) -> OldSite:
 
 
 def preflight(out: Path, protected: Protected = ()) -> None:
-    """Refuse a bad ``--out`` before a build spends time on the server.
+    """Refuse a bad ``--out`` before a build spends time on the server: where it may not be, what it
+    holds, and a place beside it that cannot be written (:func:`check_writable`).
 
     :func:`generator.publish.write.publish` checks again, under the lock.
     """
-    inspect(out, check_location(out, protected), protected)
+    real = check_location(out, protected)
+    inspect(out, real, protected)
+    check_writable(out, real)
+
+
+def check_writable(out: Path, real: Path) -> None:
+    """Refuse an output directory whose parent (or, when the parent is still to be made, the nearest
+    directory above it that exists) cannot be written: a read-only file system, or no permission.
+
+    The build writes there before anything else (the lock file, then the new site's staging
+    directory), and the lock file's own error could only name the lock file, not why.
+    """
+    place = real.parent
+    while not place.exists() and place != place.parent:
+        place = place.parent
+    if not place.is_dir():  # a file where a directory should be: making the parent says so
+        return
+    try:
+        read_only = bool(os.statvfs(place).f_flag & os.ST_RDONLY)
+    except OSError:  # the lock file's own error says what is wrong
+        return
+    if read_only:
+        why, advice = "is on a read-only file system", "Build into a writable place (or remount it read-write)"
+    elif not os.access(place, os.W_OK | os.X_OK):
+        why, advice = "is a directory you may not write to", "Build into a directory you may write to"
+    else:
+        return
+    raise PortalError(
+        f"Cannot build into {out}: {place} {why}, and mcp-portal writes there first (the lock file "
+        f".{real.name}.lock and the new site's staging directory, swapped in only once the build succeeded). "
+        f"{advice} and build again."
+    )

@@ -5,7 +5,9 @@ the site it replaces: what in it the manifest does not list (kept, never deleted
 :func:`unlisted`), and which listed files still hold what the manifest says
 (:func:`generator.publish.signatures.check_published`; the rest were edited by hand). Both pass
 over every file: 80 ms of a one-tool rebuild's serial path at 1,000 tools (6,000 files), which
-is most of a tenth of it.
+is most of a tenth of it. A symlink in the site is never entered: it is kept like any file we did
+not write, and a listed path beneath one (:func:`beneath_links`) is left alone, never hashed,
+replaced or removed.
 
 Nothing in the survey depends on the new site, so :func:`start_survey` forks a child that takes
 it while the parent reads a snapshot file (``build --from`` reads it under the lock for this) and
@@ -39,18 +41,21 @@ class Entry:
     """``file``, ``symlink``, ``dir`` (an empty one) or ``other`` (a fifo, socket or device)."""
 
 
-def unlisted(real: Path, listed: Mapping[str, str]) -> list[Entry]:
+def unlisted(real: Path, listed: Mapping[str, str], walked: set[str] | None = None) -> list[Entry]:
     """Every entry under *real* that the manifest does not list, sorted; symlinks are never followed.
 
     One ``scandir`` per directory, each entry told apart by the type the directory listing gives
     (``os.walk`` and an ``lstat`` per directory took twice as long over a 5,000-tool site's 45,000
     entries, and every build lists the whole previous site). A symlink to a directory is an entry
-    of its own, never walked into; a directory with nothing in it is one too.
+    of its own, never walked into; a directory with nothing in it is one too. *walked*, when given,
+    receives every directory listed (``""`` for *real*): those reached with no symlink on the way.
     """
     found: list[Entry] = []
     pending = [("", os.fspath(real))]
     while pending:
         prefix, directory = pending.pop()
+        if walked is not None:
+            walked.add(prefix.rstrip("/"))
         with os.scandir(directory) as listing:
             entries = list(listing)
         if not entries and prefix:
@@ -80,16 +85,47 @@ class Survey:
     """Listed files whose bytes no longer match: edited by hand since the site was built."""
     signatures: dict[str, list[int]] = field(default_factory=dict)
     """The signature of each intact file as the survey took it (see :func:`check_published`)."""
+    beyond: list[str] = field(default_factory=list)
+    """Listed paths with a symlink on the way to them: not ours to touch, left alone (never followed)."""
 
 
 def survey(real: Path, listed: Mapping[str, str], record: Path | None) -> Survey:
     """The survey of the site at *real*, whose manifest lists *listed*; *record* holds the signatures
     the last publish took (:func:`generator.publish.signatures.record_published`)."""
-    kept = unlisted(real, listed)
+    walked: set[str] = set()
+    kept = unlisted(real, listed, walked)
+    beyond = beneath_links(real, listed, walked)
+    ours = {p: d for p, d in listed.items() if p not in beyond} if beyond else listed
     signatures: dict[str, list[int]] = {}
-    intact, edited = check_published(real, listed, published_signatures(record, real), signatures)
+    intact, edited = check_published(real, ours, published_signatures(record, real), signatures)
     intact[MANIFEST] = _digest(real / MANIFEST)  # an unchanged site keeps its manifest too
-    return Survey(kept, intact, edited, signatures)
+    return Survey(kept, intact, edited, signatures, sorted(beyond))
+
+
+def beneath_links(real: Path, listed: Mapping[str, str], walked: set[str]) -> set[str]:
+    """The *listed* paths with a symlink on the way to them inside *real* (*walked* are the directories
+    :func:`unlisted` reached with none). A manifest is read from the previous site, so it may name
+    files beneath a link to anywhere: those are never read, replaced or removed."""
+    found: set[str] = set()
+    linked: dict[str, bool] = {}
+    for path in listed:
+        directory = path.rpartition("/")[0]
+        if directory not in walked and _linked(real, directory, linked):
+            found.add(path)
+    return found
+
+
+def _linked(real: Path, directory: str, linked: dict[str, bool]) -> bool:
+    """Whether *directory* or a directory above it is a symlink (answers kept in *linked*)."""
+    if not directory:
+        return False
+    if directory not in linked:
+        try:
+            link = stat.S_ISLNK(os.lstat(os.path.join(real, directory)).st_mode)
+        except OSError:
+            link = False
+        linked[directory] = link or _linked(real, directory.rpartition("/")[0], linked)
+    return linked[directory]
 
 
 def _digest(path: Path) -> str:

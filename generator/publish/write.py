@@ -33,7 +33,11 @@ Everything else is refused before anything is written: the file system root,
 the home directory, the current directory and its parents, a non-empty
 directory that is not a site, and a directory that holds (or lies inside) the
 inputs this build reads.  A symlinked ``--out`` is followed: the target's
-content is swapped and the link stays.  Those checks (where ``--out`` may be,
+content is swapped and the link stays.  Inside ``--out`` nothing is ever
+deleted, replaced or created through a symlink: a symlink in the previous site
+is kept like any file we did not write and never entered, a path its manifest
+lists beneath one is left alone (with a warning), and every act on the live
+site goes through :class:`generator.publish.confined.Confined`.  Those checks (where ``--out`` may be,
 and whether it holds a site we built) are in :mod:`generator.publish.location`;
 this module writes, carries over, locks and swaps.
 """
@@ -132,11 +136,13 @@ def _locked(out: Path) -> Iterator[None]:
                 f"The lock file {lock_path} is not a regular file. Remove it (safe when no build is running) "
                 f"and build again."
             )
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        # A POSIX record lock, which belongs to this process alone: the render workers and helpers it
+        # forks never hold it (a flock would be theirs too), and it ends when this process does.
+        fcntl.lockf(fd, fcntl.LOCK_EX)
         try:
             yield
         finally:
-            fcntl.flock(fd, fcntl.LOCK_UN)
+            fcntl.lockf(fd, fcntl.LOCK_UN)
     finally:
         os.close(fd)
 
@@ -244,7 +250,8 @@ def publish(
             new_dirs = directories_of(new_files)
             _refuse_kept(out, found.kept, new_files, new_dirs)
             changed = sorted(set(written.hashes) - written.same)
-            dropped = sorted(set(site.listed) - new_files)
+            # Not ours to remove: a listed path beneath a symlink, and a link that is itself kept.
+            dropped = sorted(set(site.listed) - new_files - set(found.beyond) - {e.path for e in found.kept})
             if written.lazy and len(changed) + len(dropped) <= len(new_files) // 2:
                 if changed or dropped:
                     apply(real, staging, undo, changed, dropped, done=done)
@@ -272,6 +279,12 @@ def publish(
         warnings.append(
             f"kept {len(found.kept)} file(s) in {out} that mcp-portal did not write (the previous manifest.json "
             f"does not list them), carried over untouched: {_names([e.path for e in found.kept])}"
+        )
+    if found.beyond:
+        warnings.append(
+            f"left alone {len(found.beyond)} file(s) that the previous manifest.json in {out} lists beneath a "
+            f"symbolic link, which mcp-portal never follows (the link is kept as a file it did not write): "
+            f"{_names(found.beyond)}"
         )
     if found.edited:
         warnings.append(

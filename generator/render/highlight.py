@@ -21,12 +21,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from typing import Any
 
 from markupsafe import Markup, escape
 from pygments.lexer import Lexer
 from pygments.lexers.data import JsonLexer, YamlLexer
 from pygments.lexers.shell import BashLexer
-from pygments.token import Keyword, Name, Number, String, _TokenType
+from pygments.token import Keyword, Name, Number, String
 
 from generator.render.shown import record
 from generator.text import visible
@@ -78,13 +79,14 @@ def _lexer(language: str) -> Lexer:
     return lexer
 
 
-_CLASS_OF: dict[_TokenType, str] = {}
+_CLASS_OF: dict[Any, str] = {}
 """Token type -> class, filled as types are met (a few dozen)."""
 
 
-def _class_of(token: _TokenType) -> str:
-    """The class for *token*: that of its nearest ancestor in :data:`_CLASSES`, or "" for none."""
-    current: _TokenType | None = token
+def _class_of(token: Any) -> str:
+    """The class for *token* (a Pygments token type): that of its nearest ancestor in :data:`_CLASSES`,
+    or "" for none."""
+    current: Any = token
     while current is not None:
         found = _CLASSES.get(str(current))
         if found is not None:
@@ -114,7 +116,7 @@ def highlight_html(text: str, label: str) -> Markup:
     return Markup(_spans((token, value) for _, token, value in _lexer(language).get_tokens_unprocessed(shown)))
 
 
-def _spans(tokens: Iterable[tuple[_TokenType, str]]) -> str:
+def _spans(tokens: Iterable[tuple[Any, str]]) -> str:
     """*tokens* as escaped text, each run of one class in one ``<span class>`` (none for no class)."""
     out: list[str] = []
     current, pending = "", list[str]()  # the open class and its pieces of text

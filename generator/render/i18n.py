@@ -26,6 +26,7 @@ import yaml
 from babel import Locale, UnknownLocaleError
 from babel.numbers import format_decimal
 
+from generator.config.files import PlainLoader
 from generator.errors import PortalError
 from generator.resources import data_dir
 
@@ -257,7 +258,8 @@ def _plural_entry(path: Path, name: str, node: yaml.MappingNode) -> dict[str, st
 def read_theme_catalog(path: Path) -> ThemeCatalog:
     """Read and check a theme's catalog: YAML, a mapping, string values (with the line of each key)."""
     try:
-        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=yaml.SafeLoader)
+        # A theme's catalog is the user's file: no anchors or aliases (generator.config.files).
+        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=PlainLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f", line {mark.line + 1}," if mark is not None else ""

@@ -9,8 +9,8 @@ a rebuild writes only the changed tool's rows.
 A row is remembered under two names, and reused only when both match:
 
 - the key of its tool's pages (:func:`generator.publish.cache.page_key`): the tool's own JSON, and
-  everything site-wide its pages are made from (templates, catalogs, configuration, generator
-  version, server and endpoints); everything a row shows of its tool is made from these;
+  everything site-wide its pages are made from (templates, catalogs, configuration, the installed
+  generator code, server and endpoints); everything a row shows of its tool is made from these;
 - where it is written: the list, its locale, the page it is on and whether links are marked
   (:func:`generator.render.renderer.render_page`), and the site-wide facts that add a column
   (any tool with a scope, several profiles), which one tool's change can flip for every row.

@@ -35,7 +35,6 @@ from generator.model.pages import Page, absolute, pages_for, relative
 from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.model.tool import ToolDoc
-from generator.render.compiled import keep_compiled
 from generator.render.extras import (
     CONTENT_SECURITY_POLICY,
     CSP_META,
@@ -214,16 +213,13 @@ class Context:
 class Renderer:
     """Renders every page, twin and llms.txt of a site."""
 
-    def __init__(self, template_dir: Path | None = None, compiled: Path | None = None) -> None:
-        """With *compiled* (the render cache's directory), compiled templates are kept there between builds."""
+    def __init__(self, template_dir: Path | None = None) -> None:
+        """Templates are compiled in memory, by this renderer's environments, and never kept on disk: compiled
+        code read back from a file would be code that anyone able to write the file could make a build run."""
         self.html = _environment(template_dir, autoescape=True)
         self.text = _environment(template_dir, autoescape=False)
         self.rows_kept = False
         """Whether the site-wide lists take their rows from a memo (:meth:`use_rows`)."""
-        self.compiled_dirs: tuple[str, ...] = ()
-        """The directories under *compiled* that this renderer's templates are kept in (by name)."""
-        if compiled is not None:
-            self.compiled_dirs = tuple(keep_compiled(env, compiled) for env in (self.html, self.text))
 
     def use_rows(self, memo: RowMemo | None) -> None:
         """Take the rows of the site-wide lists from *memo* when it has them (:mod:`generator.render.listings`)."""

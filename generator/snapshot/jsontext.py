@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import gc
 import json
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
@@ -147,35 +146,6 @@ def _write(value: object, newline: str, out: list[str]) -> None:
     out.append(newline + closing)
 
 
-SPLIT_AT = 2000
-"""Items from which :func:`pretty_split` has a forked child write half of the list (fewer: not worth a fork)."""
-
-
-def pretty_split(value: dict[str, Any], key: str) -> str:
-    """:func:`pretty` of *value*, with the long list ``value[key]`` written by two processes.
-
-    The second half of the list is written by a forked child while this process writes the first,
-    so the second core is used on a large snapshot (50 MB of text at 10,000 tools). The result is
-    the same string; where ``fork`` is missing, the list is short or a value is not plain JSON, it
-    is :func:`pretty` itself.
-    """
-    items = value.get(key)
-    if c_make_encoder is None or not hasattr(os, "fork") or type(items) is not list or len(items) < SPLIT_AT:
-        return pretty(value)
-    shell = pretty({**value, key: []})
-    slot = f"\n  {encode_basestring(key)}: []"  # the only line indented by two spaces that holds the key
-    if shell.count(slot) != 1:
-        return pretty(value)
-    half = len(items) // 2
-    try:
-        first, second = _in_two_processes(items[:half], items[half:])
-    except _NotPlain:
-        return pretty(value)
-    inner = "\n    "
-    listed = "[" + inner + first + "," + inner + second + "\n  ]"
-    return shell.replace(slot, slot[:-2] + listed, 1)
-
-
 def around_list(value: dict[str, Any], key: str) -> tuple[str, str] | None:
     """The text :func:`pretty` writes for *value* before the items of its non-empty list
     ``value[key]`` (up to its ``[``) and after them (from its ``]``); None when there is no such list.
@@ -219,42 +189,6 @@ def pretty_pieces(value: dict[str, Any], key: str) -> Iterator[str]:
         yield separator + list_item(item)
         separator = ",\n    "
     yield around[1]
-
-
-def _items_text(items: list[Any]) -> str:
-    """The items of a top-level list, each at its indentation, joined as :func:`pretty` joins them."""
-    texts = []
-    for item in items:
-        out: list[str] = []
-        _write(item, "\n    ", out)
-        texts.append("".join(out))
-    return ",\n    ".join(texts)
-
-
-def _in_two_processes(mine: list[Any], theirs: list[Any]) -> tuple[str, str]:
-    """The text of *mine* written here and of *theirs* by a forked child, at once; _NotPlain from either."""
-    read_end, write_end = os.pipe()
-    pid = os.fork()
-    if pid == 0:  # the child: write, send, and leave without running anything of the parent's
-        code = 0
-        try:
-            os.close(read_end)
-            data = _items_text(theirs).encode("utf-8", "surrogatepass")
-            with os.fdopen(write_end, "wb") as pipe:
-                pipe.write(data)
-        except BaseException:
-            code = 1
-        os._exit(code)
-    os.close(write_end)
-    try:
-        with os.fdopen(read_end, "rb") as pipe:
-            first = _items_text(mine)
-            data = pipe.read()
-    finally:
-        _, status = os.waitpid(pid, 0)  # the pipe is closed: a child still writing gets EPIPE and exits
-    if status != 0:
-        raise _NotPlain
-    return first, data.decode("utf-8", "surrogatepass")
 
 
 @contextmanager

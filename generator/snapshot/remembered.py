@@ -4,7 +4,7 @@ check them again (``build --watch``, :mod:`generator.commands.watch`).
 Reading a snapshot checks every tool: the depth walk, the shape, and the canonical JSON of each
 for the fingerprint. At 1,000 tools that is about 0.3 s on one core, most of a watching build's
 read, although a one-tool change leaves 999 tools exactly as they were. A process that asked
-for it (:func:`keep`) remembers, after each snapshot that passed every check, each tool by its
+for it holds a :class:`ToolMemory` and remembers in it, after each snapshot that passed every check, each tool by its
 :func:`~generator.snapshot.snapshot.raw_digest` (the sha256 of its exact JSON), with its
 canonical JSON. The next read then checks only the tools it has not seen:
 
@@ -18,7 +18,7 @@ canonical JSON. The next read then checks only the tools it has not seen:
   usual words.
 
 Only the last snapshot's tools are kept: the memory is one canonical copy of its tools (about
-5 MB at 1,000 tools). A one-shot command never calls :func:`keep` and pays nothing.
+5 MB at 1,000 tools). A one-shot command holds no memory and pays nothing.
 """
 
 from __future__ import annotations
@@ -30,49 +30,30 @@ from generator.snapshot.jsonread import MAX_DEPTH
 from generator.snapshot.quick import conforming_tool, nests_too_deeply
 from generator.snapshot.shape import shape_errors
 
-_kept: dict[bytes, bytes] | None = None
-"""Each tool of the last snapshot read, by raw digest: its canonical JSON (UTF-8); None when off."""
 
+class ToolMemory:
+    """Each tool of the last snapshot read, by raw digest, with its canonical JSON (UTF-8)."""
 
-def keep() -> None:
-    """From now on, remember the tools of each snapshot read (a watching build calls it once)."""
-    global _kept
-    if _kept is None:
-        _kept = {}
+    def __init__(self) -> None:
+        self._kept: dict[bytes, bytes] = {}
 
+    def canonical(self, key: bytes) -> bytes | None:
+        """The canonical JSON of the remembered tool *key*, or None."""
+        return self._kept.get(key)
 
-def stop() -> None:
-    """Forget, and remember nothing more (tests)."""
-    global _kept
-    _kept = None
+    def passes(self, data: dict[str, Any], keys: Sequence[bytes], plain: bool) -> bool:
+        """Whether *data* (parsed from text, with its tools' raw digests *keys*) passes every check of
+        :func:`~generator.snapshot.shape.check_shape`, proven by checking only the tools not remembered.
+        False means "not proven": the caller checks in full, which finds any problem."""
+        if not plain or not self._kept:
+            return False
+        new = [tool for tool, key in zip(data["tools"], keys, strict=True) if key not in self._kept]
+        if not all(map(conforming_tool, new)):
+            return False
+        if nests_too_deeply({**data, "tools": new}, MAX_DEPTH):
+            return False
+        return not shape_errors({**data, "tools": []})
 
-
-def keeping() -> bool:
-    return _kept is not None
-
-
-def canonical_known(key: bytes) -> bytes | None:
-    """The canonical JSON of the remembered tool *key*, or None."""
-    return _kept.get(key) if _kept else None
-
-
-def passes_with_known(data: dict[str, Any], keys: Sequence[bytes], plain: bool) -> bool:
-    """Whether *data* (parsed from text, with its tools' raw digests *keys*) passes every check of
-    :func:`~generator.snapshot.shape.check_shape`, proven by checking only the tools not remembered.
-    False means "not proven": the caller checks in full, which finds any problem."""
-    if not plain or not _kept:
-        return False
-    tools = data["tools"]
-    new = [tool for tool, key in zip(tools, keys, strict=True) if key not in _kept]
-    if not all(map(conforming_tool, new)):
-        return False
-    if nests_too_deeply({**data, "tools": new}, MAX_DEPTH):
-        return False
-    return not shape_errors({**data, "tools": []})
-
-
-def remember(keys: Sequence[bytes], canonical: Sequence[bytes]) -> None:
-    """Keep the tools of the snapshot just read (it passed every check), forgetting the ones before."""
-    global _kept
-    if _kept is not None:
-        _kept = dict(zip(keys, canonical, strict=True))
+    def remember(self, keys: Sequence[bytes], canonical: Sequence[bytes]) -> None:
+        """Keep the tools of the snapshot just read (it passed every check), forgetting the ones before."""
+        self._kept = dict(zip(keys, canonical, strict=True))

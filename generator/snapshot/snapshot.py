@@ -13,17 +13,15 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 
 from generator.errors import PortalError
-from generator.forked import Forked, in_child
 from generator.snapshot import remembered
-from generator.snapshot.ahead import Checked, claim, text_sha256
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
-from generator.snapshot.jsontext import around_list, compact, gc_paused, list_item, pretty, pretty_pieces, pretty_split
+from generator.snapshot.jsontext import around_list, compact, gc_paused, list_item, pretty, pretty_pieces
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import JSON, READABLE_VERSIONS, SNAPSHOT_VERSION, check_shape
@@ -90,9 +88,13 @@ def fingerprint(
     return "sha256:" + whole.hexdigest()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Snapshot:
-    """Everything the server told us, plus how we reached it."""
+    """Everything the server told us, plus how we reached it.
+
+    Its :attr:`fingerprint` always matches its tools and endpoint records: :func:`new_snapshot`
+    computes it, and a snapshot read from a file is refused when the two differ.
+    """
 
     protocol_version: str
     server: dict[str, JSON]
@@ -100,26 +102,14 @@ class Snapshot:
     capability_version: str
     transport: str
     endpoint: str
+    endpoints: tuple[EndpointRecord, ...]
+    """What each endpoint offers; a version 1 snapshot gets one stand-in record, ``default``."""
+    fingerprint: str
     prompts: tuple[dict[str, JSON], ...] = ()
     resources: tuple[dict[str, JSON], ...] = ()
     resource_templates: tuple[dict[str, JSON], ...] = ()
     skipped_tools: tuple[dict[str, JSON], ...] = ()
     """Tools left out in ``--lenient`` mode: ``{"name": ..., "reason": ...}``."""
-    endpoints: tuple[EndpointRecord, ...] = ()
-    """What each endpoint offers; a version 1 snapshot gets one stand-in record, ``default``."""
-    fingerprint: str = field(default="")
-
-    def __post_init__(self) -> None:
-        if not self.endpoints:
-            # A version-1 snapshot, or one endpoint built by hand: it offers every tool, as listed.
-            names = tuple(t["name"] for t in self.tools)
-            record = EndpointRecord("default", "default", self.transport, self.endpoint, self.protocol_version, names)
-            object.__setattr__(self, "endpoints", (record,))
-        if not self.fingerprint:
-            records = [e.to_json() for e in self.endpoints]
-            object.__setattr__(self, "fingerprint", fingerprint(self.tools, records))
-            # Computed here from these very tools, so frozen() need not compute it again.
-            object.__setattr__(self, "_own_fingerprint", True)
 
     @cached_property
     def tool_keys(self) -> tuple[bytes, ...]:
@@ -153,26 +143,14 @@ class Snapshot:
             "endpoints": [e.to_json() for e in self.endpoints],
         }
 
-    def to_json(self, *, split: bool = False) -> str:
+    def to_json(self) -> str:
         """Pretty and newline-terminated, so the file diffs well in review.
 
         Top-level keys and the server's identity are sorted. Tools, prompts and resources keep
         the order of keys the server sent: a schema's ``properties`` order is how its author
         meant parameters to be read (required ``query`` first), and pages show them so.
-
-        A snapshot made by :func:`frozen` returns the text it was parsed from: the same string
-        (parsing this text and writing it again is the identity), without encoding every tool twice.
-        *split* lets a forked child write half of a long tool list (:func:`pretty_split`).
         """
-        text: str | None = self.__dict__.get("_text")
-        if text is not None:
-            return text
-        # json.dumps(indent=2, ensure_ascii=False), faster. With *split*, a long tool list is written by
-        # two processes: frozen() asks for it, as the second core is idle once listing ends. Not when a
-        # build writes snapshot.json (json_pieces): there the forked child's resident size would count
-        # every page model the build holds by then (shared, but the peak a user's monitor shows).
-        document = self._document()
-        return (pretty_split(document, "tools") if split else pretty(document)) + "\n"
+        return pretty(self._document()) + "\n"  # json.dumps(indent=2, ensure_ascii=False), faster
 
     def json_pieces(self, store: PieceStore | None = None) -> Iterator[bytes]:
         """:meth:`to_json` encoded, a tool at a time: what a build writes as ``snapshot.json``.
@@ -182,10 +160,6 @@ class Snapshot:
         With a *store*, each tool's text is taken from it when it holds the tool's :attr:`tool_keys`
         (and written, then given to it, when it does not): the text is the same either way.
         """
-        text: str | None = self.__dict__.get("_text")
-        if text is not None:
-            yield text.encode("utf-8")
-            return
         document = self._document()
         around = around_list(document, "tools") if store is not None else None
         if store is None or around is None:
@@ -243,28 +217,61 @@ class SnapshotError(PortalError):
         self.problem = problem
 
 
-def load_snapshot(path: Path) -> Snapshot:
-    """Read and check a snapshot file; a malformed one is a clear error, not a traceback."""
-    ahead = claim(path)  # read and checked in a child while the build imported (generator.snapshot.ahead)
+def new_snapshot(
+    *,
+    protocol_version: str,
+    server: dict[str, JSON],
+    tools: tuple[dict[str, JSON], ...],
+    capability_version: str,
+    transport: str,
+    endpoint: str,
+    endpoints: tuple[EndpointRecord, ...] = (),
+    prompts: tuple[dict[str, JSON], ...] = (),
+    resources: tuple[dict[str, JSON], ...] = (),
+    resource_templates: tuple[dict[str, JSON], ...] = (),
+    skipped_tools: tuple[dict[str, JSON], ...] = (),
+) -> Snapshot:
+    """A :class:`Snapshot` with its fingerprint computed; with no *endpoints*, one stand-in record,
+    ``default``, that offers every tool (a version 1 snapshot, or one endpoint built by hand)."""
+    if not endpoints:
+        names = tuple(str(tool["name"]) for tool in tools)
+        endpoints = (EndpointRecord("default", "default", transport, endpoint, protocol_version, names),)
+    return Snapshot(
+        protocol_version=protocol_version,
+        server=server,
+        tools=tools,
+        capability_version=capability_version,
+        transport=transport,
+        endpoint=endpoint,
+        endpoints=endpoints,
+        fingerprint=fingerprint(tools, [record.to_json() for record in endpoints]),
+        prompts=prompts,
+        resources=resources,
+        resource_templates=resource_templates,
+        skipped_tools=skipped_tools,
+    )
+
+
+def revised(snapshot: Snapshot, **changes: object) -> Snapshot:
+    """*snapshot* with the fields in *changes* replaced and its fingerprint computed again."""
+    changed: Snapshot = replace(snapshot, **changes)  # type: ignore[arg-type]
+    records = [record.to_json() for record in changed.endpoints]
+    return replace(changed, fingerprint=fingerprint(changed.tools, records))
+
+
+def load_snapshot(path: Path, memory: remembered.ToolMemory | None = None) -> Snapshot:
+    """Read and check a snapshot file; a malformed one is a clear error, not a traceback.
+
+    *memory*, kept by a long-lived process (``build --watch``), holds the tools of the last
+    snapshot it read: those are not checked again (:mod:`generator.snapshot.remembered`).
+    """
     try:
-        try:
-            raw = path.read_text(encoding="utf-8")
-        except OSError as exc:
-            raise PortalError(f"The snapshot {path} cannot be read ({exc.strerror or exc}). Check the path.") from None
-        except UnicodeDecodeError:
-            raise SnapshotError(path, "it is not UTF-8 text") from None
-        return parse_snapshot(raw, path, ahead)
-    finally:
-        if ahead is not None:
-            ahead.close()
-
-
-def vouched(snapshot: Snapshot) -> Snapshot:
-    """*snapshot*, marked as holding the fingerprint its maker just computed with :func:`fingerprint`
-    from these very tools and endpoint records, so :func:`frozen` keeps it instead of hashing the
-    tools again (0.4 s at 10,000 tools). For the introspection code that builds snapshots."""
-    object.__setattr__(snapshot, "_own_fingerprint", True)
-    return snapshot
+        raw = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise PortalError(f"The snapshot {path} cannot be read ({exc.strerror or exc}). Check the path.") from None
+    except UnicodeDecodeError:
+        raise SnapshotError(path, "it is not UTF-8 text") from None
+    return parse_snapshot(raw, path, memory)
 
 
 def frozen(snapshot: Snapshot) -> Snapshot:
@@ -273,95 +280,58 @@ def frozen(snapshot: Snapshot) -> Snapshot:
     Whatever ``to_json`` normalizes (sorted server identity, JSON number forms), a live build
     renders exactly what a later build from the written snapshot file renders.
 
-    The text is checked as any snapshot file is, with two shortcuts that hold only for text
-    ``to_json`` has just written (10,000 tools pay about 0.8 s for them otherwise):
-
-    - its depth is read from its indentation (:func:`~generator.snapshot.quick.shallow_pretty`);
-    - a fingerprint computed from the snapshot's own tools (by itself, or by the code that made it,
-      see :func:`vouched`) is kept: JSON's text form of every value parses back to a value with the
-      same text form, so the parsed tools hash the same.
+    The text is checked as any snapshot file is, fingerprint included, with one shortcut that holds
+    only for text ``to_json`` has just written: its depth is read from its indentation
+    (:func:`~generator.snapshot.quick.shallow_pretty`).
     """
-    known = snapshot.fingerprint if snapshot.__dict__.get("_own_fingerprint") else None
     try:
         with gc_paused():  # millions of new objects that form no cycles, in a heap that is large already
-            text = snapshot.to_json(split=True)
-            parsed = _parse(text, pretty_text=True, known_fingerprint=known)
+            text = snapshot.to_json()
+            data, plain = _loaded(text)
+            return _checked(data, text, plain, pretty_text=True)
     except ShapeProblem as problem:  # no file to re-create here: what the server sent is the problem
         raise PortalError(
             f"What the server listed cannot be documented: {problem} (the path is the one in the snapshot "
             f"`mcp-portal introspect` would write). Fix the server's listing and build again."
         ) from None
-    # Kept for to_json: `introspect` writes this very text, and the 5 MB of a 1,000-tool server take
-    # 0.2 s to encode (json's pure-Python indenting encoder). A replace()d copy does not inherit it.
-    object.__setattr__(parsed, "_text", text)
-    return parsed
 
 
-def parse_snapshot(raw: str, path: Path, ahead: Forked[Checked] | None = None) -> Snapshot:
+def parse_snapshot(raw: str, path: Path, memory: remembered.ToolMemory | None = None) -> Snapshot:
     """Check and build a snapshot from its JSON text (*path* is only named in errors).
 
     Everything is checked here, once: later stages trust every type
-    :data:`~generator.snapshot.shape.SNAPSHOT_SCHEMA` states. *ahead* is a read-ahead child checking
-    a text (:mod:`generator.snapshot.ahead`): when it checked this very text, its checks and digests
-    are taken instead of being done again.
+    :data:`~generator.snapshot.shape.SNAPSHOT_SCHEMA` states. *memory*: see :func:`load_snapshot`.
     """
     try:
         with gc_paused():
-            return _parse(raw, ahead=ahead)
+            data, plain = _loaded(raw)
+            if memory is not None:
+                return _parse_remembering(data, plain, memory)
+            return _checked(data, raw, plain)
     except ShapeProblem as problem:
         raise SnapshotError(path, str(problem)) from None
 
 
-def _parse(
-    raw: str, *, pretty_text: bool = False, known_fingerprint: str | None = None, ahead: Forked[Checked] | None = None
-) -> Snapshot:
-    """:func:`parse_snapshot` without the file: every problem is a :class:`ShapeProblem`.
-
-    *pretty_text* says *raw* was written with ``indent=2`` (by ``to_json``), so its indentation
-    tells its depth; *known_fingerprint* is the fingerprint of the tools *raw* was written from.
-    Only :func:`frozen` knows either. *ahead*: see :func:`parse_snapshot`.
-    """
-    if ahead is None and remembered.keeping() and not pretty_text and known_fingerprint is None:
-        return _parse_remembering(raw)
-    if ahead is not None and not pretty_text and known_fingerprint is None:
-        data, plain = _loaded(raw)  # this process's own objects, parsed while the child finishes
-        own = _own_digests(data) if len(raw) >= AHEAD_DIGESTS_BYTES else None  # while the child checks
-        checked = ahead.child_result()
-        trusted = checked is not None and checked.sha256 == text_sha256(raw)  # it checked this very text
-        digests = own or (checked.digests if trusted and checked else None)
-        return _checked(data, raw, plain, False, None, digests, shape_checked=trusted)
-    # The child parses the text itself: forked after the parse, it would share the parsed objects, and
-    # every reference count either process touched would copy a page (twice the time of the check).
-    digests = in_child(lambda: _digests_of(raw, known_fingerprint is None), Digests) if len(raw) >= FORK_BYTES else None
-    try:
-        data, plain = _loaded(raw)
-        return _checked(data, raw, plain, pretty_text, known_fingerprint, digests)
-    finally:
-        if digests is not None:
-            digests.close()
-
-
-def _parse_remembering(raw: str) -> Snapshot:
-    """:func:`_parse` in a process that keeps the tools it has read (:mod:`generator.snapshot.remembered`):
-    the tools it read last time are not checked again, and their canonical JSON is not made again."""
-    data, plain = _loaded(raw)
+def _parse_remembering(data: dict[str, JSON], plain: bool, memory: remembered.ToolMemory) -> Snapshot:
+    """:func:`parse_snapshot` for a process that keeps the tools it has read: the tools it read last time
+    are not checked again, and their canonical JSON is not made again."""
     tools = data.get("tools")
     if not plain or not isinstance(tools, list):
-        return _checked(data, raw, plain, False, None)  # checked in full, as a one-shot command checks it
-    keys = tuple(map(raw_digest, tools))
+        return _checked(data, "", plain)  # checked in full, as a one-shot command checks it
+    keys = tuple(map(raw_digest, tools))  # type: ignore[arg-type]
     canonical = tuple(
-        remembered.canonical_known(key) or canonical_json(tool).encode("utf-8")
-        for key, tool in zip(keys, tools, strict=True)
+        memory.canonical(key) or canonical_json(tool).encode("utf-8") for key, tool in zip(keys, tools, strict=True)
     )
-    shape_ok = remembered.passes_with_known(data, keys, plain)
+    shape_ok = memory.passes(data, keys, plain)
+    known: str | None = None
     try:  # before the shape is checked: on a malformed shape the checks below say what is wrong
         names = {tool["name"] for tool in tools}  # type: ignore[index, call-overload]
         records = [record.to_json() for record in _endpoints(data.get("endpoints", []), names)]  # type: ignore[arg-type]
-        digests: Digests | None = Digests(keys, fingerprint(tools, records, canonical))  # type: ignore[arg-type]
+        known = fingerprint(tools, records, canonical)  # type: ignore[arg-type]
     except Exception:
-        digests = None
-    snap = _checked(data, raw, plain, False, None, digests, shape_checked=shape_ok)
-    remembered.remember(keys, canonical)
+        shape_ok = False
+    snap = _checked(data, "", plain, shape_checked=shape_ok, computed_fingerprint=known)
+    memory.remember(keys, canonical)
     return snap
 
 
@@ -378,84 +348,22 @@ def _loaded(raw: str) -> tuple[dict[str, JSON], bool]:
     return data, plain
 
 
-FORK_BYTES = 1 << 20
-"""From this size on (about 200 tools), a snapshot read from text has its tools' digests and its
-fingerprint computed in a forked child (:func:`_digests_of`, :mod:`generator.forked`) while this
-process parses the text, walks its depth and checks its shape: at 1,000 tools that takes some
-70 ms off a one-tool rebuild's serial path. A smaller text is not worth a fork."""
-
-
-AHEAD_DIGESTS_BYTES = 8 << 20
-"""Up to this size (about 1,500 tools), a read-ahead child computes the tools' digests and the
-fingerprint after its checks. From it on, the build computes them itself, once its own parse is done:
-the child's share (read, parse, checks, digests) grows with the text while the build's (imports,
-parse) mostly does not, and at 5,000 tools the build waited some 0.75 s for the child; computed in the
-build it waits for nothing, and the whole read takes 0.3 s less (docs/performance.md)."""
-
-
-def check_text(raw: str) -> Digests | None:
-    """Every check :func:`_parse` runs on a snapshot file's text before it builds the snapshot, then,
-    for a text under :data:`AHEAD_DIGESTS_BYTES`, the tools' digests and the fingerprint: what a
-    read-ahead child does (:mod:`generator.snapshot.ahead`). A problem is raised as
-    :class:`ShapeProblem`, which ends that child; the build then finds it itself."""
-    data, plain = _loaded(raw)
-    problem = check_shape(data, plain=plain, shallow=False)
-    if problem is not None:
-        raise ShapeProblem(problem)
-    return _digests(data, True) if len(raw) < AHEAD_DIGESTS_BYTES else None
-
-
-def _own_digests(data: dict[str, JSON]) -> Digests | None:
-    """:func:`_digests` of *data* before its shape is checked, or None when that shape is not one they
-    can be computed from: the checks that follow then say what is wrong, in their own words (a read-ahead
-    child's verdict is not taken, or its child found a problem), and a snapshot that passes them gets
-    its digests computed as usual."""
-    try:
-        return _digests(data, True)
-    except Exception:  # whatever a malformed snapshot raises here, the checks that follow report it
-        return None
-
-
-def _digests_of(raw: str, with_fingerprint: bool) -> Digests:
-    """:func:`_digests` of the snapshot *raw* holds, parsed here (in the child) as :func:`_parse` parses it."""
-    data, _ = load_json_plain(raw)
-    return _digests(data, with_fingerprint)  # type: ignore[arg-type]
-
-
-@dataclass(frozen=True)
-class Digests:
-    """What :func:`_digests` computes: every tool's :func:`raw_digest`, and the fingerprint (or "")."""
-
-    tool_keys: tuple[bytes, ...]
-    fingerprint: str
-
-
-def _digests(data: dict[str, JSON], with_fingerprint: bool) -> Digests:
-    """:attr:`Snapshot.tool_keys` and :attr:`Snapshot.fingerprint` of the snapshot *data* holds, computed
-    as the snapshot computes them (in a child, before the shape is checked: anything the shape would
-    refuse makes the child fail, and the parent never asks for its result)."""
-    tools = data["tools"]
-    keys = tuple(map(raw_digest, tools))  # type: ignore[arg-type]
-    if not with_fingerprint:
-        return Digests(keys, "")
-    names = {tool["name"] for tool in tools}  # type: ignore[index, union-attr]
-    records = [record.to_json() for record in _endpoints(data.get("endpoints", []), names)]  # type: ignore[arg-type]
-    return Digests(keys, fingerprint(tools, records))  # type: ignore[arg-type]
-
-
 def _checked(
     data: dict[str, JSON],
     raw: str,
     plain: bool,
-    pretty_text: bool,
-    known_fingerprint: str | None,
-    digests: Forked[Digests] | Digests | None = None,
     *,
+    pretty_text: bool = False,
+    computed_fingerprint: str | None = None,
     shape_checked: bool = False,
 ) -> Snapshot:
-    """The snapshot *data* holds, once its shape, names and fingerprint are checked (see :func:`_parse`);
-    *digests*, when given, brings its tools' digests and (unless known) its fingerprint. *shape_checked*
-    says a read-ahead child has checked the shape of this very text already."""
+    """The snapshot *data* holds, once its shape, names and fingerprint are checked.
+
+    *pretty_text* says *raw* was written with ``indent=2`` (by ``to_json``), so its indentation
+    tells its depth (only :func:`frozen` knows that). *computed_fingerprint* was computed from these
+    tools by the caller, and *shape_checked* says the caller proved the shape already
+    (:func:`_parse_remembering`).
+    """
     if not shape_checked:
         problem = check_shape(data, plain=plain, shallow=pretty_text and shallow_pretty(raw, MAX_DEPTH))
         if problem is not None:
@@ -467,26 +375,24 @@ def _checked(
             earlier = first[tool["name"]]
             at = where(["tools", i, "name"])
             raise ShapeProblem(f"{at} repeats {quote(tool['name'])}, the name of tools[{earlier}]")
-    computed = digests if isinstance(digests, Digests) or digests is None else digests.result()
-    snap = Snapshot(
-        protocol_version=data["protocol_version"],
-        server=data["server"],
-        tools=tools,
-        capability_version=data["capability_version"],
-        transport=data["transport"],
-        endpoint=data["endpoint"],
-        prompts=tuple(data.get("prompts", [])),
-        resources=tuple(data.get("resources", [])),
-        resource_templates=tuple(data.get("resource_templates", [])),
-        skipped_tools=tuple(data.get("skipped_tools", [])),
-        endpoints=_endpoints(data.get("endpoints", []), set(first)),
-        fingerprint=known_fingerprint or (computed.fingerprint if computed is not None else ""),
-    )
-    if computed is not None:
-        snap.__dict__["tool_keys"] = computed.tool_keys  # as the cached property stores it
-        if computed.fingerprint and not known_fingerprint:
-            object.__setattr__(snap, "_own_fingerprint", True)  # computed from these very tools
-    if known_fingerprint is None and data["fingerprint"] != snap.fingerprint:
+    fields = {
+        "protocol_version": data["protocol_version"],
+        "server": data["server"],
+        "tools": tools,
+        "capability_version": data["capability_version"],
+        "transport": data["transport"],
+        "endpoint": data["endpoint"],
+        "prompts": tuple(data.get("prompts", [])),
+        "resources": tuple(data.get("resources", [])),
+        "resource_templates": tuple(data.get("resource_templates", [])),
+        "skipped_tools": tuple(data.get("skipped_tools", [])),
+    }
+    records = _endpoints(data.get("endpoints", []), set(first))  # type: ignore[arg-type]
+    if computed_fingerprint is None or not records:
+        snap = new_snapshot(**fields, endpoints=records)  # type: ignore[arg-type]
+    else:
+        snap = Snapshot(**fields, endpoints=records, fingerprint=computed_fingerprint)  # type: ignore[arg-type]
+    if data["fingerprint"] != snap.fingerprint:
         raise ShapeProblem("its `fingerprint` does not match its tools, so it was edited or damaged")
     return snap
 

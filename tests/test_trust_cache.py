@@ -1,0 +1,253 @@
+"""The render cache is trusted only as far as its owner: it can change how fast a build is, never a byte of the site.
+
+- a cache directory someone else owns or can write is not used: one warning says why, the site is the
+  same, and nothing in that directory is read or changed;
+- the directories a build creates for its cache are its user's alone (0700);
+- nothing the cache holds is code or a pickle (compiled templates stay in memory);
+- the key covers every template and catalog a build loads, however it was reached (a theme folder
+  or file that is a symbolic link), and the installed mcp-portal code;
+- a build that fails leaves the cache exactly as it found it (or absent, if there was none).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import os
+import pickle
+import shutil
+import stat
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from jinja2.bccache import bc_magic
+
+from generator.commands.demo_portal import demo_config
+from generator.config.portal import PortalConfig
+from generator.errors import PortalError
+from generator.publish.cache import RenderCache
+from generator.publish.keys import code_digest, site_key
+from generator.publish.trust import usable_cache
+from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import PYTHON, ROOT, TESTS, Run, tree_bytes
+
+Cli = Callable[..., Run]
+SNAPSHOT = TESTS / "golden" / "demo.snapshot.json"
+NOBODY = 65534
+"""Another user's uid (the tests run as root, which may give a directory away)."""
+
+
+def _build(cli: Cli, out: Path, *extra: str) -> Run:
+    """A small build of the demo snapshot (English, no search index, one process)."""
+    argv = ["build", "--from", str(SNAPSHOT), "--out", str(out), "--no-search", "--locales", "en", "--jobs", "1"]
+    return cli(*argv, *extra)
+
+
+def _state(root: Path) -> dict[str, tuple[int, int, int, str]] | None:
+    """Everything under *root* (itself included, links not followed): type and mode, owner, and the
+    sha256 of a file or the target of a link. None when *root* does not exist."""
+    if not os.path.lexists(root):
+        return None
+    found: dict[str, tuple[int, int, int, str]] = {}
+    for path in [root, *sorted(root.rglob("*"))]:
+        info = os.lstat(path)
+        if stat.S_ISREG(info.st_mode):
+            what = hashlib.sha256(path.read_bytes()).hexdigest()
+        else:
+            what = os.readlink(path) if stat.S_ISLNK(info.st_mode) else ""
+        found[path.relative_to(root).as_posix()] = (info.st_mode, info.st_uid, info.st_nlink, what)
+    return found
+
+
+def _cache_warnings(err: str) -> list[str]:
+    return [line for line in err.splitlines() if "render cache" in line]
+
+
+def _foreign_cache(tmp_path: Path, case: str) -> tuple[Path, str]:
+    """A default cache location (beside ``tmp_path/site``) set up as *case*; the directory and the words
+    the warning must use."""
+    parent = tmp_path / ".mcp-portal-cache"
+    cache = parent / "site"
+    parent.mkdir(mode=0o700)
+    if case == "symlink owned by another user":
+        mine = tmp_path / "mine"
+        mine.mkdir(mode=0o700)
+        (mine / f"{'ab' * 32}.entry").write_bytes(b"planted")
+        cache.symlink_to(mine)
+        os.lchown(cache, NOBODY, NOBODY)
+        return cache, f"symbolic link owned by uid {NOBODY}"
+    cache.mkdir(mode=0o700)
+    (cache / f"{'ab' * 32}.entry").write_bytes(b"planted")  # named like an entry: a used cache would prune it
+    if case == "cache owned by another user":
+        os.chown(cache, NOBODY, NOBODY)
+        return cache, f"belongs to uid {NOBODY}"
+    if case == "parent owned by another user":
+        os.chown(parent, NOBODY, NOBODY)
+        return parent, f"belongs to uid {NOBODY}"
+    if case == "cache writable by its group":
+        os.chmod(cache, 0o770)
+        return cache, "mode 0770"
+    os.chmod(parent, 0o1777)  # like /tmp: anyone may add a directory here
+    return parent, "mode 1777"
+
+
+@pytest.mark.parametrize(
+    "case",
+    [
+        "cache owned by another user",
+        "parent owned by another user",
+        "cache writable by its group",
+        "parent writable by others",
+        "symlink owned by another user",
+    ],
+)
+def test_a_cache_someone_else_could_write_is_not_used(tmp_path: Path, cli: Cli, case: str) -> None:
+    cache, words = _foreign_cache(tmp_path, case)
+    before = _state(tmp_path / ".mcp-portal-cache"), _state(tmp_path / "mine")
+    run = _build(cli, tmp_path / "site")
+    assert run.code == 0, run.err
+    warnings = _cache_warnings(run.err)
+    assert len(warnings) == 1, run.err
+    assert warnings[0].startswith("warning: not using the render cache")
+    assert str(cache) in warnings[0] and words in warnings[0]
+    assert "--cache" in warnings[0]  # what to do about it
+    assert (_state(tmp_path / ".mcp-portal-cache"), _state(tmp_path / "mine")) == before  # never read, never changed
+    plain = _build(cli, tmp_path / "plain", "--no-cache")
+    assert plain.code == 0, plain.err
+    assert tree_bytes(tmp_path / "site") == tree_bytes(tmp_path / "plain")
+
+
+def test_the_directories_a_build_makes_for_its_cache_are_its_users_alone(tmp_path: Path, cli: Cli) -> None:
+    before = os.umask(0o022)  # the usual umask, which would leave them readable by everyone
+    try:
+        run = _build(cli, tmp_path / "site")
+        run_elsewhere = _build(cli, tmp_path / "other", "--cache", str(tmp_path / "caches" / "deep" / "other"))
+    finally:
+        os.umask(before)
+    assert run.code == 0 and run_elsewhere.code == 0, run.err + run_elsewhere.err
+    assert not _cache_warnings(run.err + run_elsewhere.err)
+    made = [tmp_path / ".mcp-portal-cache", tmp_path / ".mcp-portal-cache" / "site"]
+    made += [tmp_path / "caches", tmp_path / "caches" / "deep", tmp_path / "caches" / "deep" / "other"]
+    for directory in made:
+        info = directory.stat()
+        assert (stat.S_IMODE(info.st_mode), info.st_uid) == (0o700, os.geteuid()), directory
+    assert any(p.suffix == ".entry" for p in made[1].iterdir())  # and the cache is used
+
+
+def test_a_cache_directory_slipped_in_after_the_check_fails_the_build(tmp_path: Path) -> None:
+    """Between the check at the start of a build and the cache's opening, another user makes the directory."""
+    cache = tmp_path / "outer" / ".mcp-portal-cache" / "site"
+    assert usable_cache(cache) == (cache, [])  # nothing there yet: fine
+    cache.parent.mkdir(parents=True)
+    os.chown(cache.parent, NOBODY, NOBODY)
+    with pytest.raises(PortalError, match=f"appeared while this build started and belongs to uid {NOBODY}"):
+        RenderCache(cache, "0" * 64)
+    assert cache.parent.is_dir() and not cache.exists()  # theirs is left alone; nothing of ours stays in it
+
+
+def test_nothing_in_the_cache_is_code_or_a_pickle(tmp_path: Path, cli: Cli) -> None:
+    for _ in range(2):  # a cold build, then a warm one
+        run = _build(cli, tmp_path / "site", "--jobs", "2")
+        assert run.code == 0, run.err
+    files = [p for p in (tmp_path / ".mcp-portal-cache").rglob("*") if p.is_file()]
+    assert len(files) > 6
+    for file in files:
+        data = file.read_bytes()
+        assert file.suffix != ".code" and bc_magic not in data, file  # no compiled template
+        for loads in (pickle.loads, marshal.loads):
+            with pytest.raises(Exception):  # noqa: B017 - any failure to load will do
+                loads(data)
+
+
+THEME_BLOCK = '{% extends "shipped/html/tool.html.j2" %}{% block title %}MARK · {{ tool.name }}{% endblock %}'
+
+
+@pytest.mark.parametrize("linked", ["theme folder", "template folder", "catalog folder", "template file"])
+def test_a_theme_reached_through_a_symlink_reaches_the_cached_site(tmp_path: Path, cli: Cli, linked: str) -> None:
+    """Edits behind a symbolic link in the theme reach a build with the cache, byte for byte as without it."""
+    shared, theme = tmp_path / "shared", tmp_path / "theme"
+    (shared / "html").mkdir(parents=True)
+    (shared / "locales").mkdir()
+    template, catalog = shared / "html" / "tool.html.j2", shared / "locales" / "en.yaml"
+    template.write_text(THEME_BLOCK.replace("MARK", "First"), encoding="utf-8")
+    catalog.write_text("meta:\n  view_markdown: Twin first\n", encoding="utf-8")
+    if linked == "theme folder":
+        theme.symlink_to(shared)
+    else:
+        theme.mkdir()
+        if linked == "template file":
+            (theme / "html").mkdir()
+            (theme / "html" / "tool.html.j2").symlink_to(template)
+        else:
+            name = "html" if linked == "template folder" else "locales"
+            (theme / name).symlink_to(Path("..") / "shared" / name)
+    assert _build(cli, tmp_path / "site", "--templates", str(theme)).code == 0
+    template.write_text(THEME_BLOCK.replace("MARK", "Second"), encoding="utf-8")
+    catalog.write_text("meta:\n  view_markdown: Twin second\n", encoding="utf-8")
+    warm = _build(cli, tmp_path / "site", "--templates", str(theme))
+    cold = _build(cli, tmp_path / "cold", "--templates", str(theme), "--no-cache")
+    assert warm.code == cold.code == 0, warm.err + cold.err
+    assert tree_bytes(tmp_path / "site") == tree_bytes(tmp_path / "cold")
+    page = (tmp_path / "site" / "en" / "tools" / "search_chat" / "index.html").read_text(encoding="utf-8")
+    assert ("<title>Second" in page) == (linked != "catalog folder")
+    assert ("Twin second" in page) == (linked in ("theme folder", "catalog folder"))
+
+
+def test_the_key_covers_the_installed_code() -> None:
+    """Through the public key function: another code hash, another key; the default is the installed code's."""
+    snapshot = load_snapshot(SNAPSHOT)
+    config = demo_config(PortalConfig(search=False))
+    assert site_key(snapshot, config) == site_key(snapshot, config, code=code_digest())
+    assert site_key(snapshot, config, code="a") != site_key(snapshot, config, code="b")
+
+
+def _installed_copy(where: Path) -> Path:
+    """A copy of mcp-portal's package and shipped files, to be imported in place of the real one."""
+    shutil.copytree(ROOT / "generator", where / "generator", ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("templates", "locales"):
+        shutil.copytree(ROOT / name, where / name)
+    return where
+
+
+def test_an_upgrade_that_changes_output_is_not_served_from_the_cache(tmp_path: Path) -> None:
+    """One line of the installed code changes what every page says: a rebuild with the old cache shows
+    it on every page, exactly as a build without the cache does."""
+    package = _installed_copy(tmp_path / "installed")
+
+    def build(out: str, *extra: str) -> dict[str, bytes]:
+        argv = [PYTHON, "-m", "generator", "build", "--from", str(SNAPSHOT), "--out", str(tmp_path / out)]
+        argv += ["--no-search", "--locales", "en", "--jobs", "1", "--cache", str(tmp_path / "cache"), *extra]
+        env = {**os.environ, "PYTHONPATH": str(package)}
+        done = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        return tree_bytes(tmp_path / out)
+
+    build("site")
+    extras = package / "generator" / "render" / "extras.py"
+    source = extras.read_text(encoding="utf-8")
+    assert "\"img-src 'self' data:; " in source
+    extras.write_text(source.replace("\"img-src 'self' data:; ", "\"img-src 'self'; "), encoding="utf-8")
+    warm, cold = build("site"), build("cold", "--no-cache")
+    assert warm == cold
+    tool_page = warm["en/tools/search_chat/index.html"]
+    assert b"img-src &#39;self&#39;; font-src" in tool_page  # the policy in every page's <meta>
+
+
+@pytest.mark.parametrize("before", ["no cache yet", "a cache from an earlier build"])
+def test_a_failed_build_leaves_the_cache_as_it_found_it(tmp_path: Path, cli: Cli, before: str) -> None:
+    theme = tmp_path / "theme" / "html"
+    theme.mkdir(parents=True)
+    (theme / "tool.html.j2").write_text(
+        '{% extends "shipped/html/tool.html.j2" %}{% block title %}{{ no_such_name.field }}{% endblock %}',
+        encoding="utf-8",
+    )
+    jobs = "1"
+    if before != "no cache yet":
+        assert _build(cli, tmp_path / "site").code == 0
+        jobs = "2"  # the parent compiles every template before the workers start
+    found = _state(tmp_path / ".mcp-portal-cache")
+    run = _build(cli, tmp_path / "site", "--templates", str(tmp_path / "theme"), "--jobs", jobs)
+    assert run.code == 1 and "no_such_name" in run.err, run.err
+    assert _state(tmp_path / ".mcp-portal-cache") == found
