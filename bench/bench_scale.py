@@ -519,6 +519,9 @@ def write_mkdocs_site(src: Path, tools: Sequence[JSON]) -> None:
             (pages / f"{tool['name']}.md").write_text(f"# {tool['title']}\n\n" + tool_markdown(tool, locale), "utf-8")
 
 
+BASELINE = " (baseline)"
+"""The suffix of the variants that run the ``--baseline`` tree."""
+
 # --- the variants ---------------------------------------------------------------------------------
 
 
@@ -599,18 +602,19 @@ def edited_snapshot(source: Path, target: Path, repo: Path) -> None:
     target.write_text(changed.to_json(), "utf-8")
 
 
-def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> list[Variant]:
-    """Every variant to run at ``ctx.n``, in the order one round runs them."""
+def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str], baseline: bool = False) -> list[Variant]:
+    """Every variant to run at ``ctx.n``, in the order one round runs them. For the ``--baseline``
+    tree (*baseline*) only the portal's builds, named with a ``(baseline)`` suffix."""
     n, work = ctx.n, ctx.work
-    first_n = n == args.tools[0]  # notes about a missing tool are given once
+    first_n = n == args.tools[0] and not baseline  # notes about a missing tool are given once
     found: list[Variant] = []
 
     def add(name: str, run: Callable[[int, Path], Sample]) -> None:
-        found.append(Variant(name, n, run))
+        found.append(Variant(name + (BASELINE if baseline else ""), n, run))
 
     def site(name: str, out: Path, command: Callable[[Path], list[str]], keep: bool = False) -> None:
         """A variant that writes a site into a fresh *out*; its size is recorded, then it is removed."""
-        variant = Variant(name, n, lambda r, log: Sample(0, 0, 0))
+        variant = Variant(name + (BASELINE if baseline else ""), n, lambda r, log: Sample(0, 0, 0))
 
         def run(r: int, log: Path) -> Sample:
             sample = measure(command(fresh(out)), log, ctx.repo)
@@ -628,9 +632,10 @@ def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> li
         out.unlink()
         return sample
 
-    add("introspect", introspect)
-    sdk = [sys.executable, str(BENCH / "sdk_list_tools.py"), ctx.server]
-    add("sdk list loop", lambda r, log: measure(sdk, log, ctx.repo))
+    if not baseline:
+        add("introspect", introspect)
+        sdk = [sys.executable, str(BENCH / "sdk_list_tools.py"), ctx.server]
+        add("sdk list loop", lambda r, log: measure(sdk, log, ctx.repo))
     if args.introspect_only:
         return found
 
@@ -692,6 +697,8 @@ def variants_for(ctx: Context, args: argparse.Namespace, notes: list[str]) -> li
             )
     elif args.jobs and first_n:
         notes.append("`mcp-portal build --help` offers no --jobs yet: the --jobs variants were skipped.")
+    if baseline:
+        return found
     hugo = shutil.which("hugo")
     if hugo:
         hsrc = fresh(work / "hugo-src")  # a kept --workdir may hold the last run's
@@ -785,9 +792,13 @@ def ratios(variants: Sequence[Variant]) -> list[str]:
                 "rebuild with search after one description changed / build with search",
             ),
         }
-        if v.name not in pairs:
+        name = v.name.removesuffix(BASELINE)
+        if name not in pairs:
             continue
-        base_name, label = pairs[v.name]
+        base_name, label = pairs[name]
+        if name != v.name:  # a baseline build is compared with the baseline's own builds, and with Hugo
+            label = f"{label} (baseline)"
+            base_name += "" if base_name.startswith("hugo") else BASELINE
         base = by.get((base_name, v.tools))
         if base is None or not base.samples:
             continue
@@ -796,6 +807,15 @@ def ratios(variants: Sequence[Variant]) -> list[str]:
             f"- {v.tools:,} tools: {label}: {statistics.median(per_run):.2f} "
             f"({v.median('wall'):.2f} s vs {base.median('wall'):.2f} s, wall)"
         )
+    for v in variants:
+        before = by.get((v.name + BASELINE, v.tools))
+        if before is not None and before.samples and v.samples:
+            lines.append(
+                f"- {v.tools:,} tools: {v.name}, this tree / the baseline: "
+                f"{v.median('wall') / before.median('wall'):.2f} wall "
+                f"({v.median('wall'):.2f} s vs {before.median('wall'):.2f} s), peak RSS "
+                f"{mib(max(x.rss_kb for x in v.samples))} vs {mib(max(x.rss_kb for x in before.samples))} MiB"
+            )
     for v in variants:
         indexed = [(s.index, s.wall) for s in v.samples if s.index is not None]
         if v.name == "build (search)" and indexed:  # the build's own stage line: Pagefind alone
@@ -867,6 +887,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         default=ROOT,
         help="the source tree whose generator is measured (default: this one); e.g. a `git archive` export",
     )
+    parser.add_argument(
+        "--baseline",
+        type=Path,
+        help="another source tree (e.g. a `git worktree` of the last release) whose builds run interleaved with "
+        "this tree's, each named '(baseline)', for a before/after in one run",
+    )
     parser.add_argument("--workdir", type=Path, help="keep the work files here instead of a temporary directory")
     parser.add_argument("--json", type=Path, help="write every sample to this file")
     args = parser.parse_args(argv)
@@ -875,6 +901,12 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     if not (args.repo / "generator" / "__main__.py").is_file():
         parser.error(f"--repo {args.repo} is not an mcp-portal source tree (no generator/__main__.py)")
     args.repo = args.repo.resolve()
+    if args.baseline is not None:
+        if not (args.baseline / "generator" / "__main__.py").is_file():
+            parser.error(f"--baseline {args.baseline} is not an mcp-portal source tree (no generator/__main__.py)")
+        if args.portal:
+            parser.error("--baseline runs `python -m generator` in each tree, so it cannot be combined with --portal")
+        args.baseline = args.baseline.resolve()
     return args
 
 
@@ -900,6 +932,15 @@ def run_one_n(n: int, args: argparse.Namespace, portal: list[str], root: Path, n
     if got != n or [t["name"] for t in ctx_tools(ctx)] != [t["name"] for t in workload(n, args.seed)]:
         raise BenchError(f"the snapshot of the {n}-tool server holds {got} tools, not the workload's {n}")
     variants = variants_for(ctx, args, notes)
+    if args.baseline:
+        before = dataclasses.replace(
+            ctx,
+            work=work / "baseline",
+            repo=args.baseline,
+            build_help=capture([*portal, "build", "--help"], args.baseline),
+        )
+        before.work.mkdir(exist_ok=True)
+        variants += variants_for(before, args, notes, baseline=True)
     for r in range(args.runs):
         for v in variants:
             print(f"  run {r + 1}/{args.runs}: {v.name} ...", end="", file=sys.stderr, flush=True)
@@ -928,6 +969,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     notes: list[str] = []
     if not args.portal:
         compile_sources(args.repo)
+        if args.baseline:
+            compile_sources(args.baseline)
     env = environment(portal, args.repo)
     root = args.workdir or Path(tempfile.mkdtemp(prefix="bench-scale-"))
     results: list[Variant] = []
