@@ -1,32 +1,18 @@
-"""Work taken in a forked child while this process goes on, on a machine's other core.
-
-A rebuild's serial path has pieces that depend only on what is already known: the survey of the
-previous site (:mod:`generator.publish.survey`), the snapshot's tool digests
-(:mod:`generator.snapshot.snapshot`). :func:`in_child` forks a child that computes one of them and
-sends it back pickled through a pipe; :meth:`Forked.result` waits for it.
-
-The result is the same whichever process computes it: where a child cannot be used (no ``fork``,
-other threads running, whose locks a child could find held forever) or when it fails or sends
-something else, :meth:`Forked.result` computes it here. A child leaves through ``os._exit``: it
-runs no exit handlers, flushes none of the parent's buffers and prints nothing, not even a
-traceback.
+"""The one place mcp-portal starts worker processes: the render workers of a build.
 
 :func:`in_workers` runs many calls in a pool of forked workers (the render workers of
-:mod:`generator.publish.assemble`). Every process a build starts dies with it
-(:func:`die_with_parent`): a build killed by any signal, SIGKILL included, leaves no child, render
-worker or server running on for nothing. :func:`usable_jobs` caps ``--jobs`` at the CPUs this
-process may use.
+:mod:`generator.site.assemble`); with one job, nothing is forked and the calls run in this
+process. Every process a build starts dies with it (:func:`die_with_parent`): a build killed by
+any signal, SIGKILL included, leaves no render worker or server running on for nothing.
+:func:`usable_jobs` caps ``--jobs`` at the CPUs this process may use.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import pickle
 import signal
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Generic, TypeVar, cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.errors import PortalError
 
@@ -35,63 +21,6 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 A = TypeVar("A")
-
-
-class Forked(Generic[T]):
-    """A value being computed by :func:`in_child`; :meth:`result` waits, :meth:`close` gives up."""
-
-    def __init__(self, compute: Callable[[], T], kind: type, child: int = 0, pipe: int = -1) -> None:
-        self._compute = compute
-        self._kind = kind
-        self._child = child
-        self._pipe = pipe
-        self._done = False
-        self._value: T | None = None
-
-    @property
-    def forked(self) -> bool:
-        """Whether a child is computing it (or did, and has not been waited for)."""
-        return bool(self._child)
-
-    def result(self) -> T:
-        """The child's value, or the one computed here when there is no child or it sent nothing usable."""
-        if not self._done:
-            found = self._collect()
-            self._value = found if found is not None else self._compute()
-            self._done = True
-        return self._value  # type: ignore[return-value]
-
-    def child_result(self) -> T | None:
-        """The child's value, or None when there is no child or it sent nothing usable (never computed here)."""
-        if not self._done:
-            self._value = self._collect()
-            self._done = self._value is not None
-        return self._value
-
-    def _collect(self) -> T | None:
-        if not self._child:
-            return None
-        try:
-            with os.fdopen(self._pipe, "rb") as pipe:
-                self._pipe = -1
-                data = pipe.read()
-        finally:
-            self.close()
-        try:
-            value = pickle.loads(data) if data else None  # our own child's pickle, through our own pipe
-        except Exception:  # a child cut short: the value is computed here instead
-            return None
-        return cast("T", value) if isinstance(value, self._kind) else None
-
-    def close(self) -> None:
-        """Wait for the child, if any (it finishes its work and exits on its own)."""
-        if self._pipe >= 0:
-            os.close(self._pipe)
-            self._pipe = -1
-        if self._child:
-            child, self._child = self._child, 0
-            with contextlib.suppress(ChildProcessError):
-                os.waitpid(child, 0)
 
 
 def usable_cpus() -> int:
@@ -118,7 +47,7 @@ _PR_SET_PDEATHSIG = 1
 
 def die_with_parent(parent: int) -> None:
     """Have the kernel send this process SIGKILL the moment *parent* (the process that started it) dies;
-    called first thing in a child (a render worker, a forked helper, the demo's HTTP server).
+    called first thing in a child (a render worker, the demo's HTTP server).
 
     A child a killed build leaves behind would run on for nothing and keep what it inherited (the
     output directory's lock, a listening port); a parent killed by SIGKILL cleans nothing up, so only
@@ -137,49 +66,6 @@ def die_with_parent(parent: int) -> None:
         os._exit(1)
 
 
-_allowed = True
-"""Whether :func:`in_child` may fork (see :func:`one_process_when`)."""
-
-
-@contextlib.contextmanager
-def one_process_when(alone: bool) -> Iterator[None]:
-    """Inside the block, when *alone* (``--jobs 1``: the user asked for one process), fork no child."""
-    global _allowed
-    before = _allowed
-    _allowed = before and not alone
-    try:
-        yield
-    finally:
-        _allowed = before
-
-
-def in_child(compute: Callable[[], T], kind: type) -> Forked[T]:
-    """Start *compute* in a forked child; its value must be an instance of *kind* and picklable.
-
-    No child is forked where ``fork`` is missing, while other threads run, or inside
-    :func:`one_process_when`: :meth:`Forked.result` then computes the value in this process, as it
-    does when the child fails.
-    """
-    if not _allowed or not hasattr(os, "fork") or threading.active_count() > 1:
-        return Forked(compute, kind)
-    read, write = os.pipe()
-    parent = os.getpid()
-    child = os.fork()
-    if child == 0:  # pragma: no cover - runs in the child, which leaves through os._exit
-        status = 1
-        try:
-            die_with_parent(parent)
-            os.close(read)
-            view = memoryview(pickle.dumps(compute(), protocol=pickle.HIGHEST_PROTOCOL))
-            while view:
-                view = view[os.write(write, view) :]
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(write)
-    return Forked(compute, kind, child, read)
-
-
 def in_workers(
     work: Callable[[A, int], T],
     chunks: Sequence[A],
@@ -189,8 +75,8 @@ def in_workers(
 ) -> None:
     """Call ``work(chunk, i)`` for each of *chunks* in *jobs* forked worker processes, each of which dies
     with this one (:func:`die_with_parent`); *done* gets each value here as it comes, and *meanwhile* runs
-    here while the workers work. *work* and the values cross a pipe pickled; what the workers need besides
-    is inherited through the fork. A worker that dies meanwhile (killed by the out-of-memory killer, say)
+    here while the workers work. The chunks and the values cross a pipe pickled; *work*, and all it refers
+    to, is inherited through the fork. A worker that dies meanwhile (killed by the out-of-memory killer, say)
     ends it with :func:`_lost_worker`'s paragraph."""
     import multiprocessing  # here: only a build with workers needs them, and the command line starts faster
     from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -198,10 +84,12 @@ def in_workers(
 
     workers: list[BaseProcess] = []
     context = multiprocessing.get_context("fork")
+    token = id(work)
+    _WORK[token] = work  # the workers, forked by the first submit, inherit it: only the chunks are pickled
     try:
         pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
         with pool:
-            futures = [pool.submit(work, chunk, i) for i, chunk in enumerate(chunks)]
+            futures = [pool.submit(_run, token, chunk, i) for i, chunk in enumerate(chunks)]
             workers += multiprocessing.active_children()  # the workers, forked by the first submit
             try:
                 if meanwhile is not None:
@@ -213,6 +101,18 @@ def in_workers(
                 raise
     except BrokenProcessPool:  # the pool has joined its workers: their exit codes are known
         raise _lost_worker(workers) from None
+    finally:
+        del _WORK[token]
+
+
+_WORK: dict[int, Callable[[Any, int], Any]] = {}
+"""The work of each :func:`in_workers` call under way, by token: set before its workers are forked, so
+that they inherit it (with all it refers to, such as a whole site's model) instead of receiving it pickled."""
+
+
+def _run(token: int, chunk: Any, index: int) -> Any:
+    """In a worker: the work of the pool *token* on one chunk."""
+    return _WORK[token](chunk, index)
 
 
 def _lost_worker(workers: Sequence[BaseProcess]) -> PortalError:

@@ -130,9 +130,10 @@ def test_what_is_written_meanwhile_may_not_take_a_pages_path(jobs: int, tmp_path
     from generator.commands.build import catalogs_for
     from generator.errors import PortalError
     from generator.model.gather import gather
-    from generator.publish.assemble import new_job, render_pages
     from generator.publish.staging import Staging
     from generator.render.renderer import Deadline, Renderer
+    from generator.site.assemble import render_pages
+    from generator.site.job import new_job
 
     config = demo_config(PortalConfig(search=False))
     site = gather(load_snapshot(GOLDEN / "demo.snapshot.json"), config).model

@@ -12,12 +12,13 @@ from typing import Any
 
 import pytest
 
-import generator.publish.assemble
+import generator.site.assemble
+from generator.cache.store import Entry
 from generator.commands.build import build, site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
-from generator.publish.assemble import Job, staged_files
-from generator.publish.cache import Entry
+from generator.site.assemble import staged_files
+from generator.site.job import Job
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -61,7 +62,7 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
     assert first == cold
     assert len(list(cache.glob("*.entry"))) == len(DEMO.tools) + 3  # each tool, prompt, resource, template
 
-    render_group = generator.publish.assemble._render_group
+    render_group = generator.site.assemble._render_group
 
     def only_site_pages(job: Job, indexes: list[int]) -> Entry:
         # The tool list, connecting, changes and API pages are made from the whole site: always rendered.
@@ -69,7 +70,7 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
             raise AssertionError(f"a warm cache rendered {job.pages[indexes[0]].html_path}")
         return render_group(job, indexes)
 
-    monkeypatch.setattr(generator.publish.assemble, "_render_group", only_site_pages)
+    monkeypatch.setattr(generator.site.assemble, "_render_group", only_site_pages)
     warm, warm_warnings = site_files(DEMO, config, cache=cache)
     assert warm == cold and warm_warnings == cold_warnings
 
@@ -329,7 +330,7 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
     """With the .index record, a page the previous site still holds is left there, and its copy read from
     that site's llms-full.txt, without opening its entry. A damaged record, or an llms-full.txt edited
     by hand, sends the rebuild back to the entries: the site is the cold build's every time."""
-    from generator.publish.cache import RenderCache
+    from generator.cache.store import RenderCache
 
     out, cache = tmp_path / "site", tmp_path / "cache"
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
@@ -373,10 +374,10 @@ def test_a_watch_recalls_the_records_it_committed_until_their_files_change(
     """``build --watch`` defers the cache's bookkeeping until after its "Built" line, and then takes the
     ``.index`` and ``.rows`` records it committed from memory instead of reading them again. A record
     file changed on disk since (here: cut short) is read, found damaged, and costs time, not a byte."""
-    import generator.publish.cache as cache_module
+    import generator.cache.store as cache_module
+    from generator.commands.build import Warm
 
-    monkeypatch.setattr(cache_module, "_recalling", None)
-    cache_module.recall_records()
+    warm = Warm()
     read: list[str] = []
 
     def counted(name: str) -> Any:
@@ -401,7 +402,7 @@ def test_a_watch_recalls_the_records_it_committed_until_their_files_change(
         read.clear()
         later: list[Any] = []
         source.write_text(snapshot.to_json(), encoding="utf-8")
-        build(config, from_file=source, later=later)
+        build(config, from_file=source, later=later, warm=warm)
         assert (cache / f".pending-{os.getpid()}").is_dir()  # not committed yet: that waits for the caller
         during = list(read)
         for finish in later:

@@ -18,10 +18,10 @@ import pytest
 
 from generator.errors import PortalError
 from generator.publish import inplace
-from generator.publish.assemble import write_manifest
 from generator.publish.confined import Confined
 from generator.publish.staging import Staging
 from generator.publish.write import publish
+from generator.site.assemble import write_manifest
 from tests.conftest import tree_bytes
 
 

@@ -1,7 +1,7 @@
 """llms-full.txt: shared text stated once, and the split into parts under a token budget.
 
 A real site of 1,000 tools makes an ``llms-full.txt`` of about 8.5 MB per locale, far past any
-context window; over :data:`generator.publish.assemble.PART_TOKENS` it is also written as parts
+context window; over :data:`generator.site.job.PART_TOKENS` it is also written as parts
 that each fit the budget, and ``llms.txt`` lists them.  Here the budget is lowered so the demo
 splits, in one process and with forked workers (the output must be the same).
 """
@@ -22,12 +22,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
+from generator.cache.index import layout
 from generator.commands.build import build, site_files
-from generator.publish import assemble
-from generator.publish.assemble import staged_files
-from generator.publish.kept_index import layout
-from generator.publish.llms_full import BYTES_PER_TOKEN, estimate_tokens, without_shared
 from generator.publish.staging import Staging
+from generator.site import assemble
+from generator.site.assemble import staged_files
+from generator.site.llms_full import BYTES_PER_TOKEN, estimate_tokens, without_shared
 from generator.snapshot.snapshot import load_snapshot, revised
 from tests.golden_tool import SNAPSHOT, demo_config
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.publish.survey import Entry, unlisted
+from generator.publish.survey import Foreign, unlisted
 from tests.conftest import TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]
@@ -361,22 +361,22 @@ def test_files_the_manifest_does_not_list_are_kept(site: Path, cli: Cli, tmp_pat
     assert (site / "CNAME").read_bytes() == mine["CNAME"]
 
 
-def _unlisted_by_os_walk(real: Path, listed: set[str]) -> list[Entry]:
+def _unlisted_by_os_walk(real: Path, listed: set[str]) -> list[Foreign]:
     """What unlisted() found when it walked with os.walk and an lstat per directory (before 1k-tool
     rebuilds made its speed matter): the reference it must agree with."""
-    found: list[Entry] = []
+    found: list[Foreign] = []
     root = os.fspath(real)
     for top, dirs, names in os.walk(root, followlinks=False):
         prefix = "" if top == root else top[len(root) + 1 :] + "/"
-        found += [Entry(prefix + d, "symlink") for d in dirs if os.path.islink(os.path.join(top, d))]
+        found += [Foreign(prefix + d, "symlink") for d in dirs if os.path.islink(os.path.join(top, d))]
         if not dirs and not names and prefix:
-            found.append(Entry(prefix.rstrip("/"), "dir"))
+            found.append(Foreign(prefix.rstrip("/"), "dir"))
         for name in names:
             if prefix + name in listed or prefix + name == "manifest.json":
                 continue
             mode = os.lstat(os.path.join(top, name)).st_mode
             kind = "symlink" if stat.S_ISLNK(mode) else "file" if stat.S_ISREG(mode) else "other"
-            found.append(Entry(prefix + name, kind))
+            found.append(Foreign(prefix + name, kind))
     return sorted(found, key=lambda e: e.path)
 
 
@@ -401,7 +401,7 @@ def test_unlisted_finds_what_a_walk_of_the_tree_finds(tmp_path: Path) -> None:
     found = unlisted(real, dict.fromkeys(listed, ""))
     assert found == _unlisted_by_os_walk(real, listed)
     assert {e.kind for e in found} == {"file", "dir", "symlink", "other"}
-    assert Entry("to-dir", "symlink") in found and not any(e.path.startswith("to-dir/") for e in found)
+    assert Foreign("to-dir", "symlink") in found and not any(e.path.startswith("to-dir/") for e in found)
 
 
 def test_a_kept_file_where_the_new_site_writes_is_refused(site: Path, cli: Cli, tmp_path: Path) -> None:

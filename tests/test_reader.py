@@ -20,8 +20,8 @@ from urllib.parse import quote
 import pytest
 
 from generator.commands.build import site_files
-from generator.publish import search_parts
 from generator.publish.write import publish
+from generator.site import search_parts
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TESTS, serving
 from tests.golden_tool import SNAPSHOT, demo_config

@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
+from generator.cache import rows as kept_rows
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
-from generator.publish import kept_rows
 from generator.render import listings
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from generator.errors import PortalError
-from generator.publish import search, search_parts
 from generator.publish.staging import Staging
+from generator.site import search, search_parts
 
 PAGES = {
     **{

@@ -17,8 +17,8 @@ from generator.commands.build import build
 from generator.commands.demo_portal import demo_config
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
-from generator.publish import search, search_parts
-from generator.publish.assemble import staged_files
+from generator.site import search, search_parts
+from generator.site.assemble import staged_files
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 
 DEMO = load_snapshot(Path(__file__).parent / "golden" / "demo.snapshot.json")

@@ -24,12 +24,12 @@ from pathlib import Path
 import pytest
 from jinja2.bccache import bc_magic
 
+from generator.cache.keys import code_digest, site_key
+from generator.cache.store import RenderCache
+from generator.cache.trust import usable_cache
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
-from generator.publish.cache import RenderCache
-from generator.publish.keys import code_digest, site_key
-from generator.publish.trust import usable_cache
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import PYTHON, ROOT, TESTS, Run, tree_bytes
 

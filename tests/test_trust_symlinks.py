@@ -21,9 +21,9 @@ from pathlib import Path
 import pytest
 
 from generator.errors import PortalError
-from generator.publish.assemble import write_manifest
 from generator.publish.staging import Staging
 from generator.publish.write import publish
+from generator.site.assemble import write_manifest
 from tests.conftest import TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]

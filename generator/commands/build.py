@@ -13,32 +13,31 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from generator.cache.keys import site_key, theme_digest
+from generator.cache.store import PUBLISHED, Recollection, RenderCache, cache_dir
+from generator.cache.trust import usable_cache
 from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
-from generator.forked import one_process_when
 from generator.model.gather import gather
-from generator.publish.assemble import (
-    new_job,
+from generator.publish.location import Protected, check_cache_apart, check_location, preflight
+from generator.publish.staging import Staging
+from generator.publish.write import publish
+from generator.render.i18n import Catalog, catalog_warnings, load_catalog
+from generator.render.renderer import Deadline, Renderer
+from generator.resources import data_dir
+from generator.site.assemble import (
     render_pages,
     staged_files,
     write_llms,
     write_manifest,
     write_site_wide,
 )
-from generator.publish.cache import PUBLISHED, RenderCache, cache_dir
-from generator.publish.keys import site_key
-from generator.publish.location import Protected, check_cache_apart, check_location, preflight
-from generator.publish.staging import Staging
-from generator.publish.trust import usable_cache
-from generator.publish.write import publish
-from generator.render.i18n import Catalog, catalog_warnings, load_catalog
-from generator.render.renderer import Deadline, Renderer
-from generator.resources import data_dir
+from generator.site.job import new_job
 from generator.snapshot.remembered import ToolMemory
 from generator.snapshot.snapshot import Snapshot
 
@@ -50,6 +49,33 @@ class BuildResult:
     seconds: float
     snapshot: Snapshot
     warnings: tuple[str, ...]
+
+
+class KeptRenderer:
+    """One renderer (its templates compiled in memory) for the builds of one process while the theme
+    stays the same: a watch's rebuild then compiles no template again."""
+
+    def __init__(self) -> None:
+        self._theme: str | None = None
+        self._renderer: Renderer | None = None
+
+    def for_theme(self, template_dir: Path | None) -> Renderer:
+        """The renderer for *template_dir*, made afresh when a file of the theme changed."""
+        theme = theme_digest(template_dir)
+        if self._renderer is None or theme != self._theme:
+            self._renderer, self._theme = Renderer(template_dir), theme
+        return self._renderer
+
+
+@dataclass
+class Warm:
+    """What a process that builds again and again (``build --watch``) keeps from one build to the next:
+    the tools of the snapshot file it read, the render cache's records it committed, and its renderer.
+    Each only saves time: a build given a :class:`Warm` writes the very bytes a fresh one does."""
+
+    tools: ToolMemory = field(default_factory=ToolMemory)
+    records: Recollection = field(default_factory=Recollection)
+    renderer: KeptRenderer = field(default_factory=KeptRenderer)
 
 
 def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
@@ -75,29 +101,23 @@ def produce_site(
     jobs: int = 1,
     progress: Progress | None = None,
     cache: RenderCache | None = None,
+    renderer: KeptRenderer | None = None,
 ) -> list[str]:
     """Write every file of the site into *staging* as it is made; return the warnings.
 
-    Pages are rendered by *jobs* worker processes (see :mod:`generator.publish.assemble`), and
+    Pages are rendered by *jobs* worker processes (see :mod:`generator.site.assemble`), and
     with a *cache* directory the pages of what did not change are reused
-    (:mod:`generator.publish.cache`); the output is the same either way.
+    (:mod:`generator.cache.store`); the output is the same either way.
     """
     progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
     deadline = Deadline(config.limits.max_render_seconds)
     with progress.stage("model", unit="tools") as advance:
         catalogs = catalogs_for(config)
-        warnings = [
-            f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English "
-            f"({', '.join(c.missing_keys[:5])})"
-            for code, c in catalogs.items()
-            if c.missing_keys
-        ]
-        warnings += catalog_warnings(catalogs)  # theme catalog keys nobody knows (typos)
+        warnings = _catalog_problems(catalogs)
         gathered = gather(snapshot, config)
         warnings += gathered.warnings
         template_dir = template_dir_of(config)
-        renderer = Renderer(template_dir)
-        job = new_job(gathered.model, catalogs, renderer, deadline, cache)
+        job = new_job(gathered.model, catalogs, (renderer or KeptRenderer()).for_theme(template_dir), deadline, cache)
         advance(len(gathered.model.tools))
 
     def meanwhile() -> None:  # what needs nothing the pages make: written while the workers render
@@ -108,19 +128,14 @@ def produce_site(
             pieces.close()
         if gathered.api is not None:
             staging.write(gathered.api.published_name, gathered.api.content)
-        for asset in ("portal.css", "highlight.css", "portal.js"):
-            # A template directory may override the shipped assets too, file by file.
-            source = data_dir("templates") / "static" / asset
-            if template_dir and (template_dir / "static" / asset).is_file():
-                source = template_dir / "static" / asset
-            staging.write(f"assets/{asset}", source.read_bytes())
+        _write_assets(staging, template_dir)
 
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
         schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
         write_llms(job, staging)
     warnings += schema_notes + example_warnings
     if config.search:
-        from generator.publish.search import index_site
+        from generator.site.search import index_site
 
         with progress.stage("index", unit="pages") as advance:
             deadline.check("building the search index")
@@ -130,6 +145,26 @@ def produce_site(
             progress.note("index: no indexed page changed, so the previous site's search index was reused")
     write_manifest(staging, {"capability_version": snapshot.capability_version, "fingerprint": snapshot.fingerprint})
     return warnings
+
+
+def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
+    """Warnings about the UI catalogs: strings a locale lacks, and theme keys nobody knows (typos)."""
+    missing = [
+        f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English "
+        f"({', '.join(c.missing_keys[:5])})"
+        for code, c in catalogs.items()
+        if c.missing_keys
+    ]
+    return missing + catalog_warnings(catalogs)
+
+
+def _write_assets(staging: Staging, template_dir: Path | None) -> None:
+    """The shipped CSS and JavaScript, each overridden by a file of the same name in the theme's ``static``."""
+    for asset in ("portal.css", "highlight.css", "portal.js"):
+        source = data_dir("templates") / "static" / asset
+        if template_dir and (template_dir / "static" / asset).is_file():
+            source = template_dir / "static" / asset
+        staging.write(f"assets/{asset}", source.read_bytes())
 
 
 def site_files(
@@ -162,7 +197,7 @@ def build(
     jobs: int = 1,
     progress: Progress | None = None,
     later: list[Callable[[], None]] | None = None,
-    memory: ToolMemory | None = None,
+    warm: Warm | None = None,
 ) -> BuildResult:
     """Run the whole pipeline; the previous site stays untouched unless everything succeeds.
 
@@ -171,68 +206,97 @@ def build(
     published site does not wait for is appended to it, for the caller to run once it has reported the
     build (``build --watch``): removing what the site no longer needs (see :func:`publish`) and the
     render cache's bookkeeping (:meth:`RenderCache.commit`). Without it, that is done before returning.
-    *memory* keeps the tools of the snapshot file read, for the next build of a watch.
+    *warm* is what a watch keeps between its builds (:class:`Warm`).
     """
-    started = time.perf_counter()
-    progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
+    run = _Run(config, from_file, lenient, introspect_warnings, progress, warm)
     out = Path(config.out)
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
     template_dir_of(config)  # a missing theme fails before the server is asked and the output is locked
     cache = cache_dir(config)
     if cache is not None:
         check_cache_apart(cache, out)
-    cache, refused = usable_cache(cache)  # a cache someone else can write is not used: a warning says why
-    with one_process_when(jobs <= 1):  # --jobs 1: one process, so no child either (generator.forked)
-        snapshot: Snapshot | None = None
-        renders: RenderCache | None = None
+    run.cache, refused = usable_cache(cache)  # a cache someone else can write is not used: a warning says why
+    if from_file is None:
+        run.obtain()  # a server is asked before the output is locked (its errors are not the output's)
+    # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
+    removed: list[Path] | None = [] if later is not None else None
+    try:
+        record = run.cache / PUBLISHED if run.cache is not None else None
+        produce = functools.partial(run.produce, jobs=jobs, strict=strict)
+        kept = publish(out, produce, protected=build_inputs(config, from_file), record=record, later=removed)
+    except BaseException:
+        if run.renders is not None:
+            run.renders.discard()  # a failed build leaves the cache as it found it
+        raise
+    finally:
+        if later is not None and removed:  # a failed swap may leave one too
+            later.extend(functools.partial(shutil.rmtree, path, ignore_errors=True) for path in removed)
+    if run.renders is not None:
+        (later.append if later is not None else _now)(run.renders.commit)
+    run.progress.report("publish", run.files, "files", time.perf_counter() - run.written)
+    assert run.snapshot is not None
+    warnings = (*run.warnings, *kept, *refused)
+    return BuildResult(out, run.files, time.perf_counter() - run.started, run.snapshot, warnings)
 
-        def obtain() -> None:
-            nonlocal snapshot, config, renders
-            with progress.stage("connect" if from_file is None else "read", unit="tools") as advance:
-                snapshot, config = obtain_snapshot(
-                    config, from_file, lenient=lenient, introspect_warnings=introspect_warnings, memory=memory
-                )
-                advance(len(snapshot.tools))
-            renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
 
-        produced: dict[str, object] = {}
+def _now(task: Callable[[], None]) -> None:
+    task()
 
-        def produce(staging: Staging) -> None:
-            if snapshot is None:  # a snapshot file is read here, under the lock, while the old site is surveyed
-                obtain()
-                check_location(out, build_inputs(config, from_file))  # the demo's OpenAPI document is one too
-            assert snapshot is not None
-            warnings = produce_site(snapshot, config, staging, jobs=jobs, progress=progress, cache=renders)
-            if strict and warnings:
-                raise PortalError(
-                    "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
-                )
-            produced.update(warnings=warnings, files=len(staging.hashes), written=time.perf_counter())
 
-        if from_file is None:
-            obtain()  # a server is asked before the output is locked (its errors are not the output's)
-        # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
-        removed: list[Path] | None = [] if later is not None else None
-        try:
-            record = cache / PUBLISHED if cache is not None else None
-            kept = publish(out, produce, protected=build_inputs(config, from_file), record=record, later=removed)
-        except BaseException:
-            if renders is not None:
-                renders.discard()  # a failed build leaves the cache as it found it
-            raise
-        finally:
-            if later is not None and removed:  # a failed swap may leave one too
-                later.extend(functools.partial(shutil.rmtree, path, ignore_errors=True) for path in removed)
-        assert snapshot is not None
-        if renders is not None:
-            if later is not None:
-                later.append(renders.commit)
-            else:
-                renders.commit()
-        files = int(str(produced["files"]))
-        progress.report("publish", files, "files", time.perf_counter() - float(str(produced["written"])))
-        warnings = [*list(produced["warnings"]), *kept, *refused]  # type: ignore[call-overload]
-        return BuildResult(out, files, time.perf_counter() - started, snapshot, tuple(warnings))
+class _Run:
+    """One build under way: what it has obtained and produced so far (see :func:`build`)."""
+
+    def __init__(
+        self,
+        config: PortalConfig,
+        from_file: Path | None,
+        lenient: bool,
+        introspect_warnings: list[str] | None,
+        progress: Progress | None,
+        warm: Warm | None,
+    ) -> None:
+        self.started = time.perf_counter()
+        self.config, self.from_file, self.lenient, self.warm = config, from_file, lenient, warm
+        self.introspect_warnings = introspect_warnings
+        self.progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
+        self.cache: Path | None = None
+        self.snapshot: Snapshot | None = None
+        self.renders: RenderCache | None = None
+        self.warnings: list[str] = []
+        self.files = 0
+        self.written = 0.0
+
+    def obtain(self) -> None:
+        """Take the snapshot (from the server or the file), and open the render cache for it."""
+        with self.progress.stage("connect" if self.from_file is None else "read", unit="tools") as advance:
+            self.snapshot, self.config = obtain_snapshot(
+                self.config,
+                self.from_file,
+                lenient=self.lenient,
+                introspect_warnings=self.introspect_warnings,
+                memory=self.warm.tools if self.warm is not None else None,
+            )
+            advance(len(self.snapshot.tools))
+        if self.cache is not None:
+            recollection = self.warm.records if self.warm is not None else None
+            self.renders = RenderCache(self.cache, site_key(self.snapshot, self.config), recollection)
+
+    def produce(self, staging: Staging, *, jobs: int, strict: bool) -> None:
+        """Write the site into *staging* (under the output's lock); a snapshot file is read here."""
+        if self.snapshot is None:
+            self.obtain()
+            check_location(Path(self.config.out), build_inputs(self.config, self.from_file))  # the demo's OpenAPI
+        assert self.snapshot is not None
+        renderer = self.warm.renderer if self.warm is not None else None
+        warnings = produce_site(
+            self.snapshot, self.config, staging, jobs=jobs, progress=self.progress, cache=self.renders,
+            renderer=renderer,
+        )  # fmt: skip
+        if strict and warnings:
+            raise PortalError(
+                "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
+            )
+        self.warnings, self.files, self.written = warnings, len(staging.hashes), time.perf_counter()
 
 
 def build_inputs(config: PortalConfig, from_file: Path | None) -> Protected:

@@ -9,30 +9,26 @@ configuration are in :mod:`generator.commands.arguments`; this module runs the c
 from __future__ import annotations
 
 import argparse
-import atexit
 import functools
-import gc
 import logging
-import os
 import signal
 import sys
-import threading
 import traceback
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from generator import heap
 from generator.commands.arguments import config_from_args, make_parser, reject_empty_options
 from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
 from generator.errors import PortalError, UsageError
 from generator.forked import usable_jobs
-from generator.snapshot.jsontext import freeze_after_pauses
 from generator.text import for_terminal, one_line
 
 if TYPE_CHECKING:
-    from generator.snapshot.remembered import ToolMemory
+    from generator.commands.build import Warm
 
 
 def say(text: str, *, err: bool = False, end: str = "\n") -> None:
@@ -68,8 +64,7 @@ def _with_leniency(args: argparse.Namespace, command: Callable[[argparse.Namespa
 def main(argv: Sequence[str] | None = None, *, tune_gc: bool = False, ran: list[str] | None = None) -> int:
     """Run the command line; return the exit code (never raises for user errors).
 
-    *tune_gc* (the console script's) sets :data:`GC_THRESHOLDS` for the commands that build a site, and
-    freezes what the commands of :data:`KEEPING` keep;
+    *tune_gc* (the console script's) tunes the garbage collector for the command (:func:`generator.heap.tune_for`);
     *ran*, when given, gets the name of the command that ran (the console script's, for :func:`run`).
     """
     parser = make_parser()
@@ -79,10 +74,8 @@ def main(argv: Sequence[str] | None = None, *, tune_gc: bool = False, ran: list[
         return int(exc.code or 0)
     if ran is not None:
         ran.append(args.command)
-    if tune_gc and args.command in KEEPING:
-        if args.command in BUILDING:
-            gc.set_threshold(*GC_THRESHOLDS)
-        freeze_after_pauses()  # the snapshot lives to the end: the collector need not walk it
+    if tune_gc:
+        heap.tune_for(args.command)
     # The SDK logs transport faults with tracebacks; the user gets our one paragraph instead.
     logging.getLogger("mcp").setLevel(logging.DEBUG if args.debug else logging.CRITICAL)
     start_session()  # every secret a connection registers during this run is masked in all that is printed
@@ -197,22 +190,21 @@ def _read_and_build(
     config: PortalConfig,
     *,
     later: list[Callable[[], None]] | None = None,
-    memory: ToolMemory | None = None,
+    warm: Warm | None = None,
 ) -> int:
-    """One build. *later* and *memory*: see :func:`generator.commands.build.build`."""
+    """One build. *later* and *warm*: see :func:`generator.commands.build.build`."""
     jobs, capped = usable_jobs(config.jobs)
     if capped:
         say(f"mcp-portal: {capped}", err=True)
-    return _build(args, config, jobs, later, memory)
+    return _build(args, config, jobs, later, warm)
 
 
 def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     """``build --watch``: build, then build again in this process whenever an input changes
     (:mod:`generator.commands.watch`). A failed build is reported and the watch goes on."""
+    from generator.cache.store import cache_dir
     from generator.commands import watch as watching
-    from generator.commands.build import build_inputs
-    from generator.publish.cache import cache_dir, recall_records
-    from generator.snapshot.remembered import ToolMemory
+    from generator.commands.build import Warm, build_inputs
 
     if args.from_file and not Path(args.from_file).is_file():
         raise UsageError(
@@ -243,7 +235,7 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
             if reread:
                 settings[0] = config_from_args(args)  # the config file may have changed too
                 published[0] = watching.site_digest(Path(settings[0].out))
-            _read_and_build(args, settings[0], later=later, memory=memory)
+            _read_and_build(args, settings[0], later=later, warm=warm)
         except Exception as exc:  # reported like a command's failure; the site is untouched, the watch goes on
             failed(exc)
         finally:
@@ -257,8 +249,7 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
         say(f"Rebuilding: {one_line(shown)} changed.", err=True)
         one_build(reread=True)
 
-    memory = ToolMemory()  # a rebuild checks only the tools it has not read before
-    recall_records()  # and takes the render cache's records it committed itself from memory
+    warm = Warm()  # what each rebuild takes from the build before: read tools, cache records, compiled templates
     signal.signal(signal.SIGTERM, _stop)  # a process manager's stop ends the watch as Ctrl-C does
     try:
         one_build(reread=False)  # a first build that fails is reported too: fix the input, and it builds again
@@ -272,7 +263,7 @@ def _build(
     config: PortalConfig,
     jobs: int,
     later: list[Callable[[], None]] | None = None,
-    memory: ToolMemory | None = None,
+    warm: Warm | None = None,
 ) -> int:
     from generator.commands.build import build
     from generator.commands.progress import Progress
@@ -287,7 +278,7 @@ def _build(
         jobs=jobs,
         progress=progress,
         later=later,
-        memory=memory,
+        warm=warm,
     )
     progress.flush()
     for warning in result.warnings:
@@ -353,56 +344,14 @@ COMMANDS = {
 }
 
 
-GC_THRESHOLDS = (10_000, 50, 100)
-"""The cyclic garbage collector's thresholds while a command builds a site (Python's: 700, 10, 10).
-
-A build holds a large heap that lives to the end (the snapshot, the site model, the compiled
-templates) and makes garbage that reference counting frees; with Python's thresholds the
-collector walked that heap again and again (a one-tool rebuild at 1,000 tools ran 2 full and 24
-middle collections; see docs/performance.md). Young cycles are still collected, less often.
-``introspect`` keeps Python's: there, fewer and larger young collections were slower."""
-BUILDING = frozenset({"build", "check"})
-"""The commands that build a site (``check`` builds one to compare)."""
-KEEPING = BUILDING | {"introspect"}
-"""The commands whose heap lives to their end (``introspect`` keeps every tool it listed until it has
-written them): what a :func:`~generator.snapshot.jsontext.gc_paused` block made is frozen, and the
-process ends without tearing the heap down (:func:`end_now`). At 10,000 tools that spared
-``introspect`` a full collection over its listing (0.3 s) and the teardown (0.4 s)."""
-
-
 def run() -> None:
     """Console-script entry point (``mcp-portal`` and ``python -m generator``).
 
-    After ``build``, ``check`` and ``introspect`` the process ends without tearing down its heap (:func:`end_now`).
+    After ``build``, ``check`` and ``introspect`` the process ends without tearing down its heap
+    (:func:`generator.heap.end_now`).
     """
     ran: list[str] = []
     code = main(tune_gc=True, ran=ran)
-    if ran and ran[0] in KEEPING:
-        end_now(code)
+    if ran and ran[0] in heap.KEEPING:
+        heap.end_now(code)
     sys.exit(code)
-
-
-def end_now(code: int) -> None:
-    """End the process with *code* once the exit handlers have run and the output is flushed, skipping
-    the interpreter's teardown; return (for a normal exit) only when the output cannot be flushed.
-
-    A build's heap lives to the end (the snapshot, the site model, the compiled templates), and
-    Python frees it object by object when it exits: 0.25 s of a one-tool rebuild at 1,000 tools and
-    0.86 s at 5,000 (docs/performance.md), for memory the system takes back anyway. Nothing of the
-    build is left to that teardown: every file is written and closed before the command returns,
-    its worker processes have been joined, and the ``atexit`` handlers still run here, in order.
-    Should any other thread still be running, the process exits as usual, waiting for it; what the
-    build froze (:func:`~generator.snapshot.jsontext.freeze_after_pauses`) is unfrozen first, so that
-    the usual teardown collects and finalizes it.
-    """
-    if threading.active_count() > 1:
-        gc.unfreeze()
-        return
-    atexit._run_exitfuncs()
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (OSError, ValueError):  # a closed pipe or stream: let the normal exit report it
-        gc.unfreeze()
-        return
-    os._exit(code)

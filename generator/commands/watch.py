@@ -31,9 +31,6 @@ cannot cut that short.
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
-import gc
 import hashlib
 import os
 import shutil
@@ -44,6 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from generator import heap
 from generator.errors import PortalError, UsageError
 
 POLL_SECONDS = 0.01
@@ -159,28 +157,6 @@ def changed_names(before: State, after: State) -> list[str]:
     return sorted(name for name in old.keys() | new.keys() if old.get(name) != new.get(name))
 
 
-def settle_heap() -> None:
-    """Between builds, while the process only waits: collect what the last build left in cycles, then
-    freeze what survives (the imported modules, the compiled templates, the caches), so that the next
-    build's collections walk only what it makes itself. What a build froze is unfrozen first: a long-lived
-    process must not keep every build's frozen objects forever."""
-    gc.unfreeze()
-    gc.collect()
-    gc.freeze()
-    _trim()
-
-
-def _trim() -> None:
-    """Give the memory the last build freed back to the system (glibc's ``malloc_trim``), so that a long
-    watch does not hold each build's high-water mark of free heap: without it, a watch of 5,000 tools grew
-    by some 15 MB a rebuild. Elsewhere (no glibc) it does nothing."""
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.malloc_trim(0)
-    except (OSError, AttributeError):
-        pass
-
-
 def watch(
     rebuild: Callable[[list[str]], None],
     watched: Callable[[], Watched],
@@ -194,7 +170,7 @@ def watch(
     propagates (the command's usual "interrupted" and 130). *watched* is asked again after every build,
     since the config file may name other directories now. *rebuild* reports its own failures."""
     while True:
-        settle_heap()
+        heap.settle()  # while the process only waits
         current = watched()
         say(_watching(current))
         try:
@@ -202,11 +178,8 @@ def watch(
         except KeyboardInterrupt:
             say("mcp-portal: stopped watching.")
             return 0
-        gc.disable()  # what a build makes in cycles waits for settle_heap, when the process is idle
-        try:
+        with heap.paused():  # what a build makes in cycles waits for heap.settle, when the process is idle
             rebuild(changed)
-        finally:
-            gc.enable()
 
 
 def _next_change(watched: Watched, interval: float, sleep: Callable[[float], None]) -> list[str]:

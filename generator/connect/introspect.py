@@ -23,7 +23,7 @@ from generator.connect.merge import merge
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, server_identity
 from generator.errors import PortalError
-from generator.snapshot.jsontext import gc_paused
+from generator.heap import paused
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.snapshot import Snapshot, fingerprint, resolve_capability_version
 
@@ -174,7 +174,7 @@ def introspect_all(
         results[index] = await _introspect_one(spec, limits, lenient, found)
 
     try:
-        with gc_paused():  # thousands of tools are kept, in no cycle: see gc_paused
+        with paused():  # thousands of tools are kept, in no cycle: see generator.heap
             anyio.run(run_all)
     except (Exception, BaseExceptionGroup) as exc:
         first = leaf(exc)

@@ -1,4 +1,5 @@
-"""Stage 8, publishing: the search index, the manifest, and the safe swap into ``--out``.
+"""Stage 8, publishing: the staging directory, the survey of the previous site, the in-place update or
+the swap into ``--out``, and the manifest.
 
 Knows bytes and paths; knows nothing of templates.
 """

@@ -45,7 +45,7 @@ class Staging:
         self,
         root: Path,
         previous: Path | None = None,
-        unchanged: Mapping[str, str] | Callable[[], Mapping[str, str]] | None = None,
+        unchanged: Mapping[str, str] | None = None,
         *,
         lazy: bool = False,
     ) -> None:
@@ -56,25 +56,12 @@ class Staging:
         """The directories made so far, relative to :attr:`root` (``""`` is the root itself)."""
         self.previous = previous
         """The site being replaced, whose files :attr:`unchanged` lists."""
-        self._unchanged = unchanged or {}
+        self.unchanged: Mapping[str, str] = unchanged or {}
+        """The previous site's files that are regular files still holding what its manifest says (path -> sha256)."""
         self.lazy = lazy and previous is not None
         """Whether a file :attr:`unchanged` already holds is left in :attr:`previous` (else it is hard-linked)."""
         self.same: set[str] = set()
         """The files of the new site left in :attr:`previous`, not written to :attr:`root` (lazy only)."""
-
-    @property
-    def unchanged(self) -> Mapping[str, str]:
-        """The previous site's files that are regular files still holding what its manifest says
-        (path -> sha256). Given as a function, it is called once, on first use: the publisher's survey
-        of the previous site may still be under way while the pages are modelled
-        (:mod:`generator.publish.survey`), so ask for this before forking the render workers."""
-        if callable(self._unchanged):
-            self._unchanged = self._unchanged()
-        return self._unchanged
-
-    def settle(self) -> None:
-        """Resolve :attr:`unchanged` now (before forking workers, which must inherit it resolved)."""
-        self.unchanged  # noqa: B018 - the property call is the point
 
     def fresh(self) -> Staging:
         """A writer into the same directory with its own :attr:`hashes` (one per render worker)."""

@@ -1,22 +1,12 @@
-"""The survey of the previous site a publish needs, taken in a child process while the pages are modelled.
+"""The survey of the previous site a publish needs before it changes anything.
 
 Before a build writes anything, :func:`generator.publish.write.publish` must know two things about
 the site it replaces: what in it the manifest does not list (kept, never deleted:
 :func:`unlisted`), and which listed files still hold what the manifest says
-(:func:`generator.publish.signatures.check_published`; the rest were edited by hand). Both pass
-over every file: 80 ms of a one-tool rebuild's serial path at 1,000 tools (6,000 files), which
-is most of a tenth of it. A symlink in the site is never entered: it is kept like any file we did
-not write, and a listed path beneath one (:func:`beneath_links`) is left alone, never hashed,
-replaced or removed.
-
-Nothing in the survey depends on the new site, so :func:`start_survey` forks a child that takes
-it while the parent reads a snapshot file (``build --from`` reads it under the lock for this) and
-builds the model and the cache keys, on the other core (:mod:`generator.forked`).
-The pages need the result only when they are written, so the parent waits for it just before the
-render workers are forked. The survey is the same whichever process takes it: when the child
-cannot be used (no ``fork``, other threads running, the child failed), the parent takes it
-itself. The output directory's lock is held throughout, so no other build changes the site
-while it is surveyed.
+(:func:`generator.publish.signatures.check_published`; the rest were edited by hand). A symlink in
+the site is never entered: it is kept like any file we did not write, and a listed path beneath one
+(:func:`beneath_links`) is left alone, never hashed, replaced or removed. The output directory's
+lock is held throughout, so no other build changes the site while it is surveyed.
 """
 
 from __future__ import annotations
@@ -27,13 +17,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.forked import Forked, in_child
 from generator.publish.location import MANIFEST
 from generator.publish.signatures import check_published, published_signatures, sha256_of
 
 
 @dataclass(frozen=True)
-class Entry:
+class Foreign:
     """Something in the old site that its manifest does not list: not ours, so it is kept."""
 
     path: str
@@ -41,16 +30,15 @@ class Entry:
     """``file``, ``symlink``, ``dir`` (an empty one) or ``other`` (a fifo, socket or device)."""
 
 
-def unlisted(real: Path, listed: Mapping[str, str], walked: set[str] | None = None) -> list[Entry]:
+def unlisted(real: Path, listed: Mapping[str, str], walked: set[str] | None = None) -> list[Foreign]:
     """Every entry under *real* that the manifest does not list, sorted; symlinks are never followed.
 
-    One ``scandir`` per directory, each entry told apart by the type the directory listing gives
-    (``os.walk`` and an ``lstat`` per directory took twice as long over a 5,000-tool site's 45,000
-    entries, and every build lists the whole previous site). A symlink to a directory is an entry
+    One ``scandir`` per directory, each entry told apart by the type the directory listing gives,
+    with no ``lstat`` per entry: every build lists the whole previous site. A symlink to a directory is an entry
     of its own, never walked into; a directory with nothing in it is one too. *walked*, when given,
     receives every directory listed (``""`` for *real*): those reached with no symlink on the way.
     """
-    found: list[Entry] = []
+    found: list[Foreign] = []
     pending = [("", os.fspath(real))]
     while pending:
         prefix, directory = pending.pop()
@@ -59,17 +47,17 @@ def unlisted(real: Path, listed: Mapping[str, str], walked: set[str] | None = No
         with os.scandir(directory) as listing:
             entries = list(listing)
         if not entries and prefix:
-            found.append(Entry(prefix.rstrip("/"), "dir"))
+            found.append(Foreign(prefix.rstrip("/"), "dir"))
         for entry in entries:
             path = prefix + entry.name
             if entry.is_dir():  # follows a symlink, as os.walk sorts entries
                 if entry.is_symlink():
-                    found.append(Entry(path, "symlink"))
+                    found.append(Foreign(path, "symlink"))
                 else:
                     pending.append((path + "/", entry.path))
             elif path not in listed and path != MANIFEST:
                 kind = "symlink" if entry.is_symlink() else "file" if entry.is_file(follow_symlinks=False) else "other"
-                found.append(Entry(path, kind))
+                found.append(Foreign(path, kind))
     return sorted(found, key=lambda e: e.path)
 
 
@@ -77,7 +65,7 @@ def unlisted(real: Path, listed: Mapping[str, str], walked: set[str] | None = No
 class Survey:
     """What a publish needs to know of the site it replaces (all empty when there is none)."""
 
-    kept: list[Entry] = field(default_factory=list)
+    kept: list[Foreign] = field(default_factory=list)
     """Entries the manifest does not list: carried over, never deleted."""
     intact: dict[str, str] = field(default_factory=dict)
     """Listed files that still hold what the manifest says (path -> sha256), ``manifest.json`` too."""
@@ -136,8 +124,3 @@ def _digest(path: Path) -> str:
     except OSError:
         pass
     return ""
-
-
-def start_survey(real: Path, listed: Mapping[str, str], record: Path | None) -> Forked[Survey]:
-    """Start the survey of the site at *real* in a forked child (see the module docstring)."""
-    return in_child(lambda: survey(real, listed, record), Survey)

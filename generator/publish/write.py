@@ -55,12 +55,11 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from generator.errors import PortalError
-from generator.forked import Forked
 from generator.publish.inplace import apply, roll_back
 from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect
 from generator.publish.signatures import record_published
 from generator.publish.staging import Staging, safe_relative
-from generator.publish.survey import Entry, Survey, start_survey
+from generator.publish.survey import Foreign, Survey, survey
 
 _SHOWN = 10
 """File names shown in a warning before the rest are counted."""
@@ -73,7 +72,7 @@ Producer = Callable[[Staging], None]
 # --------------------------------------------------------------------------- what the new site keeps
 
 
-def _collision(entry: Entry, new_files: set[str], new_dirs: set[str]) -> bool:
+def _collision(entry: Foreign, new_files: set[str], new_dirs: set[str]) -> bool:
     """Whether the new site writes at *entry*'s path, or needs it (or an ancestor) as the other kind."""
     parts = entry.path.split("/")
     ancestors = {"/".join(parts[:i]) for i in range(1, len(parts))}
@@ -87,7 +86,7 @@ def _names(paths: Sequence[str]) -> str:
     return shown + (f" and {len(paths) - _SHOWN} more" if len(paths) > _SHOWN else "")
 
 
-def _carry(real: Path, staging: Path, kept: Sequence[Entry], new_dirs: set[str]) -> None:
+def _carry(real: Path, staging: Path, kept: Sequence[Foreign], new_dirs: set[str]) -> None:
     """Put the kept entries into *staging* untouched: hard links (else copies), symlinks as symlinks."""
     made: set[str] = set()
     for entry in kept:
@@ -226,55 +225,71 @@ def publish(
         raise PortalError(f"Cannot create the output's parent directory {real.parent} ({exc.strerror}).") from None
     if real.exists() and not real.is_dir():
         raise PortalError(f"The output path {out} exists and is not a directory. Choose another --out.")
-    staging = real.parent / f".{real.name}.staging-{os.getpid()}"
-    old = real.parent / f".{real.name}.old-{os.getpid()}"
-    undo = real.parent / f".{real.name}.undo-{os.getpid()}"
-    done = real.parent / f".{real.name}.done-{os.getpid()}" if later is not None else None
-    warnings: list[str] = []
-    untouched: dict[str, list[int]] = {}
-    pending: Forked[Survey] | None = None
+    paths = _Paths(real, later is not None)
     found = Survey()
     with _locked(real):
+        written: Staging | None = None
         try:
             _clean_leftovers(real)
             site = inspect(out, real, protected)
-            # The previous site is surveyed in a child while the producer models the pages; the
-            # staging waits for it before the first page is written (generator.publish.survey).
-            pending = start_survey(real, site.listed, record) if site.exists else Forked(Survey, Survey)
-            shutil.rmtree(staging, ignore_errors=True)
-            staging.mkdir()
-            written = Staging(staging, real if site.exists else None, lambda: pending.result().intact, lazy=True)
+            found = survey(real, site.listed, record) if site.exists else Survey()
+            shutil.rmtree(paths.staging, ignore_errors=True)
+            paths.staging.mkdir()
+            written = Staging(paths.staging, real if site.exists else None, found.intact, lazy=True)
             produce(written)
-            found = pending.result()
-            new_files = set(written.hashes) | {MANIFEST}
-            new_dirs = directories_of(new_files)
-            _refuse_kept(out, found.kept, new_files, new_dirs)
-            changed = sorted(set(written.hashes) - written.same)
-            # Not ours to remove: a listed path beneath a symlink, and a link that is itself kept.
-            dropped = sorted(set(site.listed) - new_files - set(found.beyond) - {e.path for e in found.kept})
-            if written.lazy and len(changed) + len(dropped) <= len(new_files) // 2:
-                if changed or dropped:
-                    apply(real, staging, undo, changed, dropped, done=done)
-                # Every other file was left where it was: its signature still stands.
-                untouched = {path: found.signatures[path] for path in written.same if path in found.signatures}
-            else:
-                written.complete()
-                _carry(real, staging, found.kept, new_dirs)
-                if site.exists:
-                    os.chmod(staging, stat.S_IMODE(os.stat(real).st_mode))
-                    os.rename(real, old)
-                os.rename(staging, real)
+            untouched = _place(out, paths, site.exists, site.listed, found, written)
         except OSError as exc:
             raise PortalError(
                 f"Writing the site to {out} failed ({exc.strerror or exc}); the previous site is unchanged."
             ) from None
         finally:
-            if pending is not None:
-                pending.close()
-            _settle(real, staging, old, done)
-            if later is not None and done is not None and os.path.lexists(done):
-                later.append(done)
+            _settle(real, paths.staging, paths.old, paths.done)
+            if later is not None and paths.done is not None and os.path.lexists(paths.done):
+                later.append(paths.done)
         record_published(record, real, written.hashes | {MANIFEST: ""}, untouched)
+    return _warnings(out, found)
+
+
+class _Paths:
+    """The directories a publish uses beside the site at *real*, named after this process."""
+
+    def __init__(self, real: Path, keep_done: bool) -> None:
+        name, pid = real.name, os.getpid()
+        self.real = real
+        self.staging = real.parent / f".{name}.staging-{pid}"
+        self.old = real.parent / f".{name}.old-{pid}"
+        self.undo = real.parent / f".{name}.undo-{pid}"
+        self.done = real.parent / f".{name}.done-{pid}" if keep_done else None
+
+
+def _place(
+    out: Path, paths: _Paths, exists: bool, listed: Mapping[str, str], found: Survey, written: Staging
+) -> dict[str, list[int]]:
+    """Put the staged site in place: in place when at most half its files change, else by a swap.
+    Returns the signatures of the files left where they were (still valid)."""
+    new_files = set(written.hashes) | {MANIFEST}
+    new_dirs = directories_of(new_files)
+    _refuse_kept(out, found.kept, new_files, new_dirs)
+    changed = sorted(set(written.hashes) - written.same)
+    # Not ours to remove: a listed path beneath a symlink, and a link that is itself kept.
+    dropped = sorted(set(listed) - new_files - set(found.beyond) - {e.path for e in found.kept})
+    if written.lazy and len(changed) + len(dropped) <= len(new_files) // 2:
+        if changed or dropped:
+            apply(paths.real, paths.staging, paths.undo, changed, dropped, done=paths.done)
+        # Every other file was left where it was: its signature still stands.
+        return {path: found.signatures[path] for path in written.same if path in found.signatures}
+    written.complete()
+    _carry(paths.real, paths.staging, found.kept, new_dirs)
+    if exists:
+        os.chmod(paths.staging, stat.S_IMODE(os.stat(paths.real).st_mode))
+        os.rename(paths.real, paths.old)
+    os.rename(paths.staging, paths.real)
+    return {}
+
+
+def _warnings(out: Path, found: Survey) -> list[str]:
+    """The warnings about what the previous site held that this build did not write, or that was edited."""
+    warnings: list[str] = []
     if found.kept:
         warnings.append(
             f"kept {len(found.kept)} file(s) in {out} that mcp-portal did not write (the previous manifest.json "
@@ -294,7 +309,7 @@ def publish(
     return warnings
 
 
-def _refuse_kept(out: Path, kept: Sequence[Entry], new_files: set[str], new_dirs: set[str]) -> None:
+def _refuse_kept(out: Path, kept: Sequence[Foreign], new_files: set[str], new_dirs: set[str]) -> None:
     """Refuse when a kept entry cannot be carried over (an odd file type, or a path the new site writes)."""
     odd = [e.path for e in kept if e.kind == "other"]
     if odd:

@@ -8,7 +8,7 @@ a rebuild writes only the changed tool's rows.
 
 A row is remembered under two names, and reused only when both match:
 
-- the key of its tool's pages (:func:`generator.publish.cache.page_key`): the tool's own JSON, and
+- the key of its tool's pages (:func:`generator.cache.store.page_key`): the tool's own JSON, and
   everything site-wide its pages are made from (templates, catalogs, configuration, the installed
   generator code, server and endpoints); everything a row shows of its tool is made from these;
 - where it is written: the list, its locale, the page it is on and whether links are marked

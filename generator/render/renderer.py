@@ -265,19 +265,38 @@ class Renderer:
         template = self.text.get_template(f"md/{page.template}.md.j2")
         return rendered(template, self._md_globals(site, ctx.L), page=page, ctx=ctx)
 
-    def llms(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str | None) -> str:
-        """The root llms.txt (``locale=None``) or one locale's."""
+    def llms(
+        self,
+        site: SiteModel,
+        catalogs: Mapping[str, Catalog],
+        locale: str | None,
+        parts: Mapping[str, Sequence[Any]] | None = None,
+        part_tokens: int = 0,
+    ) -> str:
+        """The root llms.txt (``locale=None``) or one locale's; *parts* are the files of each locale's
+        ``llms-full.txt`` when it is split in parts of about *part_tokens* tokens."""
         code = locale or site.locales[0]
         page = Page(PageKind.INDEX, code)
         ctx = Context(site, page, catalogs[code], catalogs)
         name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
+        split = {} if parts is None else {"parts": parts, "part_tokens": part_tokens}
         return rendered(
             self.text.get_template(name),
             self._md_globals(site, ctx.L),
             ctx=ctx,
             pages=pages_for(site),
             root=locale is None,
+            **split,
         )
+
+    def twin_pointer(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str) -> str:
+        """What every twin of *locale* repeats after its title (``md/pointer.md.j2``), with its links as
+        they read from ``L/llms-full.txt``: the same bytes in every copy there, so it can be stated once."""
+        ctx = Context(site, Page(PageKind.INDEX, locale), catalogs[locale], catalogs, in_twin=True,
+                      from_path=f"{locale}/llms-full.txt")  # fmt: skip
+        template = self.text.get_template("md/pointer.md.j2")
+        text: str = rendered(template, self._md_globals(site, ctx.L), ctx=ctx)
+        return text.strip("\n")
 
     def not_found(self, site: SiteModel, catalogs: Mapping[str, Catalog], locale: str) -> str:
         """A 404 page: served at any URL, so its links are absolute paths from the site root."""

@@ -227,6 +227,20 @@ class SchemaResolver:
                 return None, []
         return acc, entered
 
+    def _branches(self, branches: list[Any]) -> list[tuple[Any, Any]] | None:
+        """Each branch of a union with its plain form (``false`` branches left out: they add nothing);
+        None when there are too many, or one has no plain form."""
+        if len(branches) > MAX_BRANCHES:
+            return None
+        resolved = []
+        for raw in branches:
+            sub = self.plain(raw)
+            if sub is None:
+                return None
+            if sub is not False:
+                resolved.append((raw, sub))
+        return resolved
+
     def collapse(self, schema: dict[str, Any], kind: str) -> tuple[dict[str, Any], bool, dict[str, Any]] | None:
         """A union of simple types (or X | null) as one schema plus "add null"; None if real alternatives.
 
@@ -234,17 +248,10 @@ class SchemaResolver:
         ``anyOf: [string, string with format date-time]``): the first branch accepts any string,
         so such a rule is not the row's; the caller shows it as holding "in some variants".
         """
-        branches = schema[kind]
-        if len(branches) > MAX_BRANCHES:
+        resolved = self._branches(schema[kind])
+        if resolved is None:
             return None
         rest = {k: v for k, v in schema.items() if k != kind}
-        resolved = []
-        for raw in branches:
-            sub = self.plain(raw)
-            if sub is None:
-                return None
-            if sub is not False:  # a `false` branch admits nothing, so it adds nothing
-                resolved.append((raw, sub))
         nulls = [r for r in resolved if _is_null_only(r[1])]
         others = [r for r in resolved if not _is_null_only(r[1])]
         if not others:

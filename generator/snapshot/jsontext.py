@@ -10,17 +10,12 @@ a raw newline, so that output is exactly what the pure-Python encoder writes for
 Anything that is not plain JSON data (a key that is not a string, a tuple, a subclass, a
 value the stdlib would convert) goes to :func:`json.dumps` itself, so the result is the
 stdlib's in every case; ``tests/test_startup.py`` compares the two on generated values.
-
-:func:`gc_paused` serves the other direction: reading (or listing) a large snapshot's JSON
-without the garbage collector walking the new objects again and again.
 """
 
 from __future__ import annotations
 
-import gc
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
 from functools import cache
 from json.encoder import encode_basestring
 from typing import Any
@@ -189,35 +184,3 @@ def pretty_pieces(value: dict[str, Any], key: str) -> Iterator[str]:
         yield separator + list_item(item)
         separator = ",\n    "
     yield around[1]
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Run the block without the cyclic garbage collector (restored after, as it was).
-
-    Reading a snapshot, or listing a large server, builds millions of small objects that are
-    kept and form no cycles; each full collection walks all of them again, which cost about a
-    third of the time at 10,000 tools.  Reference counting still frees everything as usual;
-    only cycles made in the block wait for the next collection after it.
-    """
-    was_enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if _freeze_after[0]:
-            gc.freeze()
-        if was_enabled:
-            gc.enable()
-
-
-_freeze_after = [False]
-
-
-def freeze_after_pauses() -> None:
-    """From now on, what a :func:`gc_paused` block made is frozen when it ends (:func:`gc.freeze`): the
-    collector never walks it again. Right for a command that keeps what it read to its end (a build
-    keeps its snapshot: at 1,000 tools, the first collection after the parse walked its 500,000
-    objects, 11 to 24 ms); wrong for a long-lived process, whose cycles made before would never be
-    collected. The console script's building commands and ``introspect`` call it (``cli.main(tune_gc=True)``)."""
-    _freeze_after[0] = True

@@ -19,9 +19,10 @@ from pathlib import Path
 from typing import Protocol
 
 from generator.errors import PortalError
+from generator.heap import paused
 from generator.snapshot import remembered
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
-from generator.snapshot.jsontext import around_list, compact, gc_paused, list_item, pretty, pretty_pieces
+from generator.snapshot.jsontext import around_list, compact, list_item, pretty, pretty_pieces
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import JSON, READABLE_VERSIONS, SNAPSHOT_VERSION, check_shape
@@ -54,7 +55,7 @@ def raw_digest(value: JSON) -> bytes:
 
 class PieceStore(Protocol):
     """Each tool's text in ``snapshot.json`` kept between builds, by its :func:`raw_digest`
-    (the render cache's ``.pieces`` record, :mod:`generator.publish.kept_pieces`)."""
+    (the render cache's ``.pieces`` record, :mod:`generator.cache.pieces`)."""
 
     def piece(self, key: bytes) -> bytes | None:
         """The text last kept for *key* (checked), or None."""
@@ -285,7 +286,7 @@ def frozen(snapshot: Snapshot) -> Snapshot:
     (:func:`~generator.snapshot.quick.shallow_pretty`).
     """
     try:
-        with gc_paused():  # millions of new objects that form no cycles, in a heap that is large already
+        with paused():  # millions of new objects that form no cycles, in a heap that is large already
             text = snapshot.to_json()
             data, plain = _loaded(text)
             return _checked(data, text, plain, pretty_text=True)
@@ -303,7 +304,7 @@ def parse_snapshot(raw: str, path: Path, memory: remembered.ToolMemory | None = 
     :data:`~generator.snapshot.shape.SNAPSHOT_SCHEMA` states. *memory*: see :func:`load_snapshot`.
     """
     try:
-        with gc_paused():
+        with paused():
             data, plain = _loaded(raw)
             if memory is not None:
                 return _parse_remembering(data, plain, memory)

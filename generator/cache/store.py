@@ -6,7 +6,7 @@ locale) and the warnings its examples gave are kept in one entry, named by a con
 everything those pages are made from:
 
 - the *site key*: the installed mcp-portal code and the versions of the libraries that shape its
-  output (:func:`generator.publish.keys.code_digest`); every shipped and theme template and catalog
+  output (:func:`generator.cache.keys.code_digest`); every shipped and theme template and catalog
   file, found through symbolic links as the loaders find them;
   the configuration (paths, limits, locales, title, base URL...) together with the contents of
   the overlays and translations directories, the OpenAPI document and the previous snapshot;
@@ -20,7 +20,7 @@ changed template, catalog, configuration, generator code or library version chan
 from the whole site (the tool list, llms.txt, connecting, changes, the API page, nav.js) are
 always rendered again, but the tool lists and llms.txt take each unchanged tool's rows from a
 ``.rows`` record named by the site key (:mod:`generator.render.listings`), and ``snapshot.json``
-takes each unchanged tool's text from the ``.pieces`` record (:mod:`generator.publish.kept_pieces`).
+takes each unchanged tool's text from the ``.pieces`` record (:mod:`generator.cache.pieces`).
 The search index is built again whenever a page it indexes changed; when none did, the previous
 site's index files are reused (a ``.search`` record, below).
 
@@ -29,7 +29,7 @@ header gives each page's sha256. A rebuild hard-links a page from the previous s
 site holds the same hash at the same path (its bytes in the entry are then never read), and
 checks every piece it does read against its hash. Over the site it last published, a rebuild
 does not even open the entry of a thing whose pages that site still holds: the ``.index`` record
-(:mod:`generator.publish.kept_index`) gives their hashes, and the twins' copies are read from the
+(:mod:`generator.cache.index`) gives their hashes, and the twins' copies are read from the
 previous ``llms-full.txt``. An entry that cannot be read, does not parse,
 fails a hash or does not name the pages asked for is a miss: its pages are rendered again
 and the entry rewritten, so a damaged cache can cost time but never change a byte of the site.
@@ -40,7 +40,7 @@ files the cache did not write are never touched. Records are data (JSON and chec
 code: nothing read from the cache is run or unpickled.
 The default directory is ``.mcp-portal-cache/<name of --out>/`` beside ``--out``; ``--cache DIR``
 puts the entries in DIR, and ``--no-cache`` renders everything. A directory someone else could write
-is not used (:mod:`generator.publish.trust`).
+is not used (:mod:`generator.cache.trust`).
 """
 
 from __future__ import annotations
@@ -57,14 +57,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from generator.cache.index import KeptIndex, index_bytes, read_index
+from generator.cache.keys import FORMAT
+from generator.cache.pieces import NAME as PIECES
+from generator.cache.pieces import KeptPieces
+from generator.cache.rows import MAGIC as ROWS_MAGIC
+from generator.cache.rows import KeptRows, read_rows, record_lines, rows_lines, unchanged
+from generator.cache.trust import make_private
 from generator.config.portal import PortalConfig
-from generator.publish.kept_index import KeptIndex, index_bytes, read_index
-from generator.publish.kept_pieces import NAME as PIECES
-from generator.publish.kept_pieces import KeptPieces
-from generator.publish.kept_rows import MAGIC as ROWS_MAGIC
-from generator.publish.kept_rows import KeptRows, read_rows, record_lines, rows_lines, unchanged
-from generator.publish.keys import FORMAT
-from generator.publish.trust import make_private
 from generator.render.listings import Rows
 
 T = TypeVar("T")
@@ -157,8 +157,10 @@ class RenderCache:
     failure, so a failed build leaves the cache as it found it.
     """
 
-    def __init__(self, root: Path, site: str) -> None:
+    def __init__(self, root: Path, site: str, recollection: Recollection | None = None) -> None:
         self.root = root
+        self.recollection = recollection
+        """The records a watch keeps in memory between its builds (None: every record is read from its file)."""
         self.site = site
         self.pending = root / f".pending-{os.getpid()}"
         self._created = make_private(root)
@@ -169,7 +171,7 @@ class RenderCache:
         """The records this build keeps for the next one (:meth:`keep_index`, :meth:`keep_rows`), made by
         :meth:`commit`: a watch publishes its site first and makes them after its "Built" line."""
         self._recall: list[tuple[Path, Callable[[], object]]] = []
-        """The records :meth:`commit` hands to :func:`recall_records` (what each file it leaves holds)."""
+        """The records :meth:`commit` hands to :attr:`recollection` (what each file it leaves holds)."""
 
     def _path(self, key: str) -> Path:
         return self.root / f"{key}.entry"
@@ -246,7 +248,7 @@ class RenderCache:
 
     def get_parts(self) -> dict[str, str]:
         """The parts of split ``llms-full.txt`` files the last build of this site wrote: what each part was
-        made of (:func:`generator.publish.llms_full.composition`) -> its sha256. Empty when there is none
+        made of (:func:`generator.site.llms_full.composition`) -> its sha256. Empty when there is none
         or it does not check out, and then every part is written."""
         self.used.add(self.site)
         return self._read_record(f"{self.site}.parts", _PARTS_MAGIC, self.site) or {}
@@ -257,10 +259,10 @@ class RenderCache:
             self._write_record(f"{self.site}.parts", _PARTS_MAGIC, self.site, parts)
 
     def get_index(self) -> KeptIndex | None:
-        """What each entry's pages were when this site was last published (:mod:`generator.publish.kept_index`)."""
+        """What each entry's pages were when this site was last published (:mod:`generator.cache.index`)."""
         self.used.add(self.site)
         path = self.root / f"{self.site}.index"
-        return _recalled(path, KeptIndex) or read_index(path, self.site)
+        return self._recalled(path, KeptIndex) or read_index(path, self.site)
 
     def keep_index(self, known: KeptIndex | None, make: Callable[[], KeptIndex]) -> None:
         """Keep the index *make* gives for the next build, unless it is the *known* one (made by :meth:`commit`)."""
@@ -297,13 +299,13 @@ class RenderCache:
         self._write_pending(name, [magic, body, b"\n", hashlib.sha256(body).hexdigest().encode()])
 
     def get_rows(self) -> KeptRows | None:
-        """The rows of the site-wide lists the last build of this site kept (:mod:`generator.publish.kept_rows`)."""
+        """The rows of the site-wide lists the last build of this site kept (:mod:`generator.cache.rows`)."""
         path = self.root / f"{self.site}.rows"
-        return _recalled(path, KeptRows) or read_rows(path, self.site)
+        return self._recalled(path, KeptRows) or read_rows(path, self.site)
 
     def snapshot_pieces(self) -> KeptPieces:
         """Each tool's text in ``snapshot.json`` as the last build wrote it, and the record of this build's
-        (:mod:`generator.publish.kept_pieces`); call its ``close`` once the file is written."""
+        (:mod:`generator.cache.pieces`); call its ``close`` once the file is written."""
         self.used.add(PIECES.partition(".")[0])
         return KeptPieces(self.root, self.pending)
 
@@ -355,10 +357,8 @@ class RenderCache:
                 os.replace(path, self.root / path.name)
         shutil.rmtree(self.pending, ignore_errors=True)
         recall, self._recall = self._recall, []
-        if _recalling is not None:
-            _recalling.clear()  # only the last build's records: a long watch holds one site's worth
-            for path, record in recall:
-                _keep_in_memory(path, record)
+        if self.recollection is not None:
+            self.recollection.keep(recall)
         with contextlib.suppress(OSError):
             for path in self.root.iterdir():
                 if _abandoned(path):
@@ -367,6 +367,10 @@ class RenderCache:
                     _remove_compiled(path)
                 elif _ENTRY.fullmatch(path.name) and path.name.partition(".")[0] not in self.used and path.is_file():
                     path.unlink()
+
+    def _recalled(self, path: Path, kind: type[T]) -> T | None:
+        """The record :attr:`recollection` holds for *path*, while the file there is the one it was kept for."""
+        return self.recollection.get(path, kind) if self.recollection is not None else None
 
     def discard(self) -> None:
         """After a failed build: drop its new entries, and the cache directories it created if they are empty."""
@@ -378,18 +382,30 @@ class RenderCache:
                 directory.rmdir()  # only succeeds when empty
 
 
-_recalling: dict[Path, tuple[tuple[int, ...], object]] | None = None
-"""With :func:`recall_records`: the records this process committed, by path, with the file's signature."""
+class Recollection:
+    """The ``.index`` and ``.rows`` records the last build of a watch committed, kept in memory and taken
+    from there while their files are the very files it left: a rebuild then reads neither. A record
+    recalled is what reading its file would give, so, as with the file, every page it vouches for is
+    still checked against the site's own hashes. Only the last build's records are held."""
 
+    def __init__(self) -> None:
+        self._kept: dict[Path, tuple[tuple[int, ...], object]] = {}
 
-def recall_records() -> None:
-    """From now on, keep in memory the ``.index`` and ``.rows`` records this process commits, and take
-    them from there while their files are the very files it left (``build --watch``: reading them cost
-    about 30 ms of a rebuild at 1,000 tools). A record recalled is what reading its file would give, so,
-    as with the file, every page it vouches for is still checked against the site's own hashes."""
-    global _recalling
-    if _recalling is None:
-        _recalling = {}
+    def keep(self, records: Sequence[tuple[Path, Callable[[], object]]]) -> None:
+        """Hold what each record gives as what its file holds now, in place of the last build's."""
+        self._kept.clear()
+        for path, record in records:
+            signature = _signature(path)
+            value = record() if signature is not None else None
+            if value is not None and signature is not None:
+                self._kept[path] = (signature, value)
+
+    def get(self, path: Path, kind: type[T]) -> T | None:
+        """The record held for *path*, of *kind*, while the file there is the one it was kept for; else None."""
+        kept = self._kept.get(path)
+        if kept is None or kept[0] != _signature(path) or not isinstance(kept[1], kind):
+            return None
+        return kept[1]
 
 
 def _signature(path: Path) -> tuple[int, ...] | None:
@@ -399,23 +415,6 @@ def _signature(path: Path) -> tuple[int, ...] | None:
     except OSError:
         return None
     return (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns, found.st_ctime_ns)
-
-
-def _keep_in_memory(path: Path, record: Callable[[], object]) -> None:
-    """Keep what *record* gives as what the file at *path* holds now (only with :func:`recall_records`)."""
-    signature = _signature(path)
-    if _recalling is not None and signature is not None:
-        value = record()
-        if value is not None:
-            _recalling[path] = (signature, value)
-
-
-def _recalled(path: Path, kind: type[T]) -> T | None:
-    """The record kept for *path*, while the file there is the one it was kept for; else None."""
-    kept = _recalling.get(path) if _recalling is not None else None
-    if kept is None or kept[0] != _signature(path) or not isinstance(kept[1], kind):
-        return None
-    return kept[1]
 
 
 def _remove_compiled(directory: Path) -> None:

@@ -16,7 +16,7 @@ file writes may still be in flight, so a file could be left empty or cut short
 The command line exits on its own only after every write has finished.
 
 A locale with more pages than one run should hold is indexed in parts, a Pagefind run each
-(:mod:`generator.publish.search_parts`): the first part joins the merged index, each later one is a
+(:mod:`generator.site.search_parts`): the first part joins the merged index, each later one is a
 bundle of its own under ``pagefind/parts/``, which the search script merges into the search as it
 loads (Pagefind's ``mergeIndex``), as ``pagefind/parts.json`` lists.
 
@@ -42,10 +42,10 @@ from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
+from generator.cache.store import RenderCache
 from generator.errors import PortalError
-from generator.publish import search_parts
-from generator.publish.cache import RenderCache
 from generator.publish.staging import Staging
+from generator.site import search_parts
 
 ENTRY = "pagefind/pagefind-entry.json"
 
@@ -114,7 +114,7 @@ PARTS = "parts"
 PARTS_LIST = "parts.json"
 """What the search script reads before the first search, below :data:`OUTPUT`: for each split locale's
 code, ``bundles`` (its later parts' paths below :data:`OUTPUT`, in order) and ``skip`` (the ids of
-results to drop: :func:`generator.publish.search_parts.vocabulary_ids`); ``{}`` when none is split."""
+results to drop: :func:`generator.site.search_parts.vocabulary_ids`); ``{}`` when none is split."""
 
 
 def indexed(path: str) -> bool:
@@ -197,7 +197,7 @@ def _run(staging: Staging, *, by_locale: bool = True) -> None:
     """Run Pagefind over the whole site in *staging* (made complete first) and adopt what it wrote.
 
     With *by_locale*, Pagefind runs once per locale directory (once per part of a locale with more
-    than :data:`~generator.publish.search_parts.PART_PAGES` pages), one after the other, and the
+    than :data:`~generator.site.search_parts.PART_PAGES` pages), one after the other, and the
     runs' files are merged (:func:`_by_locale`): a run holds one language's words, so its peak memory
     is about half of one run over every page (at 1,000 tools, about 1 s more). The merge gives the
     files one run would have written (plus a large locale's later parts, in bundles of their own);
@@ -251,7 +251,7 @@ def _by_locale(site: Path, locales: Mapping[str, Sequence[str]], work: Path, out
     *output* left unwritten or partly written) when the runs cannot be merged into what one run writes.
 
     The first part of every locale joins the merged index (:func:`_merge`); every later part becomes a
-    bundle of its own, and :data:`PARTS_LIST` lists them (:mod:`generator.publish.search_parts`).
+    bundle of its own, and :data:`PARTS_LIST` lists them (:mod:`generator.site.search_parts`).
     """
     runs: list[Path] = []
     listed: dict[str, dict[str, list[str]]] = {}

@@ -1,6 +1,6 @@
 """``llms-full.txt`` in parts: the token estimate, the parts' records, the notice said once.
 
-A locale's ``llms-full.txt`` holds every twin; over :data:`generator.publish.assemble.PART_TOKENS`
+A locale's ``llms-full.txt`` holds every twin; over :data:`generator.site.job.PART_TOKENS`
 it is also written as parts of whole pages, which ``llms.txt`` lists with their first and last
 page. Every twin repeats a short notice (the pointer to ``llms.txt``, the generated notice): in
 ``llms-full.txt`` it is stated once, at the top, and cut from each copy.

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.publish.keys import FORMAT
+from generator.cache.keys import FORMAT
 
 MAGIC = f"mcp-portal kept index {FORMAT}\n".encode()
 
@@ -127,7 +127,7 @@ def index_bytes(site: str, index: KeptIndex) -> list[bytes]:
 
 
 def layout(head: bytes, chunks: Iterable[Iterable[tuple[int, str]]]) -> tuple[dict[str, tuple[int, int]], int]:
-    """Where each copy sits in an ``llms-full.txt`` written as :func:`generator.publish.assemble.render_pages`
+    """Where each copy sits in an ``llms-full.txt`` written as :func:`generator.site.assemble.render_pages`
     writes it: *head* (if any), then each chunk's copies joined by newlines, all joined by newlines.
 
     *chunks* give each copy's (size, twin sha256). Returns twin sha256 -> (offset, size), and the

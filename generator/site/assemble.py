@@ -27,169 +27,40 @@ import multiprocessing
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator import __version__
+from generator.cache.index import Copies, KeptIndex, Made, PreviousCopies, layout
+from generator.cache.store import Entry, Stored
 from generator.errors import PortalError
 from generator.forked import in_workers, usable_cpus
 from generator.model.gather import schema_warnings
-from generator.model.kinds import PageKind
-from generator.model.pages import Page, pages_for
-from generator.model.product import Doc
-from generator.model.site import SiteModel
-from generator.publish.cache import Entry, RenderCache, Stored
-from generator.publish.kept_index import Copies, KeptIndex, Made, PreviousCopies, layout
-from generator.publish.kept_rows import KeptRows
-from generator.publish.keys import page_key
-from generator.publish.llms_full import FullPart, estimate_tokens, split_full, without_shared
+from generator.model.pages import Page
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.staging import Ranges, Staging
-from generator.render.i18n import Catalog
-from generator.render.listings import RowMemo
-from generator.render.renderer import Context, Deadline, Renderer, find_examples, render_page, site_wide_files
-from generator.render.shown import rendered
-
-Advance = Callable[[int], None]
-
-PART_TOKENS = 100_000
-"""The most tokens one part of a split ``llms-full.txt`` holds (estimated: :data:`BYTES_PER_TOKEN`).
-
-A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-01.txt``,
-``-02``... : consecutive whole pages, each part under the budget (a single page larger than the
-budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
+from generator.render.renderer import find_examples, render_page, site_wide_files
+from generator.site.job import PART_TOKENS, Advance, Job, Rendered, Span
+from generator.site.llms_full import FullPart, estimate_tokens, split_full, without_shared
 
 
-@dataclass
-class Job:
-    """What every worker needs; set before the workers are forked, so they inherit it."""
-
-    site: SiteModel
-    catalogs: Mapping[str, Catalog]
-    renderer: Renderer
-    pages: list[Page]
-    groups: list[list[int]]
-    """Indexes into :attr:`pages`, one list per documented thing (a tool in every locale)."""
-    deadline: Deadline
-    cache: RenderCache | None = None
-    keys: list[str | None] = field(default_factory=list)
-    """Each group's cache key; None for the pages made from the whole site (never cached)."""
-    hits: int = 0
-    """Groups whose pages came from the cache (for the progress line and the benchmark)."""
-    staging: Staging | None = None
-    """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
-    fragments: Path | None = None
-    """A private directory for the twins' ``llms-full.txt`` copies: one file per process and locale, to
-    which each chunk's copies are appended (:func:`_append`)."""
-    chunks: int = 0
-    shared: dict[str, str] = field(default_factory=dict)
-    """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
-    reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
-    parts: dict[str, list[FullPart]] = field(default_factory=dict)
-    """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
-    kept: KeptRows | None = None
-    memo: RowMemo | None = None
-    """The cache's record of the site-wide lists' rows (:attr:`kept`), as the row writers use it."""
-    row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """List -> the keys of the kept rows this build used (the rows it made go to the cache as made)."""
-    index: KeptIndex | None = None
-    """What each entry's pages were when the site was last published (:mod:`generator.publish.kept_index`)."""
-
-
-@dataclass
-class Rendered:
-    """What a worker sends back: no page text except the twins' copies for ``llms-full.txt``."""
-
-    hashes: dict[str, str] = field(default_factory=dict)
-    same: set[str] = field(default_factory=set)
-    """The pages left where the previous site holds them (see :attr:`Staging.same`)."""
-    warnings: dict[int, list[str]] = field(default_factory=dict)
-    """Group index -> the warnings of its examples."""
-    notes: dict[int, list[str]] = field(default_factory=dict)
-    """Group index -> the warnings of its input schema."""
-    pages: int = 0
-    row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """The keys of the kept rows of the site-wide lists used (:attr:`Job.row_hits`)."""
-    used: set[str] = field(default_factory=set)
-    """The cache keys this build needs (found or written)."""
-    hits: int = 0
-    chunk: int = 0
-    sizes: dict[str, list[tuple[int, int, str, int]]] = field(default_factory=dict)
-    """Locale -> (page index, bytes, the twin's sha256, where) of each twin copy of this chunk, in order; *where*
-    is the copy's offset in the previous site's ``llms-full.txt`` of the locale, or -1 when the copy is in this
-    chunk's fragment."""
-    fragments: dict[str, Span] = field(default_factory=dict)
-    """Locale -> where this chunk's fragment is (:func:`_append`)."""
-
-
-_JOB: Job | None = None
-
-
-def _groups(pages: Sequence[Page]) -> list[list[int]]:
-    """Pages grouped by what they document: the same path below the locale."""
-    groups: dict[str, list[int]] = {}
-    for index, page in enumerate(pages):
-        groups.setdefault(page.directory.partition("/")[2], []).append(index)
-    return list(groups.values())
-
-
-def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
+def _render_groups(job: Job, group_indexes: list[int], chunk: int) -> Rendered:
     """Render and write the pages of some consecutive groups (in a worker, or in this process).
 
     The copies for ``llms-full.txt`` of the twins it rendered or found in the cache are appended to this
     process's file of each locale in :attr:`Job.fragments`, so neither the worker nor the parent holds them
     all in memory; a copy the previous site's ``llms-full.txt`` holds is only named by where it sits there.
     """
-    job = _JOB
-    if job is None:  # a worker started without the fork that carries the job
-        raise RuntimeError("the render job was not set before the workers started")
     if job.staging is None:
         raise RuntimeError("the render job has no staging directory")
     staging = job.staging.fresh()
     result = Rendered(hashes=staging.hashes, same=staging.same, chunk=chunk)
     copies: dict[str, list[bytes]] = {code: [] for code in job.site.locales}
-    shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
     result.sizes = {code: [] for code in job.site.locales}
     index = job.index if job.cache is not None and staging.lazy else None
     previous = PreviousCopies(staging.previous, staging.unchanged, index.copies if index else {})
-    cut: list[tuple[bytes | tuple[int, int], str]]
     for group in group_indexes:
-        key = job.keys[group] if job.cache is not None else None
-        indexes = job.groups[group]
-        record = index.groups.get(key) if index is not None and key is not None else None
-        kept = _kept_in_place(job, staging, previous, record, indexes) if record is not None else None
-        paths = [job.pages[i].html_path for i in indexes]
-        stored = job.cache.get(key, paths) if job.cache is not None and key and kept is None else None
-        if kept is not None and record is not None:
-            result.hits += 1
-            warnings, notes, cut = record.warnings, record.notes, kept
-        elif stored is not None and _write_stored(staging, stored):
-            result.hits += 1
-            warnings, notes = stored.warnings, stored.notes
-            fulls = [(page.full, page.full_sha256) for page in stored.pages]
-        else:
-            entry = _render_group(job, indexes)
-            if job.cache is not None and key is not None:
-                job.cache.put(key, entry)
-            for html_path, html, md_path, md, _ in entry.pages:
-                # A damaged entry may have written some pages before a piece failed its hash: those
-                # came from checked bytes, and rendering gives the same ones.
-                for path, text in ((html_path, html), (md_path, md)):
-                    if path not in staging.hashes:
-                        staging.write(path, text.encode("utf-8"))
-            warnings, notes = entry.warnings, entry.notes
-            encoded = [page[4].encode("utf-8") for page in entry.pages]
-            fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
-        if kept is None:
-            cut = [
-                (without_shared(full, shared.get(job.pages[i].locale)), twin)
-                for i, (full, twin) in zip(indexes, fulls, strict=True)
-            ]
-        if key is not None:
-            result.used.add(key)
-        result.warnings[group] = list(warnings)
-        result.notes[group] = list(notes)
-        for i, (copy, twin) in zip(indexes, cut, strict=True):
+        cut = _one_group(job, staging, previous, index, group, result)
+        for i, (copy, twin) in zip(job.groups[group], cut, strict=True):
             locale = job.pages[i].locale
             if isinstance(copy, tuple):  # where the previous llms-full.txt holds it: the parent copies it
                 result.sizes[locale].append((i, copy[1], twin, copy[0]))
@@ -205,6 +76,48 @@ def _render_groups(group_indexes: list[int], chunk: int) -> Rendered:
             job.cache.spill_rows(made, chunk)  # to a file: a worker's rows never cross the pipe
         result.row_hits = hits
     return result
+
+
+def _one_group(
+    job: Job, staging: Staging, previous: PreviousCopies, index: KeptIndex | None, group: int, result: Rendered
+) -> list[tuple[bytes | tuple[int, int], str]]:
+    """Write one group's pages: left in place, taken from the cache, or rendered (and cached); record its
+    warnings in *result*, and return each twin's copy for ``llms-full.txt`` (or where the previous one
+    holds it) with the twin's sha256."""
+    key = job.keys[group] if job.cache is not None else None
+    indexes = job.groups[group]
+    record = index.groups.get(key) if index is not None and key is not None else None
+    kept = _kept_in_place(job, staging, previous, record, indexes) if record is not None else None
+    paths = [job.pages[i].html_path for i in indexes]
+    stored = job.cache.get(key, paths) if job.cache is not None and key and kept is None else None
+    if key is not None:
+        result.used.add(key)
+    if kept is not None and record is not None:
+        result.hits += 1
+        result.warnings[group], result.notes[group] = list(record.warnings), list(record.notes)
+        return kept
+    if stored is not None and _write_stored(staging, stored):
+        result.hits += 1
+        result.warnings[group], result.notes[group] = list(stored.warnings), list(stored.notes)
+        fulls = [(page.full, page.full_sha256) for page in stored.pages]
+    else:
+        entry = _render_group(job, indexes)
+        if job.cache is not None and key is not None:
+            job.cache.put(key, entry)
+        for html_path, html, md_path, md, _ in entry.pages:
+            # A damaged entry may have written some pages before a piece failed its hash: those
+            # came from checked bytes, and rendering gives the same ones.
+            for path, text in ((html_path, html), (md_path, md)):
+                if path not in staging.hashes:
+                    staging.write(path, text.encode("utf-8"))
+        result.warnings[group], result.notes[group] = list(entry.warnings), list(entry.notes)
+        encoded = [page[4].encode("utf-8") for page in entry.pages]
+        fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
+    shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
+    return [
+        (without_shared(full, shared.get(job.pages[i].locale)), twin)
+        for i, (full, twin) in zip(indexes, fulls, strict=True)
+    ]
 
 
 def _write_stored(staging: Staging, stored: Stored) -> bool:
@@ -248,13 +161,6 @@ def _unread() -> bytes | None:
     return None
 
 
-Span = tuple[str, int, int]
-"""Where a chunk's fragment of one locale is: the file's name in :attr:`Job.fragments`, offset, size."""
-
-_APPENDING: dict[str, io.FileIO] = {}
-"""This process's open fragment files, by name (unbuffered: what is written is in the file at once)."""
-
-
 def _append(job: Job, locale: str, data: bytes) -> Span:
     """Append one chunk's copies of *locale* to this process's fragment file of that locale.
 
@@ -264,9 +170,9 @@ def _append(job: Job, locale: str, data: bytes) -> Span:
     if job.fragments is None:
         raise RuntimeError("the render job has no directory for the llms-full.txt copies")
     name = f"{os.getpid()}.{locale}"
-    handle = _APPENDING.get(name)
+    handle = job.appending.get(name)
     if handle is None:
-        handle = _APPENDING[name] = io.FileIO(job.fragments / name, "ab")
+        handle = job.appending[name] = io.FileIO(job.fragments / name, "ab")
     start = handle.tell()
     view = memoryview(data)
     while view:
@@ -274,11 +180,11 @@ def _append(job: Job, locale: str, data: bytes) -> Span:
     return name, start, len(data)
 
 
-def _close_appending() -> None:
+def _close_appending(job: Job) -> None:
     """Close this process's fragment files (the workers' close as they exit)."""
-    for handle in _APPENDING.values():
+    for handle in job.appending.values():
         handle.close()
-    _APPENDING.clear()
+    job.appending.clear()
 
 
 def _fragment(ranges: Ranges, root: Path, span: Span) -> bytes:
@@ -323,62 +229,83 @@ def render_pages(
     *meanwhile* writes what needs nothing the pages make (into *staging*, never a page's path): it
     runs in this process while the workers render, or after the pages when they are rendered here.
     """
-    global _JOB
-    _JOB = job
     job.staging = staging
-    job.shared = {code: shared_text(job.site, job.catalogs, job.renderer, code) for code in job.site.locales}
-    results: list[Rendered] = []
+    job.shared = {code: job.renderer.twin_pointer(job.site, job.catalogs, code) for code in job.site.locales}
     with tempfile.TemporaryDirectory(prefix="mcp-portal-llms-") as tmp:
         job.fragments = Path(tmp)
         try:
-            fork = "fork" in multiprocessing.get_all_start_methods()
-            jobs = min(jobs, usable_cpus())  # more workers than CPUs would only take turns on them
-            chunks = _deal(len(job.groups), jobs if fork else 1)
-            job.chunks = len(chunks)
-            if jobs <= 1 or not fork or len(chunks) <= 1:
-                job.chunks = 1
-                results.append(_render_groups(list(range(len(job.groups))), 0))
-                advance(results[-1].pages)
-                if meanwhile is not None:
-                    meanwhile()
-            else:
-                job.renderer.preload(job.pages)  # compiled once here, not once per worker
-                for catalog in job.catalogs.values():
-                    catalog.preload()  # CLDR data loaded once here too: the site-wide pages need it anyway
-                staging.settle()  # the publisher's survey of the previous site, which every worker needs
-
-                def took(result: Rendered) -> None:
-                    results.append(result)
-                    advance(result.pages)
-
-                in_workers(_render_groups, chunks, jobs, took, meanwhile)
+            results = _render_all(job, jobs, advance, meanwhile)
         finally:
-            _JOB = None
-            _close_appending()
+            _close_appending(job)
         sizes = {result.chunk: result.sizes for result in results}
-        spans = {result.chunk: result.fragments for result in results}
-        fragments = Ranges()
-
-        def fragments_of(code: str) -> Iterator[bytes]:  # each chunk's fragment of the locale, in order
-            return (_fragment(fragments, Path(tmp), spans[i][code]) for i in range(job.chunks))
-
-        known = job.cache.get_parts() if job.cache is not None else {}
-        made: dict[str, str] = {}
-        located: dict[str, Copies] = {}
-        for code in job.site.locales:
-            # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
-            path = f"{code}/llms-full.txt"
-            head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
-            source = staging.previous / code / "llms-full.txt" if staging.previous is not None else None
-            size = staging.write_ranges(path, _full_pieces(code, sizes, head, fragments_of(code)), source)
-            at, end = layout(head, ([(n, twin) for _, n, twin, _ in sizes[i][code]] for i in range(job.chunks)))
-            if end == size:  # where each copy sits, for the next build (kept_index)
-                located[code] = Copies(staging.hashes[path], at)
-            job.parts[code] = _split_full(job, staging, code, sizes, known, made)
-        fragments.close()
-        if job.cache is not None:
-            job.cache.keep_parts(known, made)
+        located = _write_full(job, staging, sizes, {result.chunk: result.fragments for result in results})
         job.fragments = None
+    warnings, notes = _gather(job, staging, results)
+    if job.cache is not None:
+        job.cache.keep_index(job.index, functools.partial(_index, job, staging, sizes, warnings, notes, located))
+    return [n for group in sorted(notes) for n in notes[group]], [
+        w for group in sorted(warnings) for w in warnings[group]
+    ]
+
+
+def _render_all(job: Job, jobs: int, advance: Advance, meanwhile: Callable[[], None] | None) -> list[Rendered]:
+    """Every group's pages, in *jobs* worker processes (:func:`generator.forked.in_workers`) or in this one."""
+    results: list[Rendered] = []
+    fork = "fork" in multiprocessing.get_all_start_methods()
+    jobs = min(jobs, usable_cpus())  # more workers than CPUs would only take turns on them
+    chunks = _deal(len(job.groups), jobs if fork else 1)
+    job.chunks = len(chunks)
+    if jobs <= 1 or not fork or len(chunks) <= 1:
+        job.chunks = 1
+        results.append(_render_groups(job, list(range(len(job.groups))), 0))
+        advance(results[-1].pages)
+        if meanwhile is not None:
+            meanwhile()
+        return results
+    job.renderer.preload(job.pages)  # compiled once here, not once per worker
+    for catalog in job.catalogs.values():
+        catalog.preload()  # CLDR data loaded once here too: the site-wide pages need it anyway
+
+    def took(result: Rendered) -> None:
+        results.append(result)
+        advance(result.pages)
+
+    in_workers(functools.partial(_render_groups, job), chunks, jobs, took, meanwhile)
+    return results
+
+
+def _write_full(
+    job: Job, staging: Staging, sizes: Sizes, spans: dict[int, dict[str, Span]]
+) -> dict[str, Copies]:
+    """Each locale's ``llms-full.txt`` from the chunks' fragments (split in parts when large); return where
+    each copy sits in each file, for the next build (:mod:`generator.cache.index`)."""
+    assert job.fragments is not None
+    root, fragments = job.fragments, Ranges()
+
+    def fragments_of(code: str) -> Iterator[bytes]:  # each chunk's fragment of the locale, in order
+        return (_fragment(fragments, root, spans[i][code]) for i in range(job.chunks))
+
+    known = job.cache.get_parts() if job.cache is not None else {}
+    made: dict[str, str] = {}
+    located: dict[str, Copies] = {}
+    for code in job.site.locales:
+        # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
+        path = f"{code}/llms-full.txt"
+        head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
+        source = staging.previous / code / "llms-full.txt" if staging.previous is not None else None
+        size = staging.write_ranges(path, _full_pieces(code, sizes, head, fragments_of(code)), source)
+        at, end = layout(head, ([(n, twin) for _, n, twin, _ in sizes[i][code]] for i in range(job.chunks)))
+        if end == size:
+            located[code] = Copies(staging.hashes[path], at)
+        job.parts[code] = _split_full(job, staging, code, sizes, known, made)
+    fragments.close()
+    if job.cache is not None:
+        job.cache.keep_parts(known, made)
+    return located
+
+
+def _gather(job: Job, staging: Staging, results: list[Rendered]) -> tuple[dict[int, list[str]], dict[int, list[str]]]:
+    """Fold what each chunk sent back into *staging* and *job*; the warnings and the notes, by group."""
     warnings: dict[int, list[str]] = {}
     notes: dict[int, list[str]] = {}
     used: set[str] = set()
@@ -395,10 +322,7 @@ def render_pages(
             job.row_hits.setdefault(where, set()).update(keys)
     if job.cache is not None:
         job.cache.used |= used
-        job.cache.keep_index(job.index, functools.partial(_index, job, staging, sizes, warnings, notes, located))
-    return [n for group in sorted(notes) for n in notes[group]], [
-        w for group in sorted(warnings) for w in warnings[group]
-    ]
+    return warnings, notes
 
 
 def _index(
@@ -430,7 +354,7 @@ Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str, int]]]]
 
 
 def _full_pieces(code: str, sizes: Sizes, head: bytes, fragments: Iterable[bytes]) -> Iterator[bytes | tuple[int, int]]:
-    """*code*'s ``llms-full.txt`` in pieces, as :func:`~generator.publish.kept_index.layout` lays it out:
+    """*code*'s ``llms-full.txt`` in pieces, as :func:`~generator.cache.index.layout` lays it out:
     *head*, then each chunk's copies joined by newlines, all joined by newlines. A copy a worker rendered
     is its bytes from the chunk's fragment (*fragments*, one per chunk, in order); a copy the previous
     file holds is where it sits there, (offset, size), for :meth:`Staging.write_ranges` to copy."""
@@ -502,18 +426,6 @@ def _split_full(
             mapped.close()
 
 
-_SHARED = '{% import "md/_macros.md.j2" as m with context %}{{ m.pointer() }}'
-
-
-def shared_text(site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer, locale: str) -> str:
-    """What every twin of *locale* repeats after its title (``m.pointer()``), with its links as they
-    read from ``L/llms-full.txt``: the same bytes in every copy there, so it can be stated once."""
-    ctx = Context(site, Page(PageKind.INDEX, locale), catalogs[locale], catalogs, in_twin=True,
-                  from_path=f"{locale}/llms-full.txt")  # fmt: skip
-    text: str = rendered(renderer.text.from_string(_SHARED), renderer._md_globals(site, ctx.L), ctx=ctx)
-    return text.strip("\n")
-
-
 def write_site_wide(job: Job, staging: Staging) -> None:
     """The files made from the whole site rather than one page, except ``llms.txt`` (:func:`write_llms`):
     the entry page, the 404 pages, ``nav.js``, the sitemap and the hosting files. They need nothing
@@ -526,15 +438,11 @@ def write_site_wide(job: Job, staging: Staging) -> None:
 def write_llms(job: Job, staging: Staging) -> None:
     """Every ``llms.txt``, once the pages are rendered: a split ``llms-full.txt``'s parts are listed."""
     job.deadline.check("rendering llms.txt")
-    if any(job.parts.values()):
-        files = {"llms.txt": _llms_with_parts(job, None)}
-        for code in job.site.locales:
-            files[f"{code}/llms.txt"] = _llms_with_parts(job, code)
-    else:
-        site, catalogs, renderer = job.site, job.catalogs, job.renderer
-        files = {"llms.txt": renderer.llms(site, catalogs, None)}
-        for code in site.locales:
-            files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
+    site, catalogs, renderer = job.site, job.catalogs, job.renderer
+    parts = job.parts if any(job.parts.values()) else None
+    files = {"llms.txt": renderer.llms(site, catalogs, None, parts, PART_TOKENS)}
+    for code in site.locales:
+        files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code, parts, PART_TOKENS)
     for path, text in files.items():
         staging.write(path, text.encode("utf-8"))
     if job.cache is not None and job.memo is not None:
@@ -544,67 +452,9 @@ def write_llms(job: Job, staging: Staging) -> None:
         job.cache.keep_rows(job.kept, made, job.row_hits)
 
 
-def _llms_with_parts(job: Job, locale: str | None) -> str:
-    """:meth:`Renderer.llms` with the parts of each locale's split ``llms-full.txt`` (template variable ``parts``)."""
-    site, renderer = job.site, job.renderer
-    code = locale or site.locales[0]
-    ctx = Context(site, Page(PageKind.INDEX, code), job.catalogs[code], job.catalogs)
-    name = "llms/locale.txt.j2" if locale else "llms/root.txt.j2"
-    text: str = rendered(
-        renderer.text.get_template(name),
-        renderer._md_globals(site, ctx.L),
-        ctx=ctx,
-        pages=pages_for(site),
-        root=locale is None,
-        parts=job.parts,
-        part_tokens=PART_TOKENS,
-    )
-    return text
-
-
 def write_manifest(staging: Staging, meta: Mapping[str, str]) -> None:
     """``manifest.json`` from the hashes taken as every file was written."""
     staging.write(MANIFEST, manifest_of(staging.hashes, {**meta, "generator": f"mcp-portal {__version__}"}))
-
-
-def new_job(
-    site: SiteModel,
-    catalogs: Mapping[str, Catalog],
-    renderer: Renderer,
-    deadline: Deadline,
-    cache: RenderCache | None = None,
-) -> Job:
-    """The render job for *site*; with *cache*, each documented thing's pages get their cache key."""
-    pages = pages_for(site)
-    groups = _groups(pages)
-    keys: list[str | None] = []
-    tools: dict[str, str] = {}
-    for group in groups:
-        doc, tool = pages[group[0]].doc, pages[group[0]].tool
-        linked = [] if doc is None or tool is None else _linked(site, pages[group[0]])
-        known = site.snapshot.tool_key
-        keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
-        if tool is not None and keys[-1] is not None:
-            tools[tool.name] = str(keys[-1])
-    job = Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
-    if cache is not None:
-        job.kept = cache.get_rows()
-        job.memo = RowMemo(tools, job.kept or {})
-        job.index = cache.get_index()
-    renderer.use_rows(job.memo)
-    return job
-
-
-def _linked(site: SiteModel, page: Page) -> list[Doc]:
-    """The docs a tool page shows something of besides its own: the related tools of its overlay, and
-    the tool its troubleshooting rows name for seeing the caller's grants."""
-    tool = page.tool
-    if tool is None:
-        return []
-    linked: list[Doc] = [other for _, other in site.related_to(tool) if other is not None]
-    # The troubleshooting rows name the tool that reports the caller's grants (SiteModel.grants_tool).
-    grants = site.tool_named(name) if (name := site.grants_tool) else None
-    return linked + ([grants] if grants is not None and grants is not tool else [])
 
 
 def staged_files(root: Path) -> dict[str, bytes]:

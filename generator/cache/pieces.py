@@ -26,7 +26,7 @@ import os
 from pathlib import Path
 from typing import BinaryIO
 
-from generator.publish.keys import FORMAT
+from generator.cache.keys import FORMAT
 
 MAGIC = f"mcp-portal snapshot pieces {FORMAT}\n".encode()
 NAME = hashlib.sha256(MAGIC).hexdigest() + ".pieces"

@@ -1,6 +1,6 @@
 """The render cache's keys: what a site's pages, and each documented thing's, are made from.
 
-See :mod:`generator.publish.cache` for what each key covers and how entries are kept.
+See :mod:`generator.cache.store` for what each key covers and how entries are kept.
 
 Files are found as the loaders find them: a template directory is walked through its symbolic
 links (a theme whose ``html/`` is a link to a shared folder is hashed by the content found there),
@@ -81,6 +81,15 @@ def _files(root: Path, follow: bool) -> Iterator[tuple[str, Path | None]]:
 
     top = os.stat(root)
     yield from walk(os.fspath(root), "", frozenset({(top.st_dev, top.st_ino)}))
+
+
+def theme_digest(template_dir: Path | None) -> str:
+    """The hash of every file of the theme directory *template_dir*, symlinks followed ("" for none)."""
+    if template_dir is None:
+        return ""
+    digest = hashlib.sha256()
+    _tree(digest, template_dir, "theme", follow=True)
+    return digest.hexdigest()
 
 
 def _tree(digest: Any, root: Path | None, label: str, follow: bool = False) -> None:

@@ -28,7 +28,7 @@ import json
 from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 
-from generator.publish.keys import FORMAT
+from generator.cache.keys import FORMAT
 from generator.render.listings import Rows
 
 MAGIC = f"mcp-portal kept rows {FORMAT}\n".encode()

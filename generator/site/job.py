@@ -1,0 +1,153 @@
+"""The render job: what every worker needs (the site, its pages in groups, the cache), and what each sends back.
+
+A :class:`Job` is made once per build, before the workers are forked, so that they inherit it;
+a :class:`Rendered` is what one worker sends back for a chunk of groups.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from generator.cache.index import KeptIndex
+from generator.cache.keys import page_key
+from generator.cache.rows import KeptRows
+from generator.cache.store import RenderCache
+from generator.model.pages import Page, pages_for
+from generator.model.product import Doc
+from generator.model.site import SiteModel
+from generator.publish.staging import Staging
+from generator.render.i18n import Catalog
+from generator.render.listings import RowMemo
+from generator.render.renderer import Deadline, Renderer
+from generator.site.llms_full import FullPart
+
+Advance = Callable[[int], None]
+"""Reports pages done to the progress bar."""
+
+PART_TOKENS = 100_000
+"""The most tokens one part of a split ``llms-full.txt`` holds (estimated: :data:`BYTES_PER_TOKEN`).
+
+A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-01.txt``,
+``-02``... : consecutive whole pages, each part under the budget (a single page larger than the
+budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
+
+Span = tuple[str, int, int]
+"""Where a chunk's fragment of one locale is: the file's name in :attr:`Job.fragments`, offset, size."""
+
+
+@dataclass
+class Job:
+    """What every worker needs; set before the workers are forked, so they inherit it."""
+
+    site: SiteModel
+    catalogs: Mapping[str, Catalog]
+    renderer: Renderer
+    pages: list[Page]
+    groups: list[list[int]]
+    """Indexes into :attr:`pages`, one list per documented thing (a tool in every locale)."""
+    deadline: Deadline
+    cache: RenderCache | None = None
+    keys: list[str | None] = field(default_factory=list)
+    """Each group's cache key; None for the pages made from the whole site (never cached)."""
+    hits: int = 0
+    """Groups whose pages came from the cache (for the progress line and the benchmark)."""
+    staging: Staging | None = None
+    """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
+    fragments: Path | None = None
+    """A private directory for the twins' ``llms-full.txt`` copies: one file per process and locale, to
+    which each chunk's copies are appended (:func:`_append`)."""
+    chunks: int = 0
+    shared: dict[str, str] = field(default_factory=dict)
+    """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
+    reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
+    parts: dict[str, list[FullPart]] = field(default_factory=dict)
+    """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
+    kept: KeptRows | None = None
+    memo: RowMemo | None = None
+    """The cache's record of the site-wide lists' rows (:attr:`kept`), as the row writers use it."""
+    row_hits: dict[str, set[str]] = field(default_factory=dict)
+    """List -> the keys of the kept rows this build used (the rows it made go to the cache as made)."""
+    index: KeptIndex | None = None
+    """What each entry's pages were when the site was last published (:mod:`generator.cache.index`)."""
+    appending: dict[str, io.FileIO] = field(default_factory=dict)
+    """This process's open fragment files, by name (unbuffered: what is written is in the file at once).
+    A forked worker has its own copy of the job, so each process holds only its own files."""
+
+
+@dataclass
+class Rendered:
+    """What a worker sends back: no page text except the twins' copies for ``llms-full.txt``."""
+
+    hashes: dict[str, str] = field(default_factory=dict)
+    same: set[str] = field(default_factory=set)
+    """The pages left where the previous site holds them (see :attr:`Staging.same`)."""
+    warnings: dict[int, list[str]] = field(default_factory=dict)
+    """Group index -> the warnings of its examples."""
+    notes: dict[int, list[str]] = field(default_factory=dict)
+    """Group index -> the warnings of its input schema."""
+    pages: int = 0
+    row_hits: dict[str, set[str]] = field(default_factory=dict)
+    """The keys of the kept rows of the site-wide lists used (:attr:`Job.row_hits`)."""
+    used: set[str] = field(default_factory=set)
+    """The cache keys this build needs (found or written)."""
+    hits: int = 0
+    chunk: int = 0
+    sizes: dict[str, list[tuple[int, int, str, int]]] = field(default_factory=dict)
+    """Locale -> (page index, bytes, the twin's sha256, where) of each twin copy of this chunk, in order; *where*
+    is the copy's offset in the previous site's ``llms-full.txt`` of the locale, or -1 when the copy is in this
+    chunk's fragment."""
+    fragments: dict[str, Span] = field(default_factory=dict)
+    """Locale -> where this chunk's fragment is (:func:`_append`)."""
+
+
+def _groups(pages: Sequence[Page]) -> list[list[int]]:
+    """Pages grouped by what they document: the same path below the locale."""
+    groups: dict[str, list[int]] = {}
+    for index, page in enumerate(pages):
+        groups.setdefault(page.directory.partition("/")[2], []).append(index)
+    return list(groups.values())
+
+
+def new_job(
+    site: SiteModel,
+    catalogs: Mapping[str, Catalog],
+    renderer: Renderer,
+    deadline: Deadline,
+    cache: RenderCache | None = None,
+) -> Job:
+    """The render job for *site*; with *cache*, each documented thing's pages get their cache key."""
+    pages = pages_for(site)
+    groups = _groups(pages)
+    keys: list[str | None] = []
+    tools: dict[str, str] = {}
+    for group in groups:
+        doc, tool = pages[group[0]].doc, pages[group[0]].tool
+        linked = [] if doc is None or tool is None else _linked(site, pages[group[0]])
+        known = site.snapshot.tool_key
+        keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
+        if tool is not None and keys[-1] is not None:
+            tools[tool.name] = str(keys[-1])
+    job = Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
+    if cache is not None:
+        job.kept = cache.get_rows()
+        job.memo = RowMemo(tools, job.kept or {})
+        job.index = cache.get_index()
+    renderer.use_rows(job.memo)
+    return job
+
+
+def _linked(site: SiteModel, page: Page) -> list[Doc]:
+    """The docs a tool page shows something of besides its own: the related tools of its overlay, and
+    the tool its troubleshooting rows name for seeing the caller's grants."""
+    tool = page.tool
+    if tool is None:
+        return []
+    linked: list[Doc] = [other for _, other in site.related_to(tool) if other is not None]
+    # The troubleshooting rows name the tool that reports the caller's grants (SiteModel.grants_tool).
+    grants = site.tool_named(name) if (name := site.grants_tool) else None
+    return linked + ([grants] if grants is not None and grants is not tool else [])
+
+
