@@ -27,6 +27,25 @@ from generator.demo.launch import running_http_demo
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
 NODE_BIN = TESTS / "node_modules" / ".bin"
+
+SLOW_MODULES = frozenset({
+    "accessibility", "action", "assemble", "browser", "build", "build_properties", "cache", "check", "ci_workflow",
+    "cli", "demo_server", "fast_paths", "fidelity", "forked", "golden", "hostile", "hosting", "html_validity",
+    "introspect", "links", "llms_full", "optional_methods", "overlays_changes", "overrides", "page_weight",
+    "product", "publish", "reader", "row_memo", "schema_properties", "search", "search_reuse", "secrets",
+    "sequences", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
+    "trust_processes", "trust_replies", "trust_symlinks", "watch", "wheel", "xss",
+})  # fmt: skip
+"""The test modules (``tests/test_NAME.py``) marked ``slow``: they build whole sites, start real servers, browsers
+or the CLI as a process. ``scripts/test --fast`` leaves them out; a new module is fast until it is listed here."""
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Mark every test of :data:`SLOW_MODULES` ``slow``."""
+    for item in items:
+        if item.path.stem.removeprefix("test_") in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)
+
 PYTHON = sys.executable
 CHROMIUM = Path("/usr/bin/chromium")
 # Debian's chromium, headless, as root, on a machine whose only network is loopback.
@@ -41,7 +60,7 @@ CHROMIUM_ARGS = [
 
 
 def node_bin(name: str) -> str:
-    """Path of an npm-installed server binary; skip loudly if the test command did not install it."""
+    """Path of an npm-installed server binary; the test fails, naming the fix, when scripts/test did not install it."""
     path = NODE_BIN / name
     if not path.exists():
         pytest.fail(f"{path} is missing: run scripts/test, which installs tests/package.json")

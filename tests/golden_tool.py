@@ -1,17 +1,20 @@
 """Golden files for the demo portal and server-everything: build them, compare them, regenerate them.
 
 ``python -m tests.golden_tool --update`` (or ``scripts/update-golden``) re-introspects
-the bundled demo server, rewrites ``tests/golden/demo.snapshot.json``, rebuilds the site
-from it into ``tests/golden/demo/`` and rewrites the model dump. Review the diff like code.
+the bundled demo server, rewrites ``tests/golden/demo.snapshot.json``, its model dump and a few
+representative files of its site (:data:`PAGES`: one tool page in English and in Arabic, its
+Markdown twin, and the root ``llms.txt``) under ``tests/golden/demo/``. Review the diff like code.
 
 It also introspects the pinned ``@modelcontextprotocol/server-everything`` (tests/package.json)
-over stdio into ``tests/golden/everything.snapshot.json`` and writes the Markdown twins of its
-tool pages in every locale (``tests/golden/everything/<locale>/tools/<slug>.md``) and its model
-dump (``tests/golden/everything.model.txt``): a third-party server whose zod-generated schemas
+over stdio into ``tests/golden/everything.snapshot.json`` and writes its model dump
+(``tests/golden/everything.model.txt``): a third-party server whose zod-generated schemas
 (defaults, enums, draft-07 ``$schema``, tools without parameters) the demo does not exercise.
 
-The model dump lets a reviewer tell a model regression (rows, examples, access) from a
-template regression (markup), as pdoc's snapshot tests do.
+The model dumps let a reviewer tell a model regression (rows, examples, access) from a template
+regression (markup), as pdoc's snapshot tests do; the pages are few, so that a change of one
+string in a template touches at most a handful of golden files. What every other page says is
+checked by tests of behaviour (escaping, validity, accessibility, links), which build the site
+in memory with :func:`golden_files`.
 """
 
 from __future__ import annotations
@@ -36,8 +39,10 @@ GOLDEN = Path(__file__).resolve().parent / "golden"
 SNAPSHOT = GOLDEN / "demo.snapshot.json"
 SITE = GOLDEN / "demo"
 MODEL = GOLDEN / "demo.model.txt"
+PAGES = ("en/tools/search_chat/index.html", "ar/tools/search_chat/index.html", "en/tools/search_chat.md", "llms.txt")
+"""The site's files kept as golden files: a tool page (the richest template) in a left-to-right and a
+right-to-left locale, its twin, and the entry point of agents."""
 EVERYTHING_SNAPSHOT = GOLDEN / "everything.snapshot.json"
-EVERYTHING_TWINS = GOLDEN / "everything"
 EVERYTHING_MODEL = GOLDEN / "everything.model.txt"
 EVERYTHING_BIN = Path(__file__).resolve().parent / "node_modules" / ".bin" / "mcp-server-everything"
 # The manifest names the generator version; keep it out so a release bump is not a golden diff.
@@ -75,18 +80,6 @@ def everything_snapshot() -> Snapshot:
     if not EVERYTHING_BIN.exists():
         raise SystemExit(f"{EVERYTHING_BIN} is missing: run scripts/test, which installs tests/package.json")
     return frozen(introspect(everything_server(), PortalConfig().limits))
-
-
-def everything_files(snapshot: Snapshot) -> dict[str, bytes]:
-    """The Markdown twins of every tool, prompt, resource and template page (``<locale>/tools/<slug>.md``...)."""
-    files, _ = site_files(snapshot, everything_config())
-    return {
-        path: data
-        for path, data in files.items()
-        if path.split("/")[0] in everything_config().locales
-        and path.split("/")[1] in ("tools", "prompts", "resources", "resource-templates")
-        and path.endswith(".md")
-    }
 
 
 def dump_model(model: SiteModel) -> str:
@@ -134,11 +127,6 @@ def dump_model(model: SiteModel) -> str:
 def update_everything() -> None:
     EVERYTHING_SNAPSHOT.write_text(everything_snapshot().to_json(), encoding="utf-8")
     snapshot = load_snapshot(EVERYTHING_SNAPSHOT)
-    shutil.rmtree(EVERYTHING_TWINS, ignore_errors=True)
-    for path, data in everything_files(snapshot).items():
-        target = EVERYTHING_TWINS / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(data)
     EVERYTHING_MODEL.write_text(dump_model(gather(snapshot, everything_config()).model), encoding="utf-8")
 
 
@@ -148,7 +136,9 @@ def update() -> None:
     SNAPSHOT.write_text(snapshot.to_json(), encoding="utf-8")
     snapshot = load_snapshot(SNAPSHOT)
     shutil.rmtree(SITE, ignore_errors=True)
-    for path, data in golden_files(snapshot).items():
+    files = golden_files(snapshot)
+    for path in PAGES:
+        data = files[path]
         target = SITE / path
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_bytes(data)

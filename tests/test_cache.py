@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 import generator.site.assemble
-from generator.cache.store import Entry
+from generator.cache.store import CachedGroup
 from generator.commands.build import build, site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
@@ -64,7 +64,7 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
 
     render_group = generator.site.assemble._render_group
 
-    def only_site_pages(job: Job, indexes: list[int]) -> Entry:
+    def only_site_pages(job: Job, indexes: list[int]) -> CachedGroup:
         # The tool list, connecting, changes and API pages are made from the whole site: always rendered.
         if job.pages[indexes[0]].doc is not None:
             raise AssertionError(f"a warm cache rendered {job.pages[indexes[0]].html_path}")

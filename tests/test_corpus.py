@@ -1,4 +1,4 @@
-"""Every real tool schema in tests/corpus/ gets complete rows and an example that validates.
+"""Every real tool schema in tests/corpus/ gets complete rows and an example that validates against it.
 
 The corpus holds tools/list dumps of 50 published MCP servers (see tests/corpus/README.md).
 Run ``python -m tests.test_corpus`` to print the example rate per source.
@@ -54,12 +54,10 @@ def test_rows_are_complete_and_example_validates(source: str, tool: str, which: 
     # Every declared top-level field is shown (names with dots or brackets are quoted by the flattener).
     for name in _properties(schema):
         assert name in top_level or any(name in path for path in top_level), f"{name} missing from rows"
+    # Every real schema in the corpus can be satisfied, so every one gets an example, and it validates.
     example = example_for(schema)
-    if example.ok:
-        assert validate(example.value, schema) == []
-    else:
-        # Only a schema no instance can satisfy may go without an example; say why.
-        assert example.reason
+    assert example.ok, f"no example: {example.reason}"
+    assert validate(example.value, schema) == []
 
 
 def rates() -> dict[str, tuple[int, int]]:
@@ -68,11 +66,6 @@ def rates() -> dict[str, tuple[int, int]]:
         ok, total = counts.get(source, (0, 0))
         counts[source] = (ok + int(example_for(schema).ok), total + 1)
     return counts
-
-
-def test_example_rate_is_total_for_satisfiable_real_schemas() -> None:
-    failures = [(s, t, w) for s, t, w, schema in ALL if not example_for(schema).ok]
-    assert failures == [], f"no valid example for {len(failures)} real schemas: {failures[:10]}"
 
 
 if __name__ == "__main__":

@@ -67,7 +67,7 @@ def source_hash(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class Entry:
+class Translated:
     source_sha256: str
     text: str
 
@@ -84,7 +84,7 @@ class Lookup:
 class Translations:
     """Every locale's entries, keyed by (section, item key, field)."""
 
-    entries: Mapping[str, Mapping[Key, Entry]]
+    entries: Mapping[str, Mapping[Key, Translated]]
 
     def lookup(self, locale: str, section: str, key: str, field: str, source: str) -> Lookup:
         entry = self.entries.get(locale, {}).get((section, key, field))
@@ -128,7 +128,7 @@ def _problem(path: Path, what: str) -> PortalError:
     )
 
 
-def _read(path: Path) -> dict[Key, Entry]:
+def _read(path: Path) -> dict[Key, Translated]:
     try:
         data = load_yaml(path.read_text(encoding="utf-8")) or {}
     except yaml.YAMLError as exc:
@@ -137,7 +137,7 @@ def _read(path: Path) -> dict[Key, Entry]:
         raise _problem(path, f"it cannot be read ({exc})") from None
     if not isinstance(data, dict) or set(data) - set(SECTIONS):
         raise _problem(path, f"the top level may hold only {', '.join(f'`{k}`' for k in SECTIONS)}")
-    entries: dict[Key, Entry] = {}
+    entries: dict[Key, Translated] = {}
     for section, items in data.items():
         if not isinstance(items, dict):
             raise _problem(path, f"`{section}` must be a mapping of names to fields")
@@ -155,7 +155,7 @@ def _read(path: Path) -> dict[Key, Entry]:
                 if not isinstance(text, str) or not isinstance(digest, str):
                     raise _problem(path, f"`{where}.{field}` has a non-string value")
                 if text.strip():
-                    entries[(str(section), str(name), str(field))] = Entry(digest, text)
+                    entries[(str(section), str(name), str(field))] = Translated(digest, text)
     return entries
 
 

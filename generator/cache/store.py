@@ -90,7 +90,7 @@ PUBLISHED = "published.json"
 
 
 @dataclass(frozen=True)
-class Entry:
+class CachedGroup:
     """A documented thing's rendered pages: (html path, html, md path, md, llms-full copy) per page."""
 
     pages: tuple[tuple[str, str, str, str, str], ...]
@@ -208,7 +208,7 @@ class RenderCache:
         except (OSError, ValueError, KeyError, TypeError):
             return None
 
-    def put(self, key: str, entry: Entry) -> None:
+    def put(self, key: str, entry: CachedGroup) -> None:
         """Keep *entry*; a cache that cannot be written only costs time, so errors are ignored."""
         chunks: list[bytes] = []
         at = 0

@@ -1,6 +1,6 @@
 """Why an introspection failed, in one paragraph naming the server, the request and what to do.
 
-What this module knows: :class:`Progress` (the request under way, the last HTTP
+What this module knows: :class:`Underway` (the request under way, the last HTTP
 status, the first non-JSON-RPC output), how the SDK and its transports report
 failures (timeouts, missing programs, HTTP status stand-ins, closed
 connections, invalid replies), and the server's last stderr lines.
@@ -25,7 +25,7 @@ from generator.connect.secrets import Redactor
 
 
 @dataclass
-class Progress:
+class Underway:
     """What we were doing when something failed, for the error paragraph."""
 
     request: str = "the connection handshake (server/discover or initialize)"
@@ -83,7 +83,7 @@ def stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
     return f" The server's last words on stderr: {redactor.redact(tail)!s}"
 
 
-def explain(exc: BaseException, spec: ServerSpec, progress: Progress, limits: Limits) -> str:
+def explain(exc: BaseException, spec: ServerSpec, progress: Underway, limits: Limits) -> str:
     """One paragraph saying why introspecting *spec* failed with *exc*, and what to do about it.
 
     Tried in order: a reply cut off at ``--max-reply-bytes``, a timeout or a server that could not be
@@ -111,7 +111,7 @@ def _too_large(who: str, what: str, limits: Limits) -> str:
     )
 
 
-def _not_started(exc: BaseException, spec: ServerSpec, progress: Progress, limits: Limits) -> str | None:
+def _not_started(exc: BaseException, spec: ServerSpec, progress: Underway, limits: Limits) -> str | None:
     """The paragraph for a timeout, or for a stdio server that could not be started; else None."""
     who = spec.describe()
     what = progress.request
@@ -140,7 +140,7 @@ def _not_started(exc: BaseException, spec: ServerSpec, progress: Progress, limit
     return None
 
 
-def _unreachable(exc: BaseException, spec: ServerSpec, progress: Progress) -> str | None:
+def _unreachable(exc: BaseException, spec: ServerSpec, progress: Underway) -> str | None:
     """The paragraph for an HTTP error status or a network failure; else None."""
     who = spec.describe()
     what = progress.request

@@ -17,7 +17,7 @@ from typing import Any, TextIO
 import anyio
 
 from generator.config.portal import Limits, ServerSpec
-from generator.connect.failures import Progress, explain, leaf, stderr_tail
+from generator.connect.failures import Underway, explain, leaf, stderr_tail
 from generator.connect.listing import ToolLister, first_of_each, optional_lists, walk_pages
 from generator.connect.merge import merge
 from generator.connect.secrets import Redactor
@@ -45,7 +45,7 @@ class _Listing:
 async def _list_everything(
     spec: ServerSpec,
     limits: Limits,
-    progress: Progress,
+    progress: Underway,
     redactor: Redactor,
     errlog: TextIO | None,
     lenient: bool,
@@ -118,7 +118,7 @@ async def _introspect(
     spec: ServerSpec,
     limits: Limits,
     capability_rule: str,
-    progress: Progress,
+    progress: Underway,
     redactor: Redactor,
     errlog: TextIO | None,
     lenient: bool,
@@ -187,7 +187,7 @@ def introspect_all(
 
 async def _introspect_one(spec: ServerSpec, limits: Limits, lenient: bool, warnings: list[str]) -> Snapshot:
     """One endpoint, bounded in time; every failure becomes one paragraph naming it."""
-    progress = Progress()
+    progress = Underway()
     redactor = Redactor()
     # Closed in the finally below; a with-block would not fit the optional stderr capture.
     errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if spec.url is None else None  # noqa: SIM115

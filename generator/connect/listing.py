@@ -32,7 +32,7 @@ from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from generator.config.portal import Limits
-from generator.connect.failures import Progress
+from generator.connect.failures import Underway
 from generator.connect.raw import LISTS, faithful, faithful_items, raw_page
 from generator.connect.session import RawTools
 from generator.errors import PortalError
@@ -44,7 +44,7 @@ _NAME_KEPT = 200
 
 
 @dataclass
-class Page:
+class ListedPage:
     """One page of a list: its items as the server sent them, and the cursor of the next page."""
 
     items: list[dict[str, Any]]
@@ -53,9 +53,9 @@ class Page:
 
 async def walk_pages(
     name: str,
-    fetch: Callable[[str | None], Awaitable[Page]],
+    fetch: Callable[[str | None], Awaitable[ListedPage]],
     limits: Limits,
-    progress: Progress,
+    progress: Underway,
     who: str,
 ) -> list[dict[str, Any]]:
     """Every item of a paginated list, in the server's order, with loop and size guards."""
@@ -114,7 +114,7 @@ def _reason(exc: ValidationError) -> str:
 class ToolLister:
     """``tools/list`` through the SDK's session, naming (or, with --lenient, skipping) each invalid tool."""
 
-    def __init__(self, client: Client, tap: RawTools, who: str, progress: Progress, lenient: bool) -> None:
+    def __init__(self, client: Client, tap: RawTools, who: str, progress: Underway, lenient: bool) -> None:
         self.client = client
         self.tap = tap
         self.who = who
@@ -123,7 +123,7 @@ class ToolLister:
         self.skipped: list[dict[str, Any]] = []
         self.warnings: list[str] = []
 
-    async def page(self, cursor: str | None) -> Page:
+    async def page(self, cursor: str | None) -> ListedPage:
         self.tap.last = None
         raw: dict[str, Any] | None = None
         try:
@@ -142,9 +142,9 @@ class ToolLister:
             bad = {i: why for i, why in found if why}
             self._invalid([(_tool_label(tools[i], i), why) for i, why in bad.items()])
             tools = [tool for i, tool in enumerate(tools) if i not in bad]
-        return Page(tools, result.next_cursor)
+        return ListedPage(tools, result.next_cursor)
 
-    def _salvage(self, raw: dict[str, Any], exc: ValidationError) -> Page:
+    def _salvage(self, raw: dict[str, Any], exc: ValidationError) -> ListedPage:
         """Check each tool of a page that failed as a whole; name the invalid ones."""
         version = self.client.protocol_version or "2025-11-25"
         items = raw.get("tools")
@@ -172,7 +172,7 @@ class ToolLister:
             raise exc  # every tool passes alone, so the page as a whole is what is wrong
         self._invalid(invalid)
         cursor = rest.get("nextCursor")
-        return Page(good, cursor if isinstance(cursor, str) else None)
+        return ListedPage(good, cursor if isinstance(cursor, str) else None)
 
     def _invalid(self, invalid: list[tuple[str, str]]) -> None:
         if not invalid:
@@ -244,7 +244,7 @@ class _OptionalLists:
     a later page, is still an error; ``tools/list`` is never optional (see :class:`ToolLister`).
     """
 
-    def __init__(self, client: Client, limits: Limits, progress: Progress, who: str) -> None:
+    def __init__(self, client: Client, limits: Limits, progress: Underway, who: str) -> None:
         self.client = client
         self.limits = limits
         self.progress = progress
@@ -252,14 +252,14 @@ class _OptionalLists:
         self.warnings: list[str] = []
 
     async def walk(self, method: str, capability: str) -> list[dict[str, Any]]:
-        async def fetch(cursor: str | None) -> Page:
+        async def fetch(cursor: str | None) -> ListedPage:
             try:
                 raw, result = await raw_page(self.client, method, cursor)
             except MCPError as exc:
                 if cursor is None and exc.code in _ABSENT_CODES:
                     raise _ListAbsent(exc) from exc
                 raise
-            return Page(faithful_items(raw, result, method), result.next_cursor)
+            return ListedPage(faithful_items(raw, result, method), result.next_cursor)
 
         try:
             return await walk_pages(method, fetch, self.limits, self.progress, self.who)
@@ -303,7 +303,7 @@ def first_of_each(
 
 
 async def optional_lists(
-    client: Client, limits: Limits, progress: Progress, who: str
+    client: Client, limits: Limits, progress: Underway, who: str
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], list[dict[str, Any]], list[str]]:
     """The prompts, resources and resource templates, for the capabilities the server declares, as sent.
 

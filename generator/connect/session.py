@@ -29,7 +29,7 @@ from generator.config.checks import URL_EXAMPLE, url_problem
 from generator.config.portal import Limits, ServerSpec
 from generator.config.variables import expand, variables_in
 from generator.connect.bounded import BoundedTransport
-from generator.connect.failures import Progress
+from generator.connect.failures import Underway
 from generator.connect.secrets import Redactor
 from generator.errors import PortalError
 
@@ -193,7 +193,7 @@ def open_client(
     limits: Limits,
     redactor: Redactor,
     errlog: TextIO | None,
-    progress: Progress,
+    progress: Underway,
     tap: RawTools,
 ) -> Client:
     """The SDK client for *spec* (not yet connected); every secret it will send is registered with *redactor*."""

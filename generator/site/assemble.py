@@ -31,7 +31,7 @@ from pathlib import Path
 
 from generator import __version__
 from generator.cache.index import Copies, KeptIndex, Made, PreviousCopies, layout
-from generator.cache.store import Entry, Stored
+from generator.cache.store import CachedGroup, Stored
 from generator.errors import PortalError
 from generator.forked import in_workers, usable_cpus
 from generator.model.gather import schema_warnings
@@ -196,7 +196,7 @@ def _fragment(ranges: Ranges, root: Path, span: Span) -> bytes:
     return data
 
 
-def _render_group(job: Job, indexes: Sequence[int]) -> Entry:
+def _render_group(job: Job, indexes: Sequence[int]) -> CachedGroup:
     """Render one documented thing's pages in every locale (its examples are found once)."""
     first = job.pages[indexes[0]]
     warnings = find_examples(job.site, job.deadline, tools=[first.tool]) if first.tool is not None else []
@@ -207,7 +207,7 @@ def _render_group(job: Job, indexes: Sequence[int]) -> Entry:
         job.deadline.check(f"rendering {page.html_path}")
         html, md, full = render_page(job.site, page, job.catalogs, job.renderer)
         pages.append((page.html_path, html, page.md_path, md, full))
-    return Entry(tuple(pages), tuple(warnings), tuple(notes))
+    return CachedGroup(tuple(pages), tuple(warnings), tuple(notes))
 
 
 def _deal(groups: int, jobs: int) -> list[list[int]]:
