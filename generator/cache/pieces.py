@@ -1,8 +1,8 @@
 """The ``.pieces`` record of the render cache: each tool's text in ``snapshot.json``, kept between builds.
 
 A build writes ``snapshot.json`` as ``json.dumps(indent=2)`` would (:meth:`Snapshot.json_pieces`),
-and Python's indenting encoder is pure Python: at 5,000 tools those 27 MB took 1.1 s of a 13 s
-rebuild. The record keeps the text every tool had in the last build, named by the tool's
+and Python's indenting encoder is pure Python: at 5,000 tools those 27 MB cost about 1 s, most of a
+one-tool rebuild. The record keeps the text every tool had in the last build, named by the tool's
 :func:`~generator.snapshot.snapshot.raw_digest` (the sha256 of its compact JSON in its own key
 order, which the C encoder writes in a quarter of the time). Equal keys mean equal text, so a
 tool that did not change is copied, not written again.

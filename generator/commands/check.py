@@ -181,7 +181,7 @@ def check(
 ) -> DriftReport:
     """Build the site in memory and compare it with ``config.out`` on disk; nothing is written.
 
-    *lenient* and *introspect_warnings* are passed to :func:`~generator.commands.build.obtain_snapshot`.
+    *lenient* and *introspect_warnings* are passed to :func:`~generator.commands.obtain.obtain_snapshot`.
     """
     site = Path(config.out)
     if not site.is_dir():

@@ -47,7 +47,7 @@ def _with_leniency(args: argparse.Namespace, command: Callable[[argparse.Namespa
     """Run *command*; introspection warnings go to stderr when it ends, even if it fails.
 
     The commands that can connect to a server pass ``args.lenient`` and the list
-    ``args.introspect_warnings`` (set here) to :func:`~generator.commands.build.obtain_snapshot`.
+    ``args.introspect_warnings`` (set here) to :func:`~generator.commands.obtain.obtain_snapshot`.
     With --lenient, invalid tools are skipped and each skip is a warning; without it, warnings
     are still printed for what is never an error (an optional list the server does not serve).
     """

@@ -5,7 +5,7 @@ against the negotiated protocol version, but asks for the result as a plain dict
 models drop the fields they do not know (``annotations.category``, a prompt argument's
 ``default``, ``x-vendor`` keys), and a documentation portal must keep exactly what the server
 said.  The SDK's models still read every page (:func:`faithful`), so an invalid entry is named
-as before, and a value the SDK coerces to its type (``"yes"`` for a boolean hint) is kept as
+as the SDK names it, and a value the SDK coerces to its type (``"yes"`` for a boolean hint) is kept as
 the SDK reads it.
 
 ``tools/list`` is walked page by page with loop and size guards (:func:`walk_pages`); a tool the SDK

@@ -28,7 +28,7 @@ from generator.render.shown import DirectContext, is_recorded, record
 from generator.schema.rows import Row
 from generator.text import code_span, json_inline, visible
 
-# Re-exported: callers and tests import the HTML sanitizer from here, as before the split.
+# Re-exported: the HTML sanitizer lives in its own module, and callers import it from here with the filters.
 __all__ = ["FILTERS", "GLOBALS", "SAFE_SCHEMES", "markdown", "markdown_inline", "plain_text", "safe_link", "wbr"]
 
 # --------------------------------------------------------------------------- Markdown

@@ -8,7 +8,7 @@ a rebuild writes only the changed tool's rows.
 
 A row is remembered under two names, and reused only when both match:
 
-- the key of its tool's pages (:func:`generator.cache.store.page_key`): the tool's own JSON, and
+- the key of its tool's pages (:func:`generator.cache.keys.page_key`): the tool's own JSON, and
   everything site-wide its pages are made from (templates, catalogs, configuration, the installed
   generator code, server and endpoints); everything a row shows of its tool is made from these;
 - where it is written: the list, its locale, the page it is on and whether links are marked
@@ -16,7 +16,7 @@ A row is remembered under two names, and reused only when both match:
   (any tool with a scope, several profiles), which one tool's change can flip for every row.
 
 Without a memo (``--no-cache``), or for a tool without a key, the row is simply written. The rows
-are joined and shown (hidden characters as markers) exactly as before, so a remembered row gives
+are joined and shown (hidden characters as markers) in the same way either way, so a remembered row gives
 the same bytes as a written one.
 """
 

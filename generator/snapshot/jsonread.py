@@ -55,8 +55,8 @@ _SURROGATE_ESCAPE = re.compile("\\\\u[dD][89a-fA-F]")
 
 def _may_hold_surrogate(raw: str) -> bool:
     """Whether a string or key parsed from *raw* can hold a lone surrogate: as a character (which
-    UTF-8 cannot encode) or as an escape. Two C-speed passes: 0.05 s for 54 MB, where one regex for
-    both took 0.47 s."""
+    UTF-8 cannot encode) or as an escape. Two passes in C (``str.isascii`` and ``in``), 0.05 s for
+    54 MB: a regular expression doing both is ten times slower."""
     try:
         raw.encode("utf-8")
     except UnicodeEncodeError:

@@ -2,7 +2,7 @@
 
 :func:`generator.snapshot.shape.check_shape` uses them to skip work whose verdict is already
 known, never to change a verdict: a snapshot that fails a quick check gets the full scan and the
-full JSON Schema check, as before (``tests/test_snapshot_mutations.py`` compares both ways).
+full JSON Schema check (``tests/test_snapshot_mutations.py`` compares both ways).
 """
 
 from __future__ import annotations
