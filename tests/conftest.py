@@ -29,10 +29,10 @@ TESTS = ROOT / "tests"
 NODE_BIN = TESTS / "node_modules" / ".bin"
 
 SLOW_MODULES = frozenset({
-    "accessibility", "action", "assemble", "browser", "build", "build_properties", "cache", "check", "ci_workflow",
-    "cli", "demo_server", "fast_paths", "fidelity", "forked", "golden", "hostile", "hosting", "html_validity",
-    "introspect", "links", "llms_full", "optional_methods", "overlays_changes", "overrides", "page_weight",
-    "product", "publish", "reader", "row_memo", "schema_properties", "search", "search_reuse", "secrets",
+    "accessibility", "advice_errors", "action", "assemble", "browser", "build", "build_properties", "cache", "check",
+    "ci_workflow", "cli", "demo_server", "fast_paths", "fidelity", "forked", "golden", "hostile", "hosting",
+    "html_validity", "introspect", "links", "llms_full", "optional_methods", "overlays_changes", "overrides",
+    "page_weight", "product", "publish", "reader", "row_memo", "schema_properties", "search", "search_reuse", "secrets",
     "sequences", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
     "trust_processes", "trust_replies", "trust_symlinks", "watch", "wheel", "xss",
 })  # fmt: skip

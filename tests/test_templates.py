@@ -127,17 +127,24 @@ def test_access_is_shared_by_hints_declared_alike_and_equals_a_fresh_one(annotat
 
 def test_annotation_rows_are_the_four_hints_then_the_others_by_name(demo: SiteModel) -> None:
     tool = replace(
-        demo.tools[0], raw={**demo.tools[0].raw, "annotations": {"zeta": 1, "title": "T", "readOnlyHint": True}}
+        demo.tools[0], raw={**demo.tools[0].raw, "annotations": {"zeta": 1, "title": "T", "readOnlyHint": False}}
     )
     rows = [(a.name, a.value, a.declared) for a in tool.annotation_rows]
     assert rows == [
-        ("readOnlyHint", True, True),
+        ("readOnlyHint", False, True),
         ("destructiveHint", True, False),
         ("idempotentHint", False, False),
         ("openWorldHint", True, False),
         ("title", "T", True),
         ("zeta", 1, True),
     ]
+
+
+def test_a_read_only_tool_lists_no_default_that_only_writing_tools_have(demo: SiteModel) -> None:
+    """destructiveHint and idempotentHint mean nothing when readOnlyHint is true: their defaults are left out."""
+    tool = replace(demo.tools[0], raw={**demo.tools[0].raw, "annotations": {"title": "T", "readOnlyHint": True}})
+    rows = [(a.name, a.value, a.declared) for a in tool.annotation_rows]
+    assert rows == [("readOnlyHint", True, True), ("openWorldHint", True, False), ("title", "T", True)]
 
 
 def test_endpoints_listings_and_what_lacks_a_tool(demo: SiteModel) -> None:

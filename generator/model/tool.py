@@ -136,7 +136,8 @@ class ToolDoc(Doc):
             for r in top
             if (rules := tuple(c for c in r.constraints if c.kind in TROUBLE_CONSTRAINTS))
         ][:MAX_CONSTRAINT_ROWS]
-        if self.access.level == "destructive":
+        destructive = self.access.hint("destructiveHint")
+        if self.access.level == "destructive" and destructive.declared:  # the server's own words only
             rows.append(Trouble("destructive"))
         if self.returns is not None:
             errors = [r for r in self.returns.rows if r.path.rsplit(".", 1)[-1] in ("error", "errors")]
@@ -316,8 +317,17 @@ class ToolDoc(Doc):
 
     @cached_property
     def annotation_rows(self) -> tuple[Annotation, ...]:
-        """The annotations table: the four hints (with the spec's default when undeclared), then the others."""
-        hints = tuple(Annotation(h.name, h.value, h.declared) for h in self.access.hints)
+        """The annotations table: the four hints (with the spec's default when undeclared), then the others.
+
+        For a read-only tool, ``destructiveHint`` and ``idempotentHint`` mean nothing (the specification
+        gives them meaning only when ``readOnlyHint`` is false), so their defaults are left out; a value
+        the server declared is still shown, as it said it.
+        """
+        read_only = self.access.hint("readOnlyHint").value
+        moot = ("destructiveHint", "idempotentHint") if read_only else ()
+        hints = tuple(
+            Annotation(h.name, h.value, h.declared) for h in self.access.hints if h.declared or h.name not in moot
+        )
         return hints + tuple(Annotation(k, v, True) for k, v in self.other_annotations)
 
     @cached_property
