@@ -13,6 +13,7 @@ import pytest
 import yaml
 
 from generator.commands.cli import main
+from generator.render.extras import FAVICON
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import tree_bytes
 
@@ -88,7 +89,7 @@ def test_links_resolve_inside_the_site_and_never_leave_it(site: Path) -> None:
         parser.feed(page.read_text(encoding="utf-8"))
         for tag, attrs in parser.links:
             href = attrs.get("href") or ""
-            if href.startswith("#") or href == "data:," or attrs.get("rel") == "canonical":
+            if href.startswith("#") or href == FAVICON or attrs.get("rel") == "canonical":
                 continue
             assert not re.match(r"^[a-z]+:", href), f"{page}: {tag} goes to another host: {href}"
             target = (page.parent / href.split("#")[0]).resolve()
@@ -131,20 +132,23 @@ def test_examples_shown_on_every_page_validate_against_the_schemas(site: Path) -
 def test_tool_page_sections_in_order(site: Path) -> None:
     html = (site / "ru" / "tools" / "search_chat" / "index.html").read_text(encoding="utf-8")
     ids = re.findall(r'<h2 id="([a-z-]+)"', html)
+    # What a caller needs first (issue 38): parameters, the call and its result; then the rest, once each.
     assert ids == [
-        "description",
-        "available",
-        "api",
-        "annotations",
         "parameters",
         "example",
         "returns",
+        "description",
+        "annotations",
+        "available",
+        "api",
         "schemas",
         "troubleshooting",
     ]
-    # The generated-notice comes before the description, the access summary before "available".
-    assert html.index('class="notice"') < html.index('id="description"')
-    assert html.index('class="access"') < html.index('id="available"')
+    # The generated-notice is in the footer; the access summary opens the annotations.
+    assert 'class="notice"' not in html
+    assert html.index('id="annotations"') < html.index('class="access"') < html.index('id="available"')
+    main, after = html.split("</main>")
+    assert "Не редактируйте" not in main and "Не редактируйте" in after
     # The description stays verbatim (English) on the Russian page.
     assert "Search the Teamspace chat archive" in html
 

@@ -10,7 +10,8 @@ page is :mod:`generator.model.tool`, what calling it may do :mod:`generator.mode
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -42,6 +43,32 @@ SERVER_FIELDS = ("name", "title", "version", "description", "websiteUrl")
 """The server's identity fields the connecting page lists, in this order, when set."""
 
 
+GROUP_FROM = 30
+"""A tool list longer than this is grouped (:func:`name_groups`): the sidebar and the home page."""
+
+_FIRST_WORD = re.compile(r"[^_.\-/:]{1,64}(?=[_.\-/:])")
+"""The first word of a tool name, before its first separator; bounded, and linear to match."""
+
+
+def name_groups(names: Sequence[str]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The positions of *names* grouped by their first word (``compute_vm_get`` → ``compute``), in the
+    order each word first appears; names that share their first word with no other name go in a last
+    group named ``""``. Empty when the list is short (:data:`GROUP_FROM`) or would make one group."""
+    if len(names) <= GROUP_FROM:
+        return ()
+    words = [m.group(0) if (m := _FIRST_WORD.match(name)) else "" for name in names]
+    counts: dict[str, int] = {}
+    for word in words:
+        counts[word] = counts.get(word, 0) + 1
+    groups: dict[str, list[int]] = {}
+    for i, word in enumerate(words):
+        groups.setdefault(word if word and counts[word] > 1 else "", []).append(i)
+    named = [(word, tuple(members)) for word, members in groups.items() if word]
+    if len(named) < 2:
+        return ()
+    return (*named, *((("", tuple(groups[""])),) if "" in groups else ()))
+
+
 @dataclass(frozen=True)
 class SiteModel:
     """The whole portal: server facts, the tools, and how readers reach them."""
@@ -66,6 +93,14 @@ class SiteModel:
         for tool in self.tools:
             found.setdefault(tool.name, tool)  # the first of a repeated name, as a scan would find
         return found
+
+    @cached_property
+    def tool_groups(self) -> tuple[tuple[str, tuple[ToolDoc, ...]], ...]:
+        """The tools grouped by the first word of their names (:func:`name_groups`); empty for a flat list."""
+        return tuple(
+            (word, tuple(self.tools[i] for i in members))
+            for word, members in name_groups([tool.name for tool in self.tools])
+        )
 
     @cached_property
     def grants_tool(self) -> str | None:

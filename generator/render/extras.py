@@ -5,6 +5,8 @@ Pure functions of the model: they return text and never touch the file system.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 from typing import Any
 from urllib.parse import urlsplit
@@ -14,10 +16,27 @@ from generator.model.site import SiteModel
 from generator.render.i18n import Catalog
 from generator.text import visible
 
-# What the pages need and nothing more: no other hosts, no inline script, no plugins.
-# 'wasm-unsafe-eval' lets Pagefind's WebAssembly search run; nothing else is evaluated.
+# The one inline script: it applies the reader's chosen colour theme (portal.js stores the choice)
+# before the page is drawn, which a deferred script cannot do without showing the other theme first.
+THEME_SCRIPT = (
+    'try{var t=localStorage.getItem("mcp-portal-theme");'
+    'if(t==="light"||t==="dark"){document.documentElement.dataset.theme=t}}catch(e){}'
+)
+THEME_SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(THEME_SCRIPT.encode()).digest()).decode()
+
+# The tab icon, drawn inline so it costs no request: an "M" on the portal's accent green.
+FAVICON = (
+    "data:image/svg+xml,%3Csvg%20xmlns='http://www.w3.org/2000/svg'%20viewBox='0%200%2032%2032'%3E"
+    "%3Crect%20width='32'%20height='32'%20rx='7'%20fill='%230b6e4f'/%3E"
+    "%3Cpath%20d='M8%2023V9l8%208%208-8v14'%20fill='none'%20stroke='%23fff'%20stroke-width='3.2'"
+    "%20stroke-linejoin='round'/%3E%3C/svg%3E"
+)
+
+# What the pages need and nothing more: no other hosts, no inline script but the theme one (allowed by
+# its hash, so no other text runs), no plugins. 'wasm-unsafe-eval' lets Pagefind's WebAssembly search
+# run; nothing else is evaluated.
 CONTENT_SECURITY_POLICY = (
-    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+    f"default-src 'self'; script-src 'self' '{THEME_SCRIPT_HASH}' 'wasm-unsafe-eval'; style-src 'self'; "
     "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
     "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 )
@@ -104,19 +123,28 @@ def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:
 def nav_tools(site: SiteModel) -> str:
     """The sidebar's tool list as JSON, the same in every locale's ``nav.js`` (made once per build).
 
-    Each tool's access level is a key (``"a"``); the words for it are the locale's ``labels``.
+    Each tool's access level is a key (``"a"``); the words for it are the locale's ``labels``. A long
+    list is in groups (:attr:`SiteModel.tool_groups`): its tools come group by group, each with its
+    group's word (``"g"``, ``""`` for the last group, whose name is the locale's ``labels.other``).
     """
-    tools = [
-        {
-            # The sidebar shows these through textContent: hidden and bidi characters become
-            # visible [U+XXXX] markers here, exactly as every {{ expression }} on the pages does.
+
+    def entry(tool: Any, group: str | None) -> dict[str, str]:
+        # The sidebar shows these through textContent: hidden and bidi characters become
+        # visible [U+XXXX] markers here, exactly as every {{ expression }} on the pages does.
+        item = {
             "n": visible(tool.name),
             "t": visible(tool.title or ""),
             "h": f"tools/{tool.slug}/index.html",
             "a": tool.access.level,
         }
-        for tool in site.tools
-    ]
+        if group is not None:
+            item["g"] = visible(group)
+        return item
+
+    if site.tool_groups:
+        tools = [entry(tool, word) for word, members in site.tool_groups for tool in members]
+    else:
+        tools = [entry(tool, None) for tool in site.tools]
     return json.dumps(tools, ensure_ascii=True, sort_keys=True)
 
 
@@ -125,7 +153,9 @@ def nav_script(site: SiteModel, catalog: Catalog, tools: str) -> str:
     grow with the number of tools, prompts and resources. JSON is ASCII-escaped: safe inside
     JavaScript. *tools* is :func:`nav_tools`, made once for every locale."""
     levels = sorted({tool.access.level for tool in site.tools})
-    labels = {level: visible(catalog.t("access." + level)) for level in levels}
+    labels: dict[str, str] = {str(level): visible(catalog.t("access." + level)) for level in levels}
+    if site.tool_groups:
+        labels["other"] = catalog.t("index.group_other")
     parts = (
         ("groups", json.dumps(_nav_groups(site, catalog), ensure_ascii=True, sort_keys=True)),
         ("labels", json.dumps(labels, ensure_ascii=True, sort_keys=True)),

@@ -38,6 +38,8 @@ from generator.model.tool import ToolDoc
 from generator.render.extras import (
     CONTENT_SECURITY_POLICY,
     CSP_META,
+    FAVICON,
+    THEME_SCRIPT,
     headers,
     nav_script,
     nav_tools,
@@ -235,6 +237,8 @@ class Renderer:
             "tn": catalog.plural,
             "generator_version": __version__,
             "csp_meta": CSP_META,
+            "theme_script": THEME_SCRIPT,
+            "favicon": FAVICON,
         }
 
     def _md_globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:

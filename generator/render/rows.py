@@ -30,13 +30,13 @@ def field_rows(context: Context, flat: Any, show_required: bool = True) -> Marku
     """The ``<tr>`` rows of an HTML parameter (or returns) table, each ending in a newline."""
     t = context.resolve("t")
     col_type, col_description = escape(t("tool.col_type")), escape(t("tool.col_description"))
-    required = (
-        {True: f'<td class="req" data-label="{escape(t("tool.col_required"))}">{escape(t("tool.required_yes"))}</td>',
-         False: f'<td class="req" data-label="{escape(t("tool.col_required"))}">{escape(t("tool.required_no"))}</td>'}
+    # Required or optional is said beside the type, in one column for both tables: in a parameter table
+    # the required ones are marked, in a returns table the optional ones (what may be missing).
+    marks = (
+        {True: f' <span class="req">{escape(t("tool.required_mark"))}</span>', False: ""}
         if show_required
-        else {True: "", False: ""}
-    )  # fmt: skip
-    optional = f' <span class="opt">({escape(t("tool.optional"))})</span>'
+        else {True: "", False: f' <span class="opt">({escape(t("tool.optional"))})</span>'}
+    )
     lang = escape(context.resolve("site").server_language)
     out: list[str] = []
     for row in flat.rows:
@@ -48,9 +48,8 @@ def field_rows(context: Context, flat: Any, show_required: bool = True) -> Marku
         out.append(
             f'<tr>\n  <td class="depth-{min(row.depth, 6)}"><code dir="ltr" class="ident">{wbr(row.path or "(root)")}'
             f"</code>{variant}</td>\n"
-            f'  <td class="type" data-label="{col_type}">{type_words(context, row)}'
-            f"{optional if not show_required and not row.required else ''}</td>\n"
-            f'{required[bool(row.required)]}  <td data-label="{col_description}">{description}{rules}</td>\n</tr>\n'
+            f'  <td class="type" data-label="{col_type}">{type_words(context, row)}{marks[bool(row.required)]}</td>\n'
+            f'  <td data-label="{col_description}">{description}{rules}</td>\n</tr>\n'
         )
     return record(Markup(visible("".join(out))))
 

@@ -11,6 +11,7 @@
   // from disk they must name index.html, which is how the files are written.
   function clean(href) { return served ? href.replace(/(^|\/)index\.html(?=$|#)/, "$1") : href; }
   function words(text) { return (text || "").replace(/\s+/g, " ").trim(); }
+  function menuToggle() { return document.querySelector(".menu-open"); }
 
   function copyText(text, button) {
     if (!navigator.clipboard) { return; }
@@ -58,6 +59,37 @@
     });
   }
 
+  // The page menu (Markdown twin, copy, open in an assistant) closes on Esc and on a click outside it.
+  var pageMenu = document.querySelector(".page-actions");
+  if (pageMenu) {
+    document.addEventListener("click", function (event) { if (pageMenu.open && !pageMenu.contains(event.target)) { pageMenu.open = false; } });
+    pageMenu.addEventListener("keydown", function (event) {
+      if (event.key === "Escape" && pageMenu.open) { pageMenu.open = false; pageMenu.querySelector("summary").focus(); }
+    });
+  }
+
+  // Colour theme: Auto (the system's), Light or Dark, remembered in this browser. The inline script
+  // in <head> applies a stored choice before the page is drawn; this button changes it.
+  var themeButton = document.querySelector(".theme-toggle");
+  if (themeButton) {
+    var themes = ["auto", "light", "dark"];
+    var stored = function () { try { return localStorage.getItem("mcp-portal-theme") || "auto"; } catch (e) { return "auto"; } };
+    var showTheme = function (choice) {
+      var word = themeButton.getAttribute("data-" + choice) || choice;
+      themeButton.querySelector("span").textContent = word;
+      themeButton.setAttribute("aria-label", (themeButton.getAttribute("data-label") || "Theme") + ": " + word);
+      themeButton.setAttribute("data-theme", choice);
+    };
+    showTheme(themes.indexOf(stored()) === -1 ? "auto" : stored());
+    themeButton.hidden = false;
+    themeButton.addEventListener("click", function () {
+      var next = themes[(themes.indexOf(themeButton.getAttribute("data-theme")) + 1) % themes.length];
+      try { if (next === "auto") { localStorage.removeItem("mcp-portal-theme"); } else { localStorage.setItem("mcp-portal-theme", next); } } catch (e) { /* private mode: this page only */ }
+      if (next === "auto") { delete document.documentElement.dataset.theme; } else { document.documentElement.dataset.theme = next; }
+      showTheme(next);
+    });
+  }
+
   // Sidebar: the lists come from one cached nav.js per locale: tools first, then one
   // group each for prompts, resources and resource templates.
   var nav = window.PORTAL_NAV;
@@ -92,7 +124,50 @@
       }
       return li;
     };
-    nav.tools.forEach(function (tool) { list.appendChild(entry(tool, tool.a, (nav.labels || {})[tool.a])); });
+    // A long tool list comes in groups (the build groups it by the first word of the names, "g"):
+    // each group a collapsible <details>, the current page's group open. A short list stays flat.
+    var groups = {};
+    nav.tools.forEach(function (tool) {
+      var li = entry(tool, tool.a, (nav.labels || {})[tool.a]);
+      if (typeof tool.g !== "string") { list.appendChild(li); return; }
+      if (!groups[tool.g]) {
+        var holder = document.createElement("li");
+        holder.className = "tool-group";
+        var details = document.createElement("details");
+        var summary = document.createElement("summary");
+        var label = document.createElement("bdi");
+        if (tool.g) { label.setAttribute("dir", "ltr"); }
+        label.textContent = tool.g || (nav.labels || {}).other || "…";
+        summary.appendChild(label);
+        var size = document.createElement("span");
+        size.className = "count";
+        summary.appendChild(size);
+        var inner = document.createElement("ul");
+        inner.className = "tool-nav";
+        details.appendChild(summary);
+        details.appendChild(inner);
+        holder.appendChild(details);
+        list.appendChild(holder);
+        groups[tool.g] = { details: details, list: inner, size: size, n: 0 };
+      }
+      var g = groups[tool.g];
+      g.list.appendChild(li);
+      g.n += 1;
+      g.size.textContent = " " + g.n;
+      if (li.querySelector("[aria-current]")) { g.details.open = true; }
+    });
+    // The current page's link is in view in the sidebar, which scrolls by itself (a column on wide
+    // screens, the drawer on narrow ones); the page itself does not move.
+    var current = list.querySelector("[aria-current]");
+    var side = document.getElementById("sidebar");
+    if (current && side) {
+      var place = function () {
+        var offset = current.getBoundingClientRect().top - side.getBoundingClientRect().top + side.scrollTop;
+        if (offset > side.clientHeight * 0.6) { side.scrollTop = offset - side.clientHeight / 2; }
+      };
+      place();
+      if (menuToggle()) { menuToggle().addEventListener("click", function () { window.requestAnimationFrame(place); }); }
+    }
     (more ? nav.groups || [] : []).forEach(function (group, i) {
       var heading = document.createElement("p");
       heading.className = "nav-group";
@@ -107,44 +182,123 @@
     });
     if (filter) {
       filter.parentNode.hidden = false;
+      var none = document.querySelector(".sidebar .filter-none");
       filter.addEventListener("input", function () {
         var q = filter.value.trim().toLowerCase();
-        Array.prototype.forEach.call(document.querySelectorAll(".sidebar ul.tool-nav"), function (ul) {
-          var shown = 0;
-          Array.prototype.forEach.call(ul.children, function (li) {
-            li.hidden = q !== "" && li.getAttribute("data-filter").indexOf(q) === -1;
-            if (!li.hidden) { shown += 1; }
-          });
-          // A group with nothing left to show hides its label too (the tool list keeps its place).
-          var label = ul.id === "tool-nav" ? null : document.getElementById(ul.getAttribute("aria-labelledby"));
-          if (label) { label.hidden = ul.hidden = shown === 0; }
+        var total = 0;
+        Array.prototype.forEach.call(document.querySelectorAll(".sidebar li[data-filter]"), function (li) {
+          li.hidden = q !== "" && li.getAttribute("data-filter").indexOf(q) === -1;
+          if (!li.hidden) { total += 1; }
         });
+        // A tool group shows while it has a match (opened, so the match is seen); an item group hides
+        // its label too when nothing in it is left.
+        Array.prototype.forEach.call(list.querySelectorAll("li.tool-group"), function (holder) {
+          var left = holder.querySelectorAll("li[data-filter]:not([hidden])").length;
+          holder.hidden = left === 0;
+          if (q !== "" && left) { holder.firstChild.open = true; }
+        });
+        Array.prototype.forEach.call(document.querySelectorAll(".sidebar #more-nav ul.tool-nav"), function (ul) {
+          var label = document.getElementById(ul.getAttribute("aria-labelledby"));
+          var left = ul.querySelectorAll("li:not([hidden])").length;
+          if (label) { label.hidden = ul.hidden = left === 0; }
+        });
+        if (none) { none.hidden = q === "" || total > 0; }
       });
     }
   }
 
-  // Narrow screens: the sidebar is a drawer. Without this script the header's menu link
-  // jumps to the navigation at the end of the page instead.
+  // Narrow screens: the sidebar is a drawer, and a real modal while open: the rest of the page is
+  // inert (out of reach of Tab and of screen readers), the page behind does not scroll, Tab wraps
+  // inside it, and Esc, the close button or a click outside close it and give focus back to the menu
+  // button. Without this script the header's menu link jumps to the navigation at the end of the page.
   var drawer = document.getElementById("sidebar");
   var menuOpen = document.querySelector(".menu-open");
   var menuClose = document.querySelector(".menu-close");
-  function setDrawer(open) {
+  var narrow = window.matchMedia("(max-width: 63.99rem)");
+  var behind = Array.prototype.slice.call(document.querySelectorAll("body > header.top, main, body > footer.bottom, body > .skip"));
+  function focusables() {
+    return Array.prototype.filter.call(drawer.querySelectorAll("a[href], button, input, summary, [tabindex]"), function (e) {
+      return !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0;
+    });
+  }
+  function setDrawer(open, keepFocus) {
     if (!drawer || !menuOpen) { return; }
+    var modal = open && narrow.matches;
     drawer.classList.toggle("open", open);
     menuOpen.setAttribute("aria-expanded", open ? "true" : "false");
-    if (open) { (menuClose || drawer).focus(); } else if (drawer.contains(document.activeElement)) { menuOpen.focus(); }
+    if (modal) { drawer.setAttribute("role", "dialog"); drawer.setAttribute("aria-modal", "true"); }
+    else { drawer.removeAttribute("role"); drawer.removeAttribute("aria-modal"); }
+    behind.forEach(function (e) { e.inert = modal; });
+    document.documentElement.classList.toggle("locked", modal);
+    if (open) { (menuClose || drawer).focus(); } else if (!keepFocus && drawer.contains(document.activeElement)) { menuOpen.focus(); }
+  }
+  // The language switch sits in the header on wide screens and in the drawer on narrow ones.
+  var langs = document.querySelector("header.top .langs");
+  var langsHome = langs && langs.parentNode;
+  var drawerHead = document.querySelector(".sidebar-head");
+  function placeLanguages() {
+    if (!langs || !drawerHead) { return; }
+    if (narrow.matches) { drawerHead.parentNode.insertBefore(langs, drawerHead.nextSibling); }
+    else { langsHome.appendChild(langs); }
   }
   if (drawer && menuOpen) {
     menuOpen.setAttribute("role", "button");
+    placeLanguages();
+    var changed = function () { placeLanguages(); if (drawer.classList.contains("open")) { setDrawer(false); } };
+    if (narrow.addEventListener) { narrow.addEventListener("change", changed); }
     if (menuClose) { menuClose.hidden = false; menuClose.addEventListener("click", function () { setDrawer(false); }); }
     menuOpen.addEventListener("click", function (event) { event.preventDefault(); setDrawer(!drawer.classList.contains("open")); });
     document.addEventListener("click", function (event) {
       if (drawer.classList.contains("open") && !drawer.contains(event.target) && !menuOpen.contains(event.target)) { setDrawer(false); }
     });
     document.addEventListener("keydown", function (event) {
-      if (event.key === "Escape" && drawer.classList.contains("open")) { setDrawer(false); }
+      if (!drawer.classList.contains("open")) { return; }
+      if (event.key === "Escape") { setDrawer(false); return; }
+      if (event.key !== "Tab" || !narrow.matches) { return; }
+      var stops = focusables();
+      if (!stops.length) { return; }
+      var first = stops[0];
+      var last = stops[stops.length - 1];
+      if (event.shiftKey && (document.activeElement === first || !drawer.contains(document.activeElement))) { event.preventDefault(); last.focus(); }
+      else if (!event.shiftKey && (document.activeElement === last || !drawer.contains(document.activeElement))) { event.preventDefault(); first.focus(); }
     });
   }
+
+  // Tables on a phone: every table with a header row and three or more columns stacks into one card
+  // per row (the stylesheet does it for class "stack"), each cell labelled with its column's name as
+  // the parameter tables are in the markup. Two-column tables wrap instead; without this script a
+  // wide table scrolls sideways inside its box, with a shadow at the edge that has more.
+  Array.prototype.forEach.call(document.querySelectorAll("main table:not(.stack)"), function (table) {
+    var head = table.tHead && table.tHead.rows[0];
+    if (!head || head.cells.length < 3) { return; }
+    var names = Array.prototype.map.call(head.cells, function (th) { return words(th.textContent); });
+    Array.prototype.forEach.call(table.tBodies, function (tbody) {
+      Array.prototype.forEach.call(tbody.rows, function (row) {
+        Array.prototype.forEach.call(row.cells, function (cell, i) {
+          if (i && names[i] && !cell.hasAttribute("data-label")) { cell.setAttribute("data-label", names[i]); }
+        });
+      });
+    });
+    table.classList.add("stack");
+  });
+
+  // A box is a tab stop only while it scrolls: a keyboard then reaches what is cut off, and does not
+  // stop at every table and code block that shows all it holds. Checked again when the width changes,
+  // a <details> opens or a tab is chosen (what was hidden measured nothing).
+  var boxes = document.querySelectorAll("main .scroll, main pre");
+  var stops = function () {
+    Array.prototype.forEach.call(boxes, function (box) {
+      if (!box.clientWidth) { return; }
+      if (box.scrollWidth > box.clientWidth + 1) { box.setAttribute("tabindex", "0"); }
+      else if (box !== document.activeElement) { box.removeAttribute("tabindex"); }
+    });
+  };
+  var restop = null;
+  var later = function () { if (restop === null) { restop = window.requestAnimationFrame(function () { restop = null; stops(); }); } };
+  stops();
+  window.addEventListener("resize", later);
+  document.addEventListener("toggle", later, true);
+  document.addEventListener("change", later);
 
   // On this page: shown in full beside the content on wide screens (CSS does it where
   // ::details-content is supported), and the section being read is marked as you scroll.
@@ -156,6 +310,8 @@
     fit();
     if (wide.addEventListener) { wide.addEventListener("change", fit); }
     var links = Array.prototype.slice.call(toc.querySelectorAll("a"));
+    // On a narrow screen the control stays at the top of the screen: a chosen section closes it again.
+    toc.addEventListener("click", function (event) { if (event.target.closest("a") && !wide.matches) { toc.open = false; } });
     var targets = links.map(function (a) { return document.getElementById(decodeURIComponent(a.hash.slice(1))); });
     var mark = function () {
       var current = 0;
@@ -188,7 +344,8 @@
   // Search: a dialog over Pagefind's JavaScript API, loaded on first use only (the index and
   // its WebAssembly are fetched when someone searches, not with every page). Ctrl-K or / opens it.
   var dialog = document.getElementById("search-dialog");
-  var opener = document.querySelector(".search-open");
+  var openers = Array.prototype.slice.call(document.querySelectorAll(".search-open"));
+  var opener = openers[0];
   if (dialog && opener && served && typeof dialog.showModal === "function") {
     var input = document.getElementById("search-input");
     var status = document.getElementById("search-status");
@@ -293,9 +450,15 @@
       input.select();
       load();
     };
-    opener.hidden = false;
-    opener.addEventListener("click", open);
-    opener.addEventListener("pointerenter", load, { once: true });
+    openers.forEach(function (button) {
+      button.hidden = false;
+      button.addEventListener("click", function () {
+        // From the drawer: close it first, so that the dialog gives focus back to the header's button.
+        if (drawer && drawer.contains(button)) { setDrawer(false, true); opener.focus(); }
+        open();
+      });
+      button.addEventListener("pointerenter", load, { once: true });
+    });
     input.addEventListener("input", function () { show(input.value.trim()); });
     input.addEventListener("keydown", function (event) {
       var first = results.querySelector("a");

@@ -1,0 +1,409 @@
+"""The reader's first screen and the portal at 150 tools, in headless Debian chromium.
+
+A tool page leads with its parameters and its call; on a phone the header and "On this page" stay
+in view and the menu is a real modal; the theme can be chosen and is remembered; tables fit; the
+sidebar of a 150-tool portal is grouped, opens the current group and shows the current link; and
+the page head carries a favicon and link-preview tags. Each check runs where it can fail: at
+1280×800 and 390×844, light and dark, in en, ru and ar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from generator.commands.build import site_files
+from generator.config.portal import PortalConfig
+from generator.publish.write import publish
+from generator.snapshot.snapshot import Snapshot, load_snapshot, new_snapshot
+from tests.conftest import serving
+from tests.golden_tool import SNAPSHOT, demo_config
+
+pytestmark = pytest.mark.browser
+
+LOCALES = ("en", "ru", "ar")
+DESKTOP, PHONE = {"width": 1280, "height": 800}, {"width": 390, "height": 844}
+SCHEMES = ("light", "dark")
+DEMO_TOOLS = [t["name"] for t in load_snapshot(SNAPSHOT).tools]
+GROUPS = ("compute", "storage", "network", "keyvault", "monitor", "sql", "cosmos", "search", "aks", "webapp")
+VERBS = ("get", "list", "create", "delete", "update")
+
+
+def _big_snapshot(count: int = 150) -> Snapshot:
+    """A server of *count* tools named as large servers name them: a service prefix, then a verb."""
+    tools = []
+    for i in range(count):
+        group, verb = GROUPS[i % len(GROUPS)], VERBS[(i // len(GROUPS)) % len(VERBS)]
+        tools.append(
+            {
+                "name": f"{group}_{verb}_{i:03d}",
+                "description": f"{verb.title()} a {group} resource (number {i}) in the subscription.",
+                "annotations": {"readOnlyHint": verb in ("get", "list")},
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "subscription": {"type": "string", "description": "The subscription id."},
+                        "resource-name": {"type": "string", "description": "The resource's name."},
+                    },
+                    "required": ["subscription"],
+                },
+            }
+        )
+    return new_snapshot(
+        protocol_version="2025-11-25",
+        server={"name": "big-server", "version": "1.0.0"},
+        tools=tuple(tools),
+        capability_version="1.0.0",
+        transport="streamable-http",
+        endpoint="https://mcp.example/mcp",
+    )
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    site = tmp_path_factory.mktemp("first-screen") / "site"
+    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+    publish(site, files)
+    with serving(site) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    site = tmp_path_factory.mktemp("big") / "site"
+    files, warnings = site_files(_big_snapshot(), PortalConfig(search=False))
+    assert not warnings
+    publish(site, files)
+    with serving(site) as url:
+        yield url
+
+
+def _page(browser: Any, viewport: dict[str, int], scheme: str = "light") -> Any:
+    return browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
+
+
+def _top(page: Any, selector: str) -> float:
+    value: float = page.evaluate(
+        "s => document.querySelector(s).getBoundingClientRect().top + window.scrollY", selector
+    )
+    return value
+
+
+# --------------------------------------------------------------------------- the first screen
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_parameters_and_the_call_start_in_the_first_desktop_screen(
+    browser: Any, demo: str, locale: str, scheme: str
+) -> None:
+    page = _page(browser, DESKTOP, scheme)
+    try:
+        for tool in DEMO_TOOLS:
+            page.goto(f"{demo}{locale}/tools/{tool}/")
+            params = page.evaluate("document.querySelectorAll('#parameters ~ * tr, .fields tbody tr').length")
+            assert _top(page, "#parameters") < 400, tool
+            if params <= 5:
+                assert _top(page, "#example") < DESKTOP["height"], f"{locale} {tool}: the call starts below the fold"
+            # What matters less follows the call, once each.
+            order = page.evaluate(
+                "['parameters','example','returns','description','annotations','available','schemas']"
+                ".map(id => document.getElementById(id)).filter(Boolean)"
+                ".map(e => e.getBoundingClientRect().top)"
+            )
+            assert order == sorted(order), tool
+    finally:
+        page.context.close()
+
+
+def test_maintainer_notes_are_in_the_footer_not_under_the_title(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        page.goto(demo + "en/tools/search_chat/")
+        main = page.locator("main").inner_text()
+        footer = page.locator("footer.bottom").inner_text()
+        assert "Do not edit by hand" not in main and "Do not edit by hand" in footer
+        assert "verbatim" not in main.split("Parameters")[0]
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_access_level_is_stated_once_in_the_lead(browser: Any, demo: str, locale: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        page.goto(f"{demo}{locale}/tools/delete_document/")
+        before = page.evaluate(
+            "(() => { const p = document.getElementById('parameters');"
+            " const ahead = e => e.compareDocumentPosition(p) & Node.DOCUMENT_POSITION_FOLLOWING;"
+            " return [Array.from(document.querySelectorAll('main .badge')).filter(ahead).length,"
+            " Array.from(document.querySelectorAll('main .access, main table.hints')).filter(ahead).length] })()"
+        )
+        assert before == [1, 0]
+    finally:
+        page.context.close()
+
+
+# --------------------------------------------------------------------------- navigation on a phone
+
+
+@pytest.mark.parametrize("scheme", SCHEMES)
+@pytest.mark.parametrize("locale", LOCALES)
+def test_header_and_contents_stay_in_view_on_a_phone(browser: Any, demo: str, locale: str, scheme: str) -> None:
+    page = _page(browser, PHONE, scheme)
+    try:
+        page.goto(f"{demo}{locale}/tools/search_chat/")
+        page.mouse.wheel(0, 4000)
+        page.wait_for_function("window.scrollY > 3000")
+        header = page.locator("header.top").bounding_box()
+        assert header is not None and abs(header["y"]) < 1
+        assert page.locator("header.top .menu-open").is_visible()
+        assert page.locator("header.top .search-open").is_visible()
+        toc = page.locator(".toc").bounding_box()
+        assert toc is not None and 0 <= toc["y"] <= header["height"] + 1
+        # Choosing a section from the sticky control closes it again.
+        page.locator(".toc summary").click()
+        page.locator(".toc a").nth(1).click()
+        assert not page.evaluate("document.querySelector('.toc details').open")
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_the_phone_drawer_is_a_modal_with_the_languages(browser: Any, demo: str, locale: str) -> None:
+    page = _page(browser, PHONE)
+    try:
+        page.goto(f"{demo}{locale}/tools/search_chat/")
+        page.locator("header.top .menu-open").click()
+        drawer = page.locator("#sidebar")
+        assert drawer.get_attribute("role") == "dialog" and drawer.get_attribute("aria-modal") == "true"
+        assert page.evaluate("document.querySelector('main').inert")
+        assert page.evaluate("getComputedStyle(document.documentElement).overflow") == "hidden"
+        assert drawer.locator(".langs a").count() == 3
+        assert drawer.locator(".search-open").is_visible()
+        # Tab never leaves the drawer.
+        for _ in range(40):
+            page.keyboard.press("Tab")
+            assert page.evaluate("document.getElementById('sidebar').contains(document.activeElement)")
+        page.keyboard.press("Escape")
+        assert drawer.get_attribute("role") is None
+        assert not page.evaluate("document.querySelector('main').inert")
+        assert page.evaluate("document.activeElement.classList.contains('menu-open')")
+    finally:
+        page.context.close()
+
+
+# --------------------------------------------------------------------------- theme, menu, tab stops
+
+
+def test_the_theme_choice_is_applied_and_remembered(browser: Any, demo: str) -> None:
+    context = browser.new_context(viewport=DESKTOP, color_scheme="light")
+    try:
+        page = context.new_page()
+        page.goto(demo + "ar/tools/search_chat/")
+        background = "getComputedStyle(document.body).backgroundColor"
+        light = page.evaluate(background)
+        button = page.locator("header.top .theme-toggle")
+        assert button.get_attribute("aria-label").endswith("تلقائي")
+        button.click()  # Auto → Light
+        button.click()  # Light → Dark
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        dark = page.evaluate(background)
+        assert dark != light
+        page.goto(demo + "en/connecting/")  # another page: the inline script applies the stored choice
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        assert page.evaluate(background) == dark
+        page.locator("header.top .theme-toggle").click()  # Dark → Auto: the system's light again
+        assert page.evaluate("localStorage.getItem('mcp-portal-theme')") is None
+        assert page.evaluate(background) == light
+    finally:
+        context.close()
+
+
+def test_the_page_menu_closes_on_escape_and_outside_click(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        page.goto(demo + "en/tools/search_chat/")
+        menu = page.locator(".page-actions")
+        menu.locator("summary").click()
+        assert menu.evaluate("d => d.open")
+        page.keyboard.press("Escape")
+        assert not menu.evaluate("d => d.open")
+        menu.locator("summary").click()
+        page.locator("main h1").click()
+        assert not menu.evaluate("d => d.open")
+        assert "Markdown" in menu.locator("summary").inner_text() and menu.locator("summary").inner_text() != "Markdown"
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_only_boxes_that_scroll_are_tab_stops(browser: Any, demo: str, viewport: dict[str, int]) -> None:
+    page = _page(browser, viewport)
+    try:
+        page.goto(demo + "en/tools/search_chat/")
+        boxes = page.evaluate(
+            "Array.from(document.querySelectorAll('main .scroll, main pre')).filter(b => b.clientWidth)"
+            ".map(b => [b.getAttribute('tabindex'), b.scrollWidth > b.clientWidth + 1])"
+        )
+        assert boxes
+        assert all((stop == "0") == scrolls for stop, scrolls in boxes), boxes
+    finally:
+        page.context.close()
+
+
+def test_copy_buttons_never_cover_code(browser: Any, demo: str) -> None:
+    page = _page(browser, PHONE)
+    try:
+        page.goto(demo + "en/tools/search_chat/")
+        covered = page.evaluate(
+            "Array.from(document.querySelectorAll('.code')).filter(w => {"
+            " const b = w.querySelector('.copy').getBoundingClientRect();"
+            " const r = document.createRange(); r.selectNodeContents(w.querySelector('pre code'));"
+            " const first = r.getClientRects()[0];"
+            " return first && first.top < b.bottom && first.bottom > b.top; }).length"
+        )
+        assert covered == 0
+    finally:
+        page.context.close()
+
+
+# --------------------------------------------------------------------------- tables and Arabic
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+@pytest.mark.parametrize("locale", ("en", "ar"))
+def test_no_table_is_wider_than_its_column(browser: Any, demo: str, locale: str, viewport: dict[str, int]) -> None:
+    page = _page(browser, viewport)
+    try:
+        pages = ["", "connecting/", "api/", *(f"tools/{t}/" for t in DEMO_TOOLS)]
+        for path in pages:
+            page.goto(f"{demo}{locale}/{path}")
+            wide = page.evaluate(
+                "Array.from(document.querySelectorAll('main table')).filter(t => t.offsetParent &&"
+                " t.getBoundingClientRect().width > t.closest('.scroll, .content, main').clientWidth + 1)"
+                ".map(t => t.className || t.querySelector('th').textContent)"
+            )
+            assert not wide, f"{locale}/{path}: {wide}"
+    finally:
+        page.context.close()
+
+
+def test_arabic_breadcrumb_separator_is_drawn_and_points_to_the_end(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        for locale, angle in (("en", 45), ("ar", -45)):
+            page.goto(f"{demo}{locale}/tools/search_chat/")
+            style = page.evaluate(
+                "(() => { const s = getComputedStyle(document.querySelector('.crumbs li + li'), '::before');"
+                " return [s.content, s.transform] })()"
+            )
+            assert style[0] in ('""', "none", "normal") or style[0] == '""', style
+            a, b = (float(x) for x in style[1].removeprefix("matrix(").split(",")[:2])
+            assert round(__import__("math").degrees(__import__("math").atan2(b, a))) == angle
+    finally:
+        page.context.close()
+
+
+def test_arabic_error_codes_keep_their_sign(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        page.goto(demo + "ar/tools/search_chat/")
+        cell = page.locator("td", has_text="32602").first
+        box = cell.evaluate(
+            "td => { const r = document.createRange(); const t = td.firstChild.textContent;"
+            " const node = td.firstChild; const at = t.indexOf('-32602');"
+            " r.setStart(node, at); r.setEnd(node, at + 1); const minus = r.getBoundingClientRect();"
+            " r.setStart(node, at + 1); r.setEnd(node, at + 2); const three = r.getBoundingClientRect();"
+            " return [minus.left, three.left] }"
+        )
+        assert box[0] < box[1], "the minus sign is drawn after the number"
+    finally:
+        page.context.close()
+
+
+# --------------------------------------------------------------------------- 150 tools
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_a_150_tool_sidebar_is_grouped_with_the_current_link_in_view(
+    browser: Any, big: str, viewport: dict[str, int]
+) -> None:
+    page = _page(browser, viewport)
+    try:
+        page.goto(big + "en/tools/webapp_update_149/")
+        groups = page.locator("#tool-nav > li.tool-group")
+        assert groups.count() == len(GROUPS)
+        open_groups = page.evaluate(
+            "Array.from(document.querySelectorAll('#tool-nav > li.tool-group > details[open] summary bdi'))"
+            ".map(s => s.textContent)"
+        )
+        assert open_groups == ["webapp"]
+        if viewport is PHONE:
+            page.locator("header.top .menu-open").click()
+        side = page.locator("#sidebar").bounding_box()
+        link = page.locator("#tool-nav a[aria-current=page]").bounding_box()
+        assert side is not None and link is not None
+        assert side["y"] <= link["y"] and link["y"] + link["height"] <= side["y"] + side["height"]
+        # The whole list is far shorter than 150 links, and so is the home page.
+        assert page.evaluate("document.getElementById('tool-nav').scrollHeight") < 1200
+        page.goto(big + "en/")
+        assert page.evaluate("document.documentElement.scrollHeight") < 2 * viewport["height"]
+        assert page.locator("main details.tool-group").count() == len(GROUPS)
+    finally:
+        page.context.close()
+
+
+def test_the_filter_opens_matching_groups_and_says_when_nothing_matches(browser: Any, big: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        page.goto(big + "en/")
+        box = page.locator("#tool-filter")
+        box.fill("sql_delete")
+        shown = page.evaluate(
+            "Array.from(document.querySelectorAll('#tool-nav li[data-filter]')).filter(l => l.offsetParent)"
+            ".map(l => l.textContent.trim().split(' ')[0])"
+        )
+        assert shown and all(name.startswith("sql_delete") for name in shown)
+        assert page.locator(".filter-none").is_hidden()
+        box.fill("no such tool at all")
+        assert page.locator(".filter-none").is_visible()
+        box.fill("")
+        assert page.locator(".filter-none").is_hidden()
+    finally:
+        page.context.close()
+
+
+# --------------------------------------------------------------------------- the page head
+
+
+class _Head(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.meta: dict[str, str] = {}
+        self.icon = ""
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        a = {k: v or "" for k, v in attrs}
+        if tag == "meta" and ("property" in a or "name" in a):
+            self.meta[a.get("property") or a["name"]] = a.get("content", "")
+        if tag == "link" and a.get("rel") == "icon":
+            self.icon = a.get("href", "")
+
+
+def test_every_page_has_a_favicon_and_link_preview_tags(tmp_path: Path) -> None:
+    files, _ = site_files(load_snapshot(SNAPSHOT), demo_config())
+    for path, data in files.items():
+        if not path.endswith(".html") or path.endswith("404.html") or "/" not in path:
+            continue
+        head = _Head()
+        head.feed(data.decode("utf-8"))
+        assert head.icon.startswith("data:image/svg+xml,"), path
+        for key in ("og:title", "og:description", "og:type", "og:site_name", "og:url", "twitter:card"):
+            assert head.meta.get(key), f"{path}: {key}"
+        assert head.meta["og:url"].startswith("https://teamspace.example/developers/"), path
