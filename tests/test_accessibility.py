@@ -79,6 +79,11 @@ def _describe(violations: list[dict[str, Any]]) -> str:
 def _violations(page: Any, url: str, rules: list[str] | None = None) -> list[dict[str, Any]]:
     response = page.goto(url)
     assert response is not None and response.status == 200, url
+    return _violations_here(page, rules)
+
+
+def _violations_here(page: Any, rules: list[str] | None = None) -> list[dict[str, Any]]:
+    """axe on the page as it is now (a drawer or dialog open, a theme chosen)."""
     page.add_script_tag(path=str(AXE))
     options: dict[str, Any] = {"resultTypes": ["violations"]}
     if rules:
@@ -103,3 +108,34 @@ def test_dark_scheme_has_enough_contrast(dark: Any, base_url: str, path: str) ->
     # The stylesheet has a second palette for prefers-color-scheme: dark; only contrast depends on it.
     blocking = _violations(dark, base_url + path, rules=["color-contrast"])
     assert not blocking, f"axe-core on /{path} (dark scheme):\n" + _describe(blocking)
+
+
+@pytest.mark.parametrize("scheme", ("light", "dark"))
+@pytest.mark.parametrize("locale", ("en", "ar"))
+def test_the_open_phone_drawer_has_no_violations(browser: Any, base_url: str, locale: str, scheme: str) -> None:
+    context = browser.new_context(viewport={"width": 390, "height": 844}, color_scheme=scheme, bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto(f"{base_url}{locale}/tools/search_chat/")
+        page.locator("header.top .menu-open").click()
+        assert page.locator("#sidebar").get_attribute("aria-modal") == "true"
+        blocking = _violations_here(page)
+        assert not blocking, f"axe-core with the {locale} drawer open ({scheme}):\n" + _describe(blocking)
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("path", ["en/tools/search_chat/", "ar/connecting/"])
+def test_the_dark_theme_chosen_on_a_light_system_has_enough_contrast(browser: Any, base_url: str, path: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, color_scheme="light", bypass_csp=True)
+    try:
+        page = context.new_page()
+        page.goto(base_url + path)
+        toggle = page.locator("header.top .theme-toggle")
+        toggle.click()
+        toggle.click()
+        assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+        blocking = _violations_here(page, rules=["color-contrast"])
+        assert not blocking, f"axe-core on /{path} (dark theme chosen):\n" + _describe(blocking)
+    finally:
+        context.close()

@@ -187,7 +187,7 @@ def test_search_finds_a_tool_by_a_word_from_its_description(
     assert all("index.html" not in link for link in links), links
     assert "#" in next(link for link in links if f"/tools/{expected}/" in link)
     page.click(f"#search-results a[href*='/{locale}/tools/{expected}/']")
-    page.wait_for_url(lambda url: f"/{locale}/tools/{expected}/#" in url, timeout=5000)
+    page.wait_for_url(lambda url: f"/{locale}/tools/{expected}/?highlight=" in url and "#" in url, timeout=5000)
     assert page.locator("h1 code").inner_text() == expected
 
 

@@ -327,6 +327,83 @@ def test_arabic_error_codes_keep_their_sign(browser: Any, demo: str) -> None:
         page.context.close()
 
 
+# --------------------------------------------------------------------------- search
+
+
+def _search(page: Any, demo: str, locale: str, query: str, expect: str) -> list[str]:
+    page.goto(f"{demo}{locale}/connecting/")
+    page.locator("header.top .search-open").click()
+    page.fill("#search-input", query)
+    page.wait_for_selector(f"#search-results a[href*='{expect}']", timeout=15000)
+    links: list[str] = page.eval_on_selector_all(
+        "#search-results > li > a", "els => els.map(e => e.getAttribute('href'))"
+    )
+    return links
+
+
+def test_a_search_for_a_tool_name_opens_its_page_first_and_marks_the_words(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        links = _search(page, demo, "en", "delete_document", "/tools/delete_document/")
+        # The tool's own page first (aggregate pages, which list every tool, come after), at its top.
+        assert links[0].split("?")[0].endswith("/en/tools/delete_document/")
+        assert "highlight=delete_document" in links[0]
+        assert "#" not in links[0]
+        items = [i for i, link in enumerate(links) if "/tools/" in link]
+        others = [i for i, link in enumerate(links) if "/tools/" not in link]
+        assert not others or max(items) < min(others)
+        # The status counts every page that matched.
+        assert page.locator("#search-status").inner_text().startswith(str(len(links)))
+        # Arrow keys move from the box through the results; Enter follows the link.
+        page.locator("#search-input").press("ArrowDown")
+        assert page.evaluate("document.activeElement.getAttribute('href')") == links[0]
+        page.keyboard.press("Enter")
+        page.wait_for_url(lambda url: "/tools/delete_document/" in url, timeout=5000)
+        assert page.locator("main mark.found").count() >= 1
+    finally:
+        page.context.close()
+
+
+def test_a_result_lists_the_page_sections_that_matched(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        _search(page, demo, "en", "severity", "/tools/file_defect/")
+        item = page.locator("#search-results > li", has=page.locator("a[href*='/tools/file_defect/']")).first
+        sections = item.locator(".sections-hit a").all_inner_texts()
+        main = item.locator("> a").get_attribute("href") or ""
+        assert "Parameters" in sections or main.endswith("#parameters"), (main, sections)
+    finally:
+        page.context.close()
+
+
+@pytest.mark.parametrize(("locale", "word"), [("ru", "удалить"), ("ar", "حذف")])
+def test_a_word_of_the_readers_language_finds_the_tool(browser: Any, demo: str, locale: str, word: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        links = _search(page, demo, locale, word, "/tools/delete_document/")
+        assert any(f"/{locale}/tools/delete_document/" in link for link in links)
+    finally:
+        page.context.close()
+
+
+def test_more_results_come_on_request(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        page.goto(f"{demo}en/connecting/")
+        page.locator("header.top .search-open").click()
+        page.fill("#search-input", "the")
+        page.wait_for_selector("#search-results > li", timeout=15000)
+        page.wait_for_function("() => /^[0-9]+ /.test(document.querySelector('#search-status').textContent)")
+        total = int(page.locator("#search-status").inner_text().split()[0])
+        shown = page.locator("#search-results > li").count()
+        assert total > 10 and shown == 10
+        page.locator(".search-more").click()
+        page.wait_for_function(f"() => document.querySelectorAll('#search-results > li').length > {shown}")
+        assert page.locator(".search-more").is_hidden() == (page.locator("#search-results > li").count() == total)
+    finally:
+        page.context.close()
+
+
 # --------------------------------------------------------------------------- 150 tools
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import re
 import stat
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -57,6 +58,10 @@ class _Args(dict[str, Any]):
         return "{" + key + "}"
 
 
+_NAME_WORDS = re.compile(r"[A-Z]?[a-z]{2,30}")
+"""The words of a tool name (snake, kebab or camel case), each bounded: a linear match."""
+
+
 @dataclass(frozen=True)
 class Catalog:
     """The UI strings of one locale, with English as the fallback for missing keys."""
@@ -90,6 +95,18 @@ class Catalog:
     def missing_keys(self) -> tuple[str, ...]:
         """Keys English has and this locale lacks (shown in English, a warning in --strict)."""
         return tuple(sorted(set(self.fallback) - set(self.strings)))
+
+    def search_words(self, name: str) -> str:
+        """Words of this locale for the English words of a tool's *name* (``delete_document`` →
+        "удалить удаление … документ"), from the catalog's ``glossary``: indexed for search on the
+        tool's page and never shown, so that a reader finds a tool by a word of their own language."""
+        found: list[str] = []
+        for word in _NAME_WORDS.findall(name[:200]):
+            key = "glossary." + word.lower()
+            entry = self.strings.get(key, self.fallback.get(key))
+            if isinstance(entry, str) and entry not in found:
+                found.append(entry)
+        return " ".join(found)
 
     def _entry(self, key: str) -> Entry:
         if key in self.strings:

@@ -341,6 +341,39 @@
   });
   window.addEventListener("afterprint", function () { closed.forEach(function (d) { d.open = false; }); closed = []; });
 
+  // A page opened from a search marks the words searched for (?highlight=…) in its content; the
+  // first mark is in view unless the address names a section.
+  var wanted = served ? new URLSearchParams(location.search).get("highlight") : null;
+  if (wanted) {
+    var marks = 0;
+    var needles = wanted.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 1; }).slice(0, 8);
+    var walker = document.createTreeWalker(document.querySelector("main") || body, NodeFilter.SHOW_TEXT, {
+      acceptNode: function (node) {
+        return node.parentNode.closest("pre, script, style, mark, .toc, .crumbs, nav") ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT;
+      }
+    });
+    var nodes = [];
+    while (walker.nextNode() && nodes.length < 2000) { nodes.push(walker.currentNode); }
+    nodes.forEach(function (node) {
+      if (marks >= 200) { return; }
+      var text = node.nodeValue;
+      var lower = text.toLowerCase();
+      var at = -1;
+      var len = 0;
+      needles.forEach(function (w) { var i = lower.indexOf(w); if (i !== -1 && (at === -1 || i < at)) { at = i; len = w.length; } });
+      if (at === -1) { return; }
+      var hit = node.splitText(at);
+      hit.splitText(len);
+      var mark = document.createElement("mark");
+      mark.className = "found";
+      hit.parentNode.replaceChild(mark, hit);
+      mark.appendChild(hit);
+      marks += 1;
+    });
+    var firstMark = document.querySelector("main mark.found");
+    if (firstMark && !location.hash) { firstMark.scrollIntoView({ block: "center" }); }
+  }
+
   // Search: a dialog over Pagefind's JavaScript API, loaded on first use only (the index and
   // its WebAssembly are fetched when someone searches, not with every page). Ctrl-K or / opens it.
   var dialog = document.getElementById("search-dialog");
@@ -393,14 +426,65 @@
         else { into.appendChild(document.createTextNode(text)); }
       });
     };
-    // The section of the page that matched best: results lead to it, not to the top of the page.
-    var best = function (data) {
+    // Item pages (a tool, prompt or resource) before the pages that list or gather them, which match
+    // almost any query; Pagefind's order within each.
+    var aggregate = function (r) { return !/\/(tools|prompts|resources|resource-templates)\//.test(r.url || ""); };
+    // Where a hit leads: a query that names the page's title opens its top; else its best section.
+    var terms = function (query) { return query.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 1; }); };
+    var withTerms = function (url, query) {
+      var at = url.indexOf("#");
+      var path = at === -1 ? url : url.slice(0, at);
+      return path + (path.indexOf("?") === -1 ? "?" : "&") + "highlight=" + encodeURIComponent(query) + (at === -1 ? "" : url.slice(at));
+    };
+    var sections = function (data) {
       var subs = (data.sub_results || []).filter(function (s) { return s.url && s.url.indexOf("#") !== -1; });
       subs.sort(function (a, b) { return (b.locations || []).length - (a.locations || []).length; });
-      return subs[0] || { url: data.url, title: "", excerpt: data.excerpt };
+      return subs.slice(0, 3);
     };
+    var page = 10;
+    var queue = [];
+    var render = function (found, query) {
+      found.forEach(function (data) {
+        var title = words(data.meta && data.meta.title);
+        var subs = sections(data);
+        var named = terms(query).some(function (w) { return title.toLowerCase().indexOf(w) !== -1; });
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = withTerms(clean(named || !subs.length ? data.url : subs[0].url), query);
+        var name = document.createElement("bdi");
+        name.textContent = title;
+        a.appendChild(name);
+        li.appendChild(a);
+        var p = document.createElement("p");
+        excerpt((named || !subs.length ? data.excerpt : subs[0].excerpt) || "", p);
+        li.appendChild(p);
+        // The page's other matching sections, each its own link.
+        var more = subs.filter(function (s) { return words(s.title) && words(s.title) !== title; });
+        if (more.length) {
+          var ul = document.createElement("ul");
+          ul.className = "sections-hit";
+          more.forEach(function (s) {
+            var item = document.createElement("li");
+            var link = document.createElement("a");
+            link.href = withTerms(clean(s.url), query);
+            link.textContent = words(s.title);
+            item.appendChild(link);
+            ul.appendChild(item);
+          });
+          li.appendChild(ul);
+        }
+        results.appendChild(li);
+      });
+    };
+    var moreButton = document.createElement("button");
+    moreButton.type = "button";
+    moreButton.className = "search-more";
+    moreButton.hidden = true;
+    moreButton.textContent = dialog.getAttribute("data-more") || "More";
+    results.parentNode.insertBefore(moreButton, results.nextSibling);
     var show = function (query) {
       var mine = ++generation;
+      moreButton.hidden = true;
       if (query.length < 2) {
         results.textContent = "";
         status.textContent = query ? dialog.getAttribute("data-hint") || "" : "";
@@ -409,41 +493,33 @@
       status.textContent = dialog.getAttribute("data-loading") || "";
       load().then(function (pagefind) { return pagefind.debouncedSearch(query, {}, 150); }).then(function (search) {
         if (!search || mine !== generation) { return null; }
-        var shown = search.results.filter(function (r) { return !skip[r.id]; });
-        return Promise.all(shown.slice(0, 10).map(function (r) { return r.data(); }));
-      }).then(function (found) {
-        if (!found || mine !== generation) { return; }
-        results.textContent = "";
-        var seen = {};
-        found.forEach(function (data) {
-          var hit = best(data);
-          var title = words(data.meta && data.meta.title);
-          var section = words(hit.title);
-          var key = title + "\u0000" + section + "\u0000" + words(hit.excerpt);
-          if (seen[key]) { return; }
-          seen[key] = true;
-          var li = document.createElement("li");
-          var a = document.createElement("a");
-          a.href = clean(hit.url);
-          a.textContent = title;
-          li.appendChild(a);
-          if (section && section !== title) {
-            var where = document.createElement("span");
-            where.className = "where";
-            where.textContent = " › " + section;
-            li.appendChild(where);
-          }
-          var p = document.createElement("p");
-          excerpt(hit.excerpt || "", p);
-          li.appendChild(p);
-          results.appendChild(li);
+        var hits = search.results.filter(function (r) { return !skip[r.id]; });
+        queue = hits.filter(function (r) { return !aggregate(r); }).concat(hits.filter(aggregate));
+        return Promise.all(queue.splice(0, page).map(function (r) { return r.data(); })).then(function (found) {
+          return { found: found, total: hits.length };
         });
-        var n = results.children.length;
-        status.textContent = n ? count(n) : dialog.getAttribute("data-none") || "";
+      }).then(function (answer) {
+        if (!answer || mine !== generation) { return; }
+        results.textContent = "";
+        render(answer.found, query);
+        status.textContent = answer.total ? count(answer.total) : dialog.getAttribute("data-none") || "";
+        moreButton.hidden = !queue.length;
       }).catch(function () {
         if (mine === generation) { status.textContent = dialog.getAttribute("data-failed") || ""; }
       });
     };
+    moreButton.addEventListener("click", function () {
+      var mine = generation;
+      var query = input.value.trim();
+      var first = results.children.length;
+      Promise.all(queue.splice(0, page).map(function (r) { return r.data(); })).then(function (found) {
+        if (mine !== generation) { return; }
+        render(found, query);
+        moreButton.hidden = !queue.length;
+        var next = results.children[first] && results.children[first].querySelector("a");
+        if (next) { next.focus(); }
+      });
+    });
     var open = function () {
       if (!dialog.open) { dialog.showModal(); }
       input.focus();
@@ -460,9 +536,20 @@
       button.addEventListener("pointerenter", load, { once: true });
     });
     input.addEventListener("input", function () { show(input.value.trim()); });
+    // Enter opens the first result; the arrow keys move between the results' links and back to the box.
     input.addEventListener("keydown", function (event) {
       var first = results.querySelector("a");
       if (event.key === "Enter" && first) { event.preventDefault(); location.href = first.href; }
+      if (event.key === "ArrowDown" && first) { event.preventDefault(); first.focus(); }
+    });
+    results.addEventListener("keydown", function (event) {
+      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") { return; }
+      var links = Array.prototype.slice.call(results.querySelectorAll("a"));
+      var at = links.indexOf(document.activeElement);
+      if (at === -1) { return; }
+      event.preventDefault();
+      var next = at + (event.key === "ArrowDown" ? 1 : -1);
+      if (next < 0) { input.focus(); } else if (next < links.length) { links[next].focus(); }
     });
     dialog.addEventListener("click", function (event) { if (event.target === dialog) { dialog.close(); } });
     results.addEventListener("click", function (event) { if (event.target.closest("a")) { dialog.close(); } });
