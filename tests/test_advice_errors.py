@@ -49,7 +49,10 @@ async def test_a_bad_argument_is_answered_as_the_rows_say(mode: str, pages: dict
     assert too_large.is_error and "100" in _text(too_large), _text(too_large)
     assert missing.is_error and "query" in _text(missing), _text(missing)
     twin = pages["en/tools/search_chat.md"]
-    assert "| A result with isError: true about `limit` (older servers: JSON-RPC error -32602) |" in twin
+    # One row for every constrained parameter, each with its limits.
+    row = next(line for line in twin.splitlines() if "`since_days`, `limit` (older servers" in line)
+    assert row.startswith("| A result with isError: true about `query`, `since_days`, `limit` (older servers: JSON-RPC")
+    assert "`limit` ≥ `1` · ≤ `100`" in row
     assert "| A result with isError: true about a missing argument (older servers: JSON-RPC error -32602) |" in twin
     assert "JSON-RPC error -32602 (invalid params)" not in twin
     html = pages["en/tools/search_chat/index.html"]

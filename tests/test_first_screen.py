@@ -106,10 +106,16 @@ def test_parameters_and_the_call_start_in_the_first_desktop_screen(
     try:
         for tool in DEMO_TOOLS:
             page.goto(f"{demo}{locale}/tools/{tool}/")
-            params = page.evaluate("document.querySelectorAll('#parameters ~ * tr, .fields tbody tr').length")
+            params = page.evaluate(
+                "(() => { const t = document.querySelector('table.fields');"
+                " return t ? t.tBodies[0].rows.length : 0 })()"
+            )
             assert _top(page, "#parameters") < 400, tool
             if params <= 5:
-                assert _top(page, "#example") < DESKTOP["height"], f"{locale} {tool}: the call starts below the fold"
+                # The call starts in the first screen (its first two lines at least).
+                call = _top(page, "#example ~ .code, .hd:has(#example) ~ .code")
+                where = f"{locale} {tool} ({params} parameters): the call starts at {call}"
+                assert call + 40 < DESKTOP["height"], where
             # What matters less follows the call, once each.
             order = page.evaluate(
                 "['parameters','example','returns','description','annotations','available','schemas']"
@@ -273,6 +279,53 @@ def test_copy_buttons_never_cover_code(browser: Any, demo: str) -> None:
         page.context.close()
 
 
+def test_client_tabs_are_synced_and_remembered(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        page.goto(demo + "en/connecting/")
+        clients = page.eval_on_selector_all("input.tab-input[data-client]", "els => els.map(e => e.dataset.client)")
+        groups = page.evaluate(
+            "new Set(Array.from(document.querySelectorAll('input.tab-input')).map(e => e.name)).size"
+        )
+        assert groups >= 2
+        second = next(c for c in clients if c != clients[0])
+        page.locator(f"input.tab-input[data-client='{second}']").first.evaluate("e => e.nextElementSibling.click()")
+        checked = page.eval_on_selector_all("input.tab-input:checked", "els => els.map(e => e.dataset.client)")
+        assert len(checked) == groups and set(checked) <= {second}
+        page.goto(demo + "ru/connecting/")
+        checked = page.eval_on_selector_all("input.tab-input:checked", "els => els.map(e => e.dataset.client)")
+        assert set(checked) == {second}
+    finally:
+        page.context.close()
+
+
+def test_the_last_section_becomes_current_at_the_end_of_the_page(browser: Any, demo: str) -> None:
+    page = _page(browser, {"width": 1280, "height": 1400})
+    try:
+        page.goto(demo + "en/tools/my_capabilities/")
+        page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+        page.wait_for_function(
+            "() => { const a = document.querySelectorAll('.toc a');"
+            " return a[a.length - 1].getAttribute('aria-current') === 'true' }"
+        )
+    finally:
+        page.context.close()
+
+
+def test_a_tool_page_prints_compactly(browser: Any, demo: str) -> None:
+    page = _page(browser, DESKTOP)
+    try:
+        page.goto(demo + "en/tools/search_chat/")
+        page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
+        pdf = page.pdf(format="A4")
+        pages = pdf.count(b"/Type /Page") - pdf.count(b"/Type /Pages")
+        assert pages <= 5, f"{pages} A4 pages for a 5-parameter tool"
+        page.evaluate("window.dispatchEvent(new Event('afterprint'))")
+        assert page.evaluate("Array.from(document.querySelectorAll('main .content details')).every(d => !d.open)")
+    finally:
+        page.context.close()
+
+
 # --------------------------------------------------------------------------- tables and Arabic
 
 
@@ -281,7 +334,15 @@ def test_copy_buttons_never_cover_code(browser: Any, demo: str) -> None:
 def test_no_table_is_wider_than_its_column(browser: Any, demo: str, locale: str, viewport: dict[str, int]) -> None:
     page = _page(browser, viewport)
     try:
-        pages = ["", "connecting/", "api/", *(f"tools/{t}/" for t in DEMO_TOOLS)]
+        pages = [
+            "",
+            "connecting/",
+            "api/",
+            "prompts/triage_defect/",
+            "resources/handbook/",
+            "resource-templates/document/",
+            *(f"tools/{t}/" for t in DEMO_TOOLS),
+        ]
         for path in pages:
             page.goto(f"{demo}{locale}/{path}")
             wide = page.evaluate(

@@ -131,11 +131,14 @@ class ToolDoc(Doc):
         required = tuple(r.path for r in top if r.required)
         if required:
             rows.append(Trouble("required", names=required))
-        rows += [
-            Trouble("constraint", names=(r.path,), row=replace(r, constraints=rules))
+        # One row for every constrained parameter: the symptom and the fix are the same for each.
+        limited = tuple(
+            replace(r, constraints=rules)
             for r in top
             if (rules := tuple(c for c in r.constraints if c.kind in TROUBLE_CONSTRAINTS))
-        ][:MAX_CONSTRAINT_ROWS]
+        )[:MAX_CONSTRAINT_ROWS]
+        if limited:
+            rows.append(Trouble("constraint", names=tuple(r.path for r in limited), rows=limited))
         destructive = self.access.hint("destructiveHint")
         if self.access.level == "destructive" and destructive.declared:  # the server's own words only
             rows.append(Trouble("destructive"))
@@ -294,6 +297,14 @@ class ToolDoc(Doc):
         }
         return json_block(payload)
 
+    @cached_property
+    def example_structured(self) -> str | None:
+        """The ``structuredContent`` of :attr:`example_response` alone, for reading: the full response
+        repeats it as an escaped string in its text content, as the specification asks servers to."""
+        if self.example_response is None or self.example_result is None:
+            return None
+        return json_block(self.example_result.value)
+
     def _raw(self, schema: Any) -> str:
         text = json_block(schema)
         # Cut by characters of the pretty form: a reader sees where it stops and why.
@@ -363,7 +374,7 @@ TROUBLE_CONSTRAINTS = frozenset(
 )  # fmt: skip
 """Constraints a call can break (a default or an example cannot): each gets an invalid-argument row."""
 MAX_CONSTRAINT_ROWS = 4
-"""Rows for constrained parameters at most: the parameters table lists the rest."""
+"""Constrained parameters the troubleshooting row names at most: the parameters table lists the rest."""
 
 
 @dataclass(frozen=True)
@@ -371,12 +382,14 @@ class Trouble:
     """One derived troubleshooting row: catalog keys ``trouble.<key>.symptom|cause|action``.
 
     *names* (scopes, parameter paths, endpoints) fill ``{names}``; *row* is the schema row whose
-    constraints or description the cause quotes.
+    constraints or description the cause quotes; *rows* are the rows of a ``constraint`` row, whose
+    rules the cause lists parameter by parameter.
     """
 
     key: str
     names: tuple[str, ...] = ()
     row: Row | None = None
+    rows: tuple[Row, ...] = ()
 
 
 def _call(name: str, arguments: Any, *, task: bool = False) -> dict[str, Any]:

@@ -83,6 +83,11 @@ def trouble_rows(context: Context, rows: Any) -> Markup:
     for r in rows:
         names = commas(context, [Markup('<code dir="ltr">') + escape(n) + Markup("</code>") for n in r.names])
         rule = constraints(context, r.row) if r.row else Markup("")
+        if r.rows:  # each constrained parameter with its rules: "limit ≥ 1 · ≤ 100; since_days ≥ 1"
+            rule = Markup("; ").join(
+                Markup('<code dir="ltr">') + escape(row.path) + Markup("</code> ") + constraints(context, row)
+                for row in r.rows
+            )
         if r.key == "scope" and grants:
             grant = Markup('<code dir="ltr">') + escape(grants) + Markup("</code>")
             fix = t_html(context, "trouble.scope.action_tool", tool=grant, names=names)
@@ -105,6 +110,8 @@ def md_trouble_rows(context: Context, rows: Any) -> Md:
     for r in rows:
         names = commas(context, [md_cell_code(n) for n in r.names])
         rule = md_constraints(context, r.row) if r.row else ""
+        if r.rows:
+            rule = "; ".join(f"{md_cell_code(row.path)} {md_constraints(context, row)}" for row in r.rows)
         if r.key == "scope" and grants:
             fix = t("trouble.scope.action_tool", tool=md_cell_code(grants), names=names)
         else:

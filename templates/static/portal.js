@@ -264,6 +264,23 @@
     });
   }
 
+  // Client tabs: choosing a client in one endpoint's tabs chooses it in every other's, and the choice
+  // is remembered in this browser for the next page.
+  var clientTabs = document.querySelectorAll("input.tab-input[data-client]");
+  var chooseClient = function (client) {
+    Array.prototype.forEach.call(clientTabs, function (tab) { if (tab.getAttribute("data-client") === client) { tab.checked = true; } });
+  };
+  if (clientTabs.length) {
+    try { var chosen = localStorage.getItem("mcp-portal-client"); if (chosen) { chooseClient(chosen); } } catch (e) { /* storage off: first tab */ }
+    Array.prototype.forEach.call(clientTabs, function (tab) {
+      tab.addEventListener("change", function () {
+        var client = tab.getAttribute("data-client");
+        chooseClient(client);
+        try { localStorage.setItem("mcp-portal-client", client); } catch (e) { /* storage off: this page only */ }
+      });
+    });
+  }
+
   // Tables on a phone: every table with a header row and three or more columns stacks into one card
   // per row (the stylesheet does it for class "stack"), each cell labelled with its column's name as
   // the parameter tables are in the markup. Two-column tables wrap instead; without this script a
@@ -316,6 +333,8 @@
     var mark = function () {
       var current = 0;
       targets.forEach(function (h, i) { if (h && h.getBoundingClientRect().top < 120) { current = i; } });
+      // At the end of the page the last section is the one being read, however short it is.
+      if (window.innerHeight + window.scrollY >= document.documentElement.scrollHeight - 2) { current = targets.length - 1; }
       links.forEach(function (a, i) {
         if (i === current) { a.setAttribute("aria-current", "true"); } else { a.removeAttribute("aria-current"); }
       });
@@ -333,10 +352,11 @@
     a.addEventListener("click", function () { a.href = a.href.split("#")[0] + location.hash; });
   });
 
-  // Printing shows every <details> (the raw schemas included), then puts them back as they were.
+  // Printing shows every <details> but the raw schemas and the call's shape (the printout stays
+  // short), then puts them back as they were.
   var closed = [];
   window.addEventListener("beforeprint", function () {
-    closed = Array.prototype.filter.call(document.querySelectorAll("details"), function (d) { return !d.open; });
+    closed = Array.prototype.filter.call(document.querySelectorAll("main details:not(.no-print)"), function (d) { return !d.open; });
     closed.forEach(function (d) { d.open = true; });
   });
   window.addEventListener("afterprint", function () { closed.forEach(function (d) { d.open = false; }); closed = []; });
