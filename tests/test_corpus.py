@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from generator.model.tool import MAX_OPTIONAL_ARGUMENTS
 from generator.schema.examples import example_for
 from generator.schema.flatten import flatten
 from generator.schema.validation import validate
@@ -45,6 +46,23 @@ def test_corpus_is_large_and_sourced() -> None:
 def _properties(schema: Any) -> list[str]:
     props = schema.get("properties") if isinstance(schema, dict) else None
     return list(props) if isinstance(props, dict) else []
+
+
+INPUTS = [(s, t, schema) for s, t, which, schema in ALL if which == "inputSchema"]
+
+
+def test_no_call_in_the_corpus_carries_more_than_three_optional_arguments() -> None:
+    """As the tool pages make them (:data:`MAX_OPTIONAL_ARGUMENTS`); every call still validates."""
+    over = []
+    for source, tool, schema in INPUTS:
+        example = example_for(schema, max_optional=MAX_OPTIONAL_ARGUMENTS)
+        assert example.ok, f"{source}:{tool}: {example.reason}"
+        assert validate(example.value, schema) == [], f"{source}:{tool}"
+        required = schema.get("required") if isinstance(schema.get("required"), list) else []
+        optional = [name for name in example.value if name not in required]
+        if len(optional) > MAX_OPTIONAL_ARGUMENTS:
+            over.append(f"{source}:{tool}: {optional}")
+    assert not over, "\n".join(over)
 
 
 @pytest.mark.parametrize(("source", "tool", "which", "schema"), ALL, ids=[f"{s}:{t}:{w}" for s, t, w, _ in ALL])

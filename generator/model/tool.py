@@ -232,16 +232,16 @@ class ToolDoc(Doc):
     def example_args(self) -> Example:
         if self.input_too_large:
             return Example(None, False, "the input schema is larger than the size limit")
-        return self._watched(self.input_schema)
+        return self._watched(self.input_schema, max_optional=MAX_OPTIONAL_ARGUMENTS)
 
-    def _watched(self, schema: Any) -> Example:
+    def _watched(self, schema: Any, max_optional: int | None = None) -> Example:
         """:func:`example_for`, noting on this tool the patterns it could not decide in bounded time.
 
         Whoever asks first (this tool's page, or the Connecting page looking for a tool to show),
         the tool keeps the patterns, so the build's warning names the tool either way.
         """
         with watch() as undecided:
-            example = example_for(schema)
+            example = example_for(schema, max_optional=max_optional)
         noted: list[str] = self.__dict__.setdefault("_undecided", [])
         noted.extend(source for source in undecided if source not in noted)
         return example
@@ -373,6 +373,9 @@ TROUBLE_CONSTRAINTS = frozenset(
     }
 )  # fmt: skip
 """Constraints a call can break (a default or an example cannot): each gets an invalid-argument row."""
+MAX_OPTIONAL_ARGUMENTS = 3
+"""Optional arguments an example call carries at most (in each object): a first call a reader can follow."""
+
 MAX_CONSTRAINT_ROWS = 4
 """Constrained parameters the troubleshooting row names at most: the parameters table lists the rest."""
 

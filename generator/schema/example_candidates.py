@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import math
+import re
 from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from fractions import Fraction
@@ -27,6 +28,9 @@ from generator.schema.regexgen import generate as regex_strings
 from generator.schema.validation import Checker
 from generator.schema.values import FORMAT_VALUES, fit_length, number_hint, string_hint
 
+_SETTINGS = re.compile(r"retr(y|ies)|timeout|tenant|auth|proxy|verbose|debug|log.?level|tls|insecure|cache", re.I)
+"""Names of connection and client settings: optional arguments a first call leaves to their defaults."""
+
 
 def _int_or(value: object, default: int) -> int:
     """A count keyword (``minLength``, ``maxItems``...) as an int, or ``default`` when absent or invalid."""
@@ -36,10 +40,11 @@ def _int_or(value: object, default: int) -> int:
 class Candidates(SchemaViews, ABC):
     """Candidate values for a subschema; nested values come from :meth:`solve`, which a solver provides."""
 
-    def __init__(self, root: object, checker: Checker, prefer_optional: bool) -> None:
+    def __init__(self, root: object, checker: Checker, prefer_optional: bool, max_optional: int | None = None) -> None:
         super().__init__(root)
         self.checker = checker
         self.prefer_optional = prefer_optional
+        self.max_optional = max_optional
 
     @abstractmethod
     def solve(self, node: object, ctx: Ctx) -> object:
@@ -266,6 +271,8 @@ class Candidates(SchemaViews, ABC):
             plans = [plans[2], plans[0], plans[1]]
         if ctx.minimal:
             plans = [plans[1]]
+        if self.max_optional is not None and not self.prefer_optional:
+            plans = [self.fewest(plan, required, props, ctx) for plan in plans]
         max_props = _int_or(view.get("maxProperties"), -1)
         done: list[list[str]] = []
         for plan in plans:
@@ -278,6 +285,26 @@ class Candidates(SchemaViews, ABC):
             obj = self.fill(view, props, plan, required, ctx)
             if obj is not None:
                 yield obj
+
+    def fewest(self, plan: list[str], required: list[str], props: dict[str, Any], ctx: Ctx) -> list[str]:
+        """*plan* with every required property and at most :attr:`max_optional` optional ones, the
+        likeliest to matter first: those with ``examples``, then those the caller chooses (no default),
+        then those with a default, then connection settings (retries, timeouts, tenant, auth)."""
+        optional = [n for n in plan if n not in required]
+        if self.max_optional is None or len(optional) <= self.max_optional:
+            return plan
+
+        def rank(name: str) -> int:
+            sub, _ = self.expand(props.get(name), ctx)
+            declared = sub if isinstance(sub, dict) else {}
+            if "examples" in declared or "example" in declared:
+                return 0
+            if _SETTINGS.search(name[:100]):
+                return 3
+            return 2 if declared.get("default") is not None else 1
+
+        kept = set(sorted(optional, key=rank)[: self.max_optional])  # sorted() is stable: declaration order
+        return [n for n in plan if n in required or n in kept]
 
     def value_schema(self, view: dict[str, Any], props: dict[str, Any], name: str) -> object:
         if name in props:

@@ -18,7 +18,8 @@ hint inside the bounds.  Union branches are tried in order (non-null first).
 Which properties an example includes: the required ones plus the optional ones
 that declare ``examples``/``example`` or a non-null ``default`` (the knobs a
 server documents); when that leaves nothing to show, every declared property;
-``prefer_optional=True`` includes every declared property.  Optional properties
+``prefer_optional=True`` includes every declared property; ``max_optional`` caps the optional
+ones of each object (a call's arguments: three).  Optional properties
 that lead back into a recursive ``$ref`` are left out, and inside recursion
 arrays and objects are minimal.  Alternatives (other branches, required-only
 objects, minimal arrays, other values) are tried when a candidate fails.
@@ -58,8 +59,8 @@ class Example:
 class _Generator(Candidates):
     """The solver: tries each candidate against the real schema, within a budget of attempts."""
 
-    def __init__(self, root: object, checker: Checker, prefer_optional: bool) -> None:
-        super().__init__(root, checker, prefer_optional)
+    def __init__(self, root: object, checker: Checker, prefer_optional: bool, max_optional: int | None) -> None:
+        super().__init__(root, checker, prefer_optional, max_optional)
         self.attempts = 0
         self.first_failure: tuple[object, list[str]] | None = None
 
@@ -86,8 +87,9 @@ class _Generator(Candidates):
         return FAIL
 
 
-def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
-    """A realistic instance that validates (``ok``), or ``ok=False`` with the reason."""
+def example_for(schema: object, *, prefer_optional: bool = False, max_optional: int | None = None) -> Example:
+    """A realistic instance that validates (``ok``), or ``ok=False`` with the reason; with *max_optional*,
+    no object in it carries more optional properties than that (:meth:`Candidates.fewest`)."""
     try:
         checker = Checker.cached(schema)
         checker.overflows = 0
@@ -95,7 +97,7 @@ def example_for(schema: object, *, prefer_optional: bool = False) -> Example:
             return Example(None, False, f"invalid schema: {checker.error}")
         if schema is False:
             return Example(None, False, "the schema is false: no value is allowed")
-        generator = _Generator(schema, checker, prefer_optional)
+        generator = _Generator(schema, checker, prefer_optional, max_optional)
         try:
             value = generator.solve(schema, Ctx())
         except (GiveUp, PatternUndecided) as exc:
