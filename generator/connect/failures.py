@@ -12,6 +12,7 @@ caller redacts the paragraph.  It never raises; it only describes.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -67,19 +68,34 @@ def leaf(exc: BaseException) -> BaseException:
     return exc
 
 
+_FRAME = re.compile(r"\s+at |\s*File \"|\s+\^|\s{4}|\s*Traceback \(|\s*\.\.\. \d+ more")
+"""A line of a stack trace (JavaScript ``    at f (x.js:1:2)``, Python ``  File "x.py"``, Java
+``... 3 more``), as opposed to the line that says what went wrong."""
+
+_TAIL_BYTES = 65_536
+"""How much of the end of the server's stderr is read: its last words, not a whole day of logs."""
+
+
 def stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
-    """The last lines the server wrote to stderr: often the real reason it died."""
+    """The last lines the server wrote to stderr: often the real reason it died. When those are stack
+    frames, the error line above them (Node prints ``Error: ...`` first, then the frames) leads."""
     if log is None:
         return ""
     try:
         log.flush()
-        log.seek(0)
+        end = log.seek(0, 2)
+        log.seek(max(0, end - _TAIL_BYTES))
         lines = [line.rstrip() for line in log.read().splitlines() if line.strip()]
     except (OSError, ValueError):
         return ""
     if not lines:
         return ""
-    tail = " | ".join(line[:200] for line in lines[-3:])
+    last = lines[-3:]
+    if all(_FRAME.match(line) for line in last):
+        error = next((line for line in reversed(lines[:-3]) if not _FRAME.match(line)), None)
+        if error is not None:
+            last = [error, "…", *last]
+    tail = " | ".join(line[:200] for line in last)
     return f" The server's last words on stderr: {redactor.redact(tail)!s}"
 
 

@@ -44,7 +44,8 @@ LEGACY_FALLBACK = "2025-11-25"
 ACCEPT = "application/json, text/event-stream"
 PROTOCOL_META = "io.modelcontextprotocol/protocolVersion"
 CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
-CLIENT_INFO = {"name": "curl", "version": "1.0"}
+CLIENT_INFO = {"name": "mcp-portal-example", "version": "1.0"}
+"""The client a sequence introduces itself as: the same over stdio and HTTP, and honest about where it came from."""
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _VAR = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
@@ -282,7 +283,7 @@ class EndpointCall:
                 *notify,
                 "# 3. tools/call",
                 *call,
-                "# 4. end the session",
+                "# 4. end the session (a 405 reply means the server keeps no session to end: harmless)",
                 *end,
             ]
         )

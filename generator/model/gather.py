@@ -38,6 +38,7 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
     overlays = load_overlays(Path(config.overlays_dir) if config.overlays_dir else None)
     warnings += check_overlays(overlays, snapshot.tools)
     warnings += unused_locales(overlays, config.locales)
+    warnings += fingerprint_version(snapshot, config)
     previous = load_side(Path(config.previous)) if config.previous else None
     api, operations = None, {}
     if config.operation_meta_key and not config.openapi:
@@ -55,6 +56,22 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
         snapshot, config, translations, overlays=overlays, previous=previous, api=api, operations=operations
     )
     return Gathered(model, api, tuple(warnings))
+
+
+def fingerprint_version(snapshot: Snapshot, config: PortalConfig) -> list[str]:
+    """A warning when the capability version is the tools' fingerprint only because the server sent no
+    version: the pages are stamped with a hash a reader cannot match to a release."""
+    if config.capability_version != "server":
+        return []
+    version = snapshot.server.get("version")
+    if isinstance(version, str) and version.strip():
+        return []
+    return [
+        f"the server sends no version (serverInfo.version is {'empty' if version == '' else 'missing'}), so "
+        f"the pages carry the tools' fingerprint {snapshot.capability_version} as their capability version; "
+        f"set `capability_version: meta:KEY` in portal.yaml if the server sends its version in _meta, or "
+        f"`capability_version: fingerprint` to keep the hash and silence this warning"
+    ]
 
 
 def schema_warnings(tool: ToolDoc) -> list[str]:
