@@ -82,6 +82,7 @@ else
   opt stdio "${INPUT_STDIO:-}"
   many env "${INPUT_ENV:-}"
   opt url "${INPUT_URL:-}"
+  opt public "${INPUT_PUBLIC:-}"
   many header "${INPUT_HEADER:-}"
   opt from "${INPUT_FROM:-}"
   opt config "${INPUT_CONFIG:-}"

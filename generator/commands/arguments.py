@@ -47,6 +47,11 @@ def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
     )
     group.add_argument("--url", help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8765/mcp/")
     group.add_argument(
+        "--public",
+        metavar='"CMD" or URL',
+        help='what readers run or connect to, shown instead of --stdio or --url, e.g. --public "npx -y @scope/server"',
+    )
+    group.add_argument(
         "--header",
         metavar='"Name: value"',
         action="append",
@@ -198,6 +203,21 @@ def reject_empty_options(args: argparse.Namespace) -> None:
             )
 
 
+def _public(value: str | None, *, url: bool) -> str | None:
+    """``--public``: the command or URL readers are shown; a URL for --url, a command for --stdio."""
+    if value is None:
+        return None
+    value = value.strip()
+    if not value:
+        raise UsageError('--public is empty. Give what readers run, e.g. --public "npx -y @scope/server".')
+    if url and url_problem(value):
+        raise UsageError(
+            f"--public must be the http:// or https:// URL readers connect to when the server is given "
+            f"by --url ({url_problem(value)}), e.g. --public https://mcp.example.com/mcp"
+        )
+    return value
+
+
 def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
     if args.stdio and args.url:
         raise UsageError("Give either --stdio or --url, not both.")
@@ -210,7 +230,7 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
             raise UsageError(f"--stdio could not be split into a command line ({exc}).") from None
         if not command:
             raise UsageError('--stdio needs a command, e.g. --stdio "uvx mcp-server-time".')
-        return ServerSpec(command=command, env=tuple(args.env))
+        return ServerSpec(command=command, env=tuple(args.env), public=_public(args.public, url=False))
     if args.url:
         if args.env:
             raise UsageError("--env applies to --stdio servers; for --url use --header.")
@@ -228,9 +248,11 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
                 f"endpoint as an http:// or https:// URL with a host, e.g. --url {URL_EXAMPLE} "
                 f"(${{VAR}} references are expanded first)."
             )
-        return ServerSpec(url=args.url.strip(), headers=tuple(headers))
+        return ServerSpec(url=args.url.strip(), headers=tuple(headers), public=_public(args.public, url=True))
     if args.env or args.header:
         raise UsageError("--env needs --stdio and --header needs --url.")
+    if args.public:
+        raise UsageError('--public needs --stdio or --url: it is what readers are shown instead of them.')
     return None
 
 

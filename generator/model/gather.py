@@ -8,6 +8,7 @@ model they see is the one the pages show.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,7 +56,30 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
     model = build_model(
         snapshot, config, translations, overlays=overlays, previous=previous, api=api, operations=operations
     )
+    warnings += local_commands(model)
     return Gathered(model, api, tuple(warnings))
+
+
+_LOCAL_PATH = re.compile(r"(?:/|~[/\\]|[A-Za-z]:[/\\]|\.{1,2}[/\\])")
+"""A command that starts with a path on this machine: absolute, home-relative, drive or dot-relative."""
+_INSTALL_DIRS = ("node_modules/.bin", "node_modules\\.bin", "/.venv/", "site-packages")
+
+
+def local_commands(site: SiteModel) -> list[str]:
+    """A warning for each stdio endpoint whose published command is a path on this machine: every
+    client configuration and tool page would tell readers to run a file only this machine has."""
+    found = []
+    for endpoint in site.endpoints:
+        if endpoint.transport != "stdio":
+            continue
+        address = endpoint.address[:1000]
+        if _LOCAL_PATH.match(address.lstrip()) or any(d in address for d in _INSTALL_DIRS):
+            found.append(
+                f"endpoint {endpoint.name!r}: the command shown to readers, {address[:200]!r}, is a path on "
+                f"this machine; set `public` for this endpoint in portal.yaml (or --public for --stdio) to "
+                f'the command readers run, e.g. public: "npx -y @scope/server"'
+            )
+    return found
 
 
 def fingerprint_version(snapshot: Snapshot, config: PortalConfig) -> list[str]:
