@@ -152,20 +152,39 @@ def _strip_targets(text: str) -> str:
 
 
 def test_llms_full_is_every_twin_of_the_locale_in_page_order(site: tuple[Path, str | None]) -> None:
+    """Each page once, in page order, after the notice every twin repeats (stated once, at the top).
+    A tool's copy leaves out what its twin alone holds (front matter, raw schemas, the call's shape,
+    annotations, sequences) and links to the twin; every other page's copy is its twin."""
     root, _ = site
     files = tree_bytes(root)
     for code in LOCALES:
-        full = files[f"{code}/llms-full.txt"].decode("utf-8")
-        twins = [files[p].decode("utf-8") for p in _twins(files, code)]
-        # The notice every twin repeats (the pointer to llms.txt, "generated from") is stated once, at the top.
-        head = _strip_targets(full[: full.index("---\n")].strip("\n"))
-        assert head.startswith("> ") and all(head in _strip_targets(t) for t in twins), code
-        body = _strip_targets(full[full.index("---\n") :])
+        full = _strip_targets(files[f"{code}/llms-full.txt"].decode("utf-8"))
+        paths = _twins(files, code)
+        twins = [_strip_targets(files[p].decode("utf-8")) for p in paths]
+        head = full[: full.index("---\n")].strip("\n")
+        assert head.startswith("> ") and all(head in t for t in twins), code
+        body = full[len(head) :]
         assert head not in body, code
-        # Link targets may be rewritten for the new location; everything else is the twins, in order.
-        assert body == "\n".join(_strip_targets(t).replace(head + "\n\n", "", 1) for t in twins), code
-        starts = [full.index(t.split("\n", 3)[1]) for t in twins]  # each twin's `title:` line, in order
-        assert starts == sorted(starts), code
+        # Where each copy starts: a tool's at its "# name" heading, any other page's at its front matter.
+        starts, at = [], 0
+        for path, twin in zip(paths, twins, strict=True):
+            first = f"# {path.rsplit('/', 1)[1][:-3]}\n\n" if "/tools/" in path else "---\n" + twin.split("\n", 2)[1]
+            at = body.index(first, at)
+            starts.append(at)
+        ends = [*starts[1:], len(body)]
+        for path, twin, start, end in zip(paths, twins, starts, ends, strict=True):
+            copy = body[start:end].strip("\n")
+            expected = twin.replace(head + "\n\n", "", 1).strip("\n")
+            if "/tools/" not in path:
+                assert copy == expected, path
+                continue
+            name = path.rsplit("/", 1)[1]
+            assert f"[{name}]()" in copy, path  # the link to the complete twin
+            lines = [line for line in copy.splitlines() if line and f"[{name}]()" not in line]
+            assert all(line in expected for line in lines), path
+            assert expected.startswith("---\n") and not copy.startswith("---\n"), path
+            assert "```json" in expected and copy.count("```json") < expected.count("```json"), path
+            assert copy.count("\"method\": \"tools/call\"") == 1, path  # the complete call, once
 
 
 def test_links_in_llms_full_resolve_from_its_own_location(site: tuple[Path, str | None]) -> None:

@@ -51,6 +51,7 @@ from generator.render.filters import (
     FILTERS,
     GLOBALS,
     MarkdownCatalog,
+    Md,
     markdown_environment,
     md_finalize,
     md_url,
@@ -60,7 +61,7 @@ from generator.render.layout import LAYOUT_FILTERS
 from generator.render.listings import RowMemo
 from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
-from generator.render.shown import HtmlContext, finalize_html, rendered
+from generator.render.shown import HtmlContext, finalize_html, record, rendered
 from generator.render.themes import ThemeEnvironment, template_loader
 from generator.schema.patterns import describe
 from generator.text import visible
@@ -238,6 +239,7 @@ class Renderer:
             "generator_version": __version__,
             "csp_meta": CSP_META,
             "theme_script": THEME_SCRIPT,
+            "mark": section_mark,
             "favicon": FAVICON,
         }
 
@@ -346,13 +348,48 @@ def render_page(
     if page.kind is PageKind.INDEX and renderer.rows_kept:
         # The tool list's rows are kept for each place (generator.render.listings): two renderings
         # from kept rows cost less than relinking a marked one's thousand links.
-        return html, renderer.page_md(site, page, catalogs), renderer.page_md(site, page, catalogs, from_path=full)
+        twin, copy = renderer.page_md(site, page, catalogs), renderer.page_md(site, page, catalogs, from_path=full)
+        return html, for_twin(twin), for_full(copy)
     marks = [0]
     marked = renderer.page_md(site, page, catalogs, marks=marks)
     if len(_MARKED.findall(marked)) != marks[0]:
-        return html, renderer.page_md(site, page, catalogs), renderer.page_md(site, page, catalogs, from_path=full)
+        twin, copy = renderer.page_md(site, page, catalogs), renderer.page_md(site, page, catalogs, from_path=full)
+        return html, for_twin(twin), for_full(copy)
     twin = _MARKED.sub(lambda m: _relink(page.md_path, m.group(1)), marked)
-    return html, twin, _MARKED.sub(lambda m: _relink(full, m.group(1)), marked)
+    return html, for_twin(twin), for_full(_MARKED.sub(lambda m: _relink(full, m.group(1)), marked))
+
+
+TWIN_ONLY = ("\x03", "\x04")
+"""Around what a twin holds and its copy in ``llms-full.txt`` leaves out (the raw schemas, the call's
+shape, the sequences, front matter): the copy links to its twin for them. Control characters, which
+server text cannot produce (every value a page shows passes :func:`generator.text.visible`)."""
+FULL_ONLY = ("\x05", "\x06")
+"""Around what only the copy in ``llms-full.txt`` holds (the link to the complete twin)."""
+_MARKS = {"twin": TWIN_ONLY[0], "/twin": TWIN_ONLY[1], "full": FULL_ONLY[0], "/full": FULL_ONLY[1]}
+
+
+def section_mark(which: str) -> Md:
+    """``{{ mark('twin') }}`` … ``{{ mark('/twin') }}`` in a Markdown template (``full`` for the other kind):
+    the marker, recorded so that ``finalize`` prints it as it is (:mod:`generator.render.shown`)."""
+    return record(Md(_MARKS[which]))
+
+
+_TWIN_ONLY = re.compile("\x03[^\x04]*\x04")
+_FULL_ONLY = re.compile("\x05[^\x06]*\x06")
+
+
+def for_twin(md: str) -> str:
+    """A twin as its own file: what only ``llms-full.txt`` holds is cut, the rest unmarked."""
+    if "\x05" not in md and "\x03" not in md:
+        return md
+    return _FULL_ONLY.sub("", md).replace(TWIN_ONLY[0], "").replace(TWIN_ONLY[1], "")
+
+
+def for_full(md: str) -> str:
+    """A twin's copy for ``llms-full.txt``: what only the twin holds is cut, the rest unmarked."""
+    if "\x05" not in md and "\x03" not in md:
+        return md
+    return _TWIN_ONLY.sub("", md).replace(FULL_ONLY[0], "").replace(FULL_ONLY[1], "")
 
 
 def site_wide_files(
