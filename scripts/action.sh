@@ -18,7 +18,7 @@ python="${INPUT_PYTHON:-python3}"
 command="${INPUT_COMMAND:-build}"
 
 # The inputs of one line each (all but env and header, which take one item per line).
-single_line=(command install python stdio url from config out title base-url locales server-language
+single_line=(command install python stdio url from config out title base-url public locales server-language
   capability-version templates translations overlays openapi previous jobs cache no-cache no-search
   strict lenient request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
   max-reply-bytes max-schema-depth max-render-seconds old new fail-on debug)

@@ -59,7 +59,7 @@ def test_a_twin_rendered_once_has_the_links_of_both_places_it_lives() -> None:
     from generator.commands.build import catalogs_for
     from generator.model.gather import gather
     from generator.model.pages import pages_for
-    from generator.render.renderer import Renderer, render_page
+    from generator.render.renderer import Renderer, for_full, for_twin, render_page
 
     demo = load_snapshot(GOLDEN / "demo.snapshot.json")
     tools = [dict(t) for t in demo.tools]
@@ -69,8 +69,9 @@ def test_a_twin_rendered_once_has_the_links_of_both_places_it_lives() -> None:
         site, catalogs, renderer = gather(snapshot, config).model, catalogs_for(config), Renderer()
         for page in pages_for(site):
             _, twin, full = render_page(site, page, catalogs, renderer)
-            assert twin == renderer.page_md(site, page, catalogs), page.md_path
-            assert full == renderer.page_md(site, page, catalogs, from_path=f"{page.locale}/llms-full.txt")
+            # Each copy is what rendering it for its place gives, with the sections only the other holds cut.
+            assert twin == for_twin(renderer.page_md(site, page, catalogs)), page.md_path
+            assert full == for_full(renderer.page_md(site, page, catalogs, from_path=f"{page.locale}/llms-full.txt"))
 
 
 def test_a_rebuild_links_unchanged_files_and_writes_the_rest(tmp_path: Path) -> None:

@@ -26,7 +26,10 @@ from urllib.parse import unquote
 from jinja2 import (
     Environment,
     StrictUndefined,
+    nodes,
 )
+from jinja2.ext import Extension
+from jinja2.parser import Parser
 
 from generator import __version__
 from generator.errors import PortalError
@@ -51,7 +54,6 @@ from generator.render.filters import (
     FILTERS,
     GLOBALS,
     MarkdownCatalog,
-    Md,
     markdown_environment,
     md_finalize,
     md_url,
@@ -61,7 +63,7 @@ from generator.render.layout import LAYOUT_FILTERS
 from generator.render.listings import RowMemo
 from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
-from generator.render.shown import HtmlContext, finalize_html, record, rendered
+from generator.render.shown import HtmlContext, finalize_html, rendered
 from generator.render.themes import ThemeEnvironment, template_loader
 from generator.schema.patterns import describe
 from generator.text import visible
@@ -131,6 +133,7 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
         lstrip_blocks=True,
         # Markdown has no autoescape: md_finalize escapes every string no md_* filter made safe.
         finalize=finalize_html if autoescape else md_finalize,
+        extensions=[] if autoescape else [SectionMarks],
     )
     env.theme = template_dir
     env.filters.update(FILTERS)
@@ -239,7 +242,6 @@ class Renderer:
             "generator_version": __version__,
             "csp_meta": CSP_META,
             "theme_script": THEME_SCRIPT,
-            "mark": section_mark,
             "favicon": FAVICON,
         }
 
@@ -365,13 +367,28 @@ shape, the sequences, front matter): the copy links to its twin for them. Contro
 server text cannot produce (every value a page shows passes :func:`generator.text.visible`)."""
 FULL_ONLY = ("\x05", "\x06")
 """Around what only the copy in ``llms-full.txt`` holds (the link to the complete twin)."""
-_MARKS = {"twin": TWIN_ONLY[0], "/twin": TWIN_ONLY[1], "full": FULL_ONLY[0], "/full": FULL_ONLY[1]}
+class SectionMarks(Extension):
+    """``{% twin_only %}…{% endtwin_only %}`` and ``{% full_only %}…{% endfull_only %}`` in Markdown
+    templates, each with an optional condition (``{% twin_only tool.example_request %}``): the body
+    between :data:`TWIN_ONLY` (or :data:`FULL_ONLY`) markers, written as template text, so no
+    ``finalize`` turns them into visible ``[U+0003]`` (server text goes through it and never can hold one)."""
 
+    tags = {"twin_only", "full_only"}  # noqa: RUF012 (Jinja reads the class attribute as a set)
 
-def section_mark(which: str) -> Md:
-    """``{{ mark('twin') }}`` … ``{{ mark('/twin') }}`` in a Markdown template (``full`` for the other kind):
-    the marker, recorded so that ``finalize`` prints it as it is (:mod:`generator.render.shown`)."""
-    return record(Md(_MARKS[which]))
+    def parse(self, parser: Parser) -> list[nodes.Node]:
+        token = next(parser.stream)
+        condition = None if parser.stream.current.type == "block_end" else parser.parse_expression()
+        body = parser.parse_statements((f"name:end{token.value}",), drop_needle=True)
+        start, end = TWIN_ONLY if token.value == "twin_only" else FULL_ONLY
+        opening = nodes.Output([nodes.TemplateData(start)]).set_lineno(token.lineno)
+        closing = nodes.Output([nodes.TemplateData(end)]).set_lineno(token.lineno)
+        if condition is None:
+            return [opening, *body, closing]
+        return [
+            nodes.If(condition, [opening], [], []).set_lineno(token.lineno),
+            *body,
+            nodes.If(condition, [closing], [], []).set_lineno(token.lineno),
+        ]
 
 
 _TWIN_ONLY = re.compile("\x03[^\x04]*\x04")
