@@ -140,6 +140,7 @@ def test_tool_page_sections_in_order(site: Path) -> None:
         "description",
         "annotations",
         "available",
+        "call",
         "api",
         "schemas",
         "troubleshooting",
