@@ -86,20 +86,27 @@ def _messages(stdout: str) -> list[dict[str, Any]]:
     return out
 
 
+REQUESTS = {"tools/call": "content", "prompts/get": "messages", "resources/read": "contents"}
+"""The requests a sequence makes, each with the list its result must hold."""
+
+
 def _call_id(block: str) -> int:
-    """The JSON-RPC id of the ``tools/call`` in a sequence."""
-    ids = [int(m.group(1)) for m in re.finditer(r'"id":(\d+),"method":"tools/call"', block)]
+    """The JSON-RPC id of the request a sequence makes (``tools/call``, ``prompts/get`` or ``resources/read``)."""
+    ids = [
+        int(m.group(1)) for m in re.finditer(r'"id":(\d+),"method":"(?:tools/call|prompts/get|resources/read)"', block)
+    ]
     assert len(ids) == 1, block
     return ids[0]
 
 
-def _check_result(messages: list[dict[str, Any]], call_id: int, where: str) -> None:
+def _check_result(messages: list[dict[str, Any]], call_id: int, where: str, block: str = "") -> None:
     answers = [m for m in messages if m.get("id") == call_id]
-    assert answers, f"{where}: no answer to the tools/call in {messages!r}"
+    assert answers, f"{where}: no answer to the request in {messages!r}"
     answer = answers[-1]
     assert "error" not in answer, f"{where}: {answer['error']}"
     result = answer["result"]
-    assert isinstance(result.get("content"), list), f"{where}: not a tools/call result: {result!r}"
+    method = next((m for m in REQUESTS if f'"method":"{m}"' in block), "tools/call")
+    assert isinstance(result.get(REQUESTS[method]), list) and result[REQUESTS[method]], f"{where}: {result!r}"
     assert isinstance(result.get("isError", False), bool)
 
 
@@ -146,8 +153,14 @@ def test_every_twin_shows_sequences_of_its_era(sequences: dict[str, list[tuple[s
     blocks = sequences[era]
     paths = {path for path, _, _ in blocks}
     assert "en/connecting.md" in paths
-    # Every demo tool has example arguments that validate, so every tool twin shows its call.
+    # Every demo tool has example arguments that validate, so every tool twin shows its call; the
+    # prompt, the resource and the resource template (its variables filled) show theirs too.
     assert sum(1 for p in paths if p.startswith("en/tools/")) == 6
+    for item in ("en/prompts/triage_defect.md", "en/resources/handbook.md", "en/resource-templates/document.md"):
+        assert sum(1 for p, _, _ in blocks if p == item) == 2, item  # stdio and Streamable HTTP
+    template = [b for p, _, b in blocks if p == "en/resource-templates/document.md"]
+    uris = [m.group(1) for b in template for m in re.finditer(r'"uri":"(teamspace://documents/[^"]*)"', b)]
+    assert uris and all("{" not in uri and "}" not in uri for uri in uris), uris
     session = [b for _, lang, b in blocks if lang == "sh" and "Mcp-Session-Id: $SESSION" in b]
     stateless = [b for _, lang, b in blocks if lang == "sh" and "Mcp-Method: tools/call" in b]
     if era == "2026-07-28":
@@ -168,7 +181,7 @@ def test_curl_sequences_work_against_the_demo(
         script = block.replace(DEMO_PUBLIC_HTTP, demo_http)
         run = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", script], capture_output=True, text=True, timeout=60)
         assert run.returncode == 0, f"{path}: {run.stderr}"
-        _check_result(_messages(run.stdout), _call_id(block), path)
+        _check_result(_messages(run.stdout), _call_id(block), path, block)
 
 
 @pytest.mark.parametrize("era", ["2026-07-28", "2025-11-25"])
@@ -179,7 +192,7 @@ def test_stdio_lines_work_against_the_demo(sequences: dict[str, list[tuple[str, 
         # The twin says: start `python -m generator.demo` and write these lines to its input.
         assert DEMO_LABEL == "python -m generator.demo"
         # As a client does: write the lines, keep the input open until the call is answered.
-        _check_result(_stdio_exchange(block, _call_id(block)), _call_id(block), path)
+        _check_result(_stdio_exchange(block, _call_id(block)), _call_id(block), path, block)
         lines = block.splitlines()
         assert len(lines) == (1 if era == "2026-07-28" else 3)
 

@@ -210,26 +210,38 @@ class EndpointCall:
         if not _can_call(tool) or tool.name not in self.offered:
             return None
         arguments = tool.example_args.value
-        if self.is_http:
-            text = self._curl_modern(tool, arguments) if self.sessionless else self._curl_session(tool, arguments)
-            return CallSequence("sh", text, self.sessionless, tool.name)
-        return CallSequence("jsonl", self._lines(tool.name, arguments), self.sessionless, tool.name)
+        params = {"name": tool.name, "arguments": arguments}
+        return self.request_sequence("tools/call", params, tool.name, _param_headers(tool.input_schema, arguments))
 
-    def _call(self, name: str, arguments: Any, request_id: int) -> dict[str, Any]:
-        params: dict[str, Any] = {"name": name, "arguments": arguments}
+    def request_sequence(
+        self, method: str, params: dict[str, Any], name: str, headers: list[tuple[str, str]] | None = None
+    ) -> CallSequence:
+        """The exact messages that send one request (*method*, *params*) in this endpoint's era: alone
+        (2026-07-28), or after the ``initialize`` handshake in a session. *name* is what the request
+        names (a tool, a prompt, a resource URI: the ``Mcp-Name`` header); *headers*, any
+        ``Mcp-Param-*`` headers a tool's arguments call for."""
+        if self.is_http:
+            if self.sessionless:
+                text = self._curl_modern(method, params, name, headers or [])
+            else:
+                text = self._curl_session(method, params)
+            return CallSequence("sh", text, self.sessionless, name)
+        return CallSequence("jsonl", self._lines(method, params), self.sessionless, name)
+
+    def _request(self, method: str, params: dict[str, Any], request_id: int) -> dict[str, Any]:
         if self.sessionless:
-            params["_meta"] = {PROTOCOL_META: self.protocol_version, CAPABILITIES_META: {}}
-        return {"jsonrpc": "2.0", "id": request_id, "method": "tools/call", "params": params}
+            params = {**params, "_meta": {PROTOCOL_META: self.protocol_version, CAPABILITIES_META: {}}}
+        return {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
 
     def _initialize(self) -> dict[str, Any]:
         params = {"protocolVersion": self.handshake_version, "capabilities": {}, "clientInfo": CLIENT_INFO}
         return {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": params}
 
-    def _lines(self, name: str, arguments: Any) -> str:
+    def _lines(self, method: str, params: dict[str, Any]) -> str:
         if self.sessionless:
-            return _compact(self._call(name, arguments, 1))
+            return _compact(self._request(method, params, 1))
         initialized = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-        return "\n".join(_compact(m) for m in (self._initialize(), initialized, self._call(name, arguments, 2)))
+        return "\n".join(_compact(m) for m in (self._initialize(), initialized, self._request(method, params, 2)))
 
     def _curl(
         self,
@@ -256,23 +268,23 @@ class EndpointCall:
     def _start(self) -> list[str]:
         return [f"MCP_URL={shlex.quote(self.address)}"]
 
-    def _curl_modern(self, tool: CallableTool, arguments: Any) -> str:
+    def _curl_modern(self, method: str, params: dict[str, Any], name: str, extra: list[tuple[str, str]]) -> str:
         headers = [
             ("MCP-Protocol-Version", self.protocol_version),
-            ("Mcp-Method", "tools/call"),
-            ("Mcp-Name", header_value(tool.name)),
-            *_param_headers(tool.input_schema, arguments),
+            ("Mcp-Method", method),
+            ("Mcp-Name", header_value(name)),
+            *extra,
         ]
-        return "\n".join(self._start() + self._curl(headers, self._call(tool.name, arguments, 1)))
+        return "\n".join(self._start() + self._curl(headers, self._request(method, params, 1)))
 
-    def _curl_session(self, tool: CallableTool, arguments: Any) -> str:
+    def _curl_session(self, method: str, params: dict[str, Any]) -> str:
         version = [("MCP-Protocol-Version", self.handshake_version)]
         init = self._curl([], self._initialize(), extra=" -D - -o /dev/null")
         init[0] = "SESSION=$(" + init[0]
         init[-1] += " \\"
         init.append("  | awk 'tolower($1) == \"mcp-session-id:\" { print $2 }' | tr -d '\\r')")
         notify = self._curl(version, {"jsonrpc": "2.0", "method": "notifications/initialized"}, session=True)
-        call = self._curl(version, self._call(tool.name, arguments, 2), session=True)
+        call = self._curl(version, self._request(method, params, 2), session=True)
         end = self._curl(version, None, session=True, method="DELETE")
         return "\n".join(
             [
@@ -281,7 +293,7 @@ class EndpointCall:
                 *init,
                 "# 2. notifications/initialized",
                 *notify,
-                "# 3. tools/call",
+                f"# 3. {method}",
                 *call,
                 "# 4. end the session (a 405 reply means the server keeps no session to end: harmless)",
                 *end,

@@ -17,10 +17,11 @@ from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from generator.jsonutil import is_number
-from generator.model.calls import EndpointCall
+from generator.model.calls import CallSequence, EndpointCall
 from generator.model.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
 from generator.model.kinds import PageKind
-from generator.schema.uritemplate import ParsedTemplate, parse
+from generator.schema.examples import example_for
+from generator.schema.uritemplate import ParsedTemplate, expand, parse
 from generator.slugs import item_slugs
 from generator.snapshot.records import EndpointRecord
 from generator.text import json_block
@@ -166,6 +167,27 @@ class ItemDoc(Doc):
     def description(self) -> str | None:
         return text_of(self.raw, "description")
 
+    @property
+    def call_request(self) -> tuple[str, dict[str, Any], str] | None:
+        """The request a reader sends for this item (method, params, the name it names), or None when
+        no concrete one can be shown. Prompts and resources say which."""
+        return None
+
+    @cached_property
+    def sequences(self) -> tuple[tuple[EndpointDoc, CallSequence], ...]:
+        """The exact messages that fetch this item, on the first endpoint of each transport that lists
+        it as documented, in that endpoint's era: the same sequences tool pages show."""
+        request = self.call_request
+        if request is None:
+            return ()
+        method, params, name = request
+        differs = {id(endpoint) for endpoint, _ in self.variants}
+        found: dict[str, EndpointDoc] = {}
+        for endpoint in self.endpoints:
+            if endpoint.transport not in found and id(endpoint) not in differs:
+                found[endpoint.transport] = endpoint
+        return tuple((e, e.call.request_sequence(method, params, name)) for e in found.values())
+
     @cached_property
     def variants(self) -> tuple[tuple[EndpointDoc, str], ...]:
         """Each endpoint that lists this item differently, with its listing as JSON."""
@@ -208,6 +230,27 @@ class PromptDoc(ItemDoc):
             for a in (items if isinstance(items, list) else [])
             if isinstance(a, dict)
         )
+
+    @cached_property
+    def example_arguments(self) -> dict[str, str] | None:
+        """Values for the required arguments and up to three others, from their names and descriptions
+        (prompt arguments are strings), as tool examples are made; None when none can be made."""
+        schema = {
+            "type": "object",
+            "properties": {a.name: {"type": "string", **({"description": a.description} if a.description else {})}
+                           for a in self.arguments},
+            "required": [a.name for a in self.arguments if a.required],
+        }  # fmt: skip
+        example = example_for(schema, max_optional=3)
+        return example.value if example.ok and isinstance(example.value, dict) else None
+
+    @property
+    def call_request(self) -> tuple[str, dict[str, Any], str] | None:
+        arguments = self.example_arguments
+        if arguments is None:
+            return None
+        params: dict[str, Any] = {"name": self.name, **({"arguments": arguments} if arguments else {})}
+        return "prompts/get", params, self.name
 
     @property
     def request(self) -> str:
@@ -275,6 +318,28 @@ class ResourceDoc(ItemDoc):
     @property
     def last_modified(self) -> str | None:
         return text_of(self.annotations, "lastModified")
+
+    @cached_property
+    def example_uri(self) -> str | None:
+        """The URI to read: a resource's own, or a template's with every variable filled with a value
+        made from its name, as tool examples are made; None when the template cannot be expanded."""
+        if not self.template:
+            return self.uri
+        parsed = self.parsed
+        if parsed is None or parsed.error is not None:
+            return None
+        names = [v.name for v in parsed.variables]
+        properties = {n: {"type": "string", "minLength": 1} for n in names}
+        schema = {"type": "object", "properties": properties, "required": names}
+        example = example_for(schema)
+        if not example.ok or not isinstance(example.value, dict):
+            return None
+        return expand(parsed, {n: str(example.value[n]) for n in names})
+
+    @property
+    def call_request(self) -> tuple[str, dict[str, Any], str] | None:
+        uri = self.example_uri
+        return None if uri is None else ("resources/read", {"uri": uri}, uri)
 
     @property
     def request(self) -> str:

@@ -24,9 +24,11 @@ expands templates, so there is nothing else it would do for us.
 
 from __future__ import annotations
 
+import re
 import string
 from dataclasses import dataclass
 from typing import NoReturn
+from urllib.parse import quote
 
 _EXPANSIONS = {
     "": "simple",
@@ -215,3 +217,43 @@ def parse(template: str, *, max_length: int = 8192) -> ParsedTemplate:
     except _TemplateError as exc:
         error = str(exc)
     return ParsedTemplate(template, tuple(parser.found.values()), error)
+
+
+_EXPRESSION = re.compile(r"\{([+#./;?&]?)([^{}]*)\}")
+_UNRESERVED = "-._~"
+_RESERVED = ":/?#[]@!$&'()*+,;="
+
+
+def expand(template: ParsedTemplate, values: dict[str, str]) -> str | None:
+    """*template* with each variable replaced by its string in *values* (RFC 6570, every operator, one
+    string per variable; a prefix ``{x:3}`` cuts it); None when the template did not parse or a value
+    is missing. Values are percent-encoded as the operator requires."""
+    if template.error is not None:
+        return None
+
+    def encode(value: str, reserved: bool) -> str:
+        return quote(value, safe=_UNRESERVED + (_RESERVED if reserved else ""))
+
+    def expression(match: re.Match[str]) -> str:
+        operator, varlist = match.group(1), match.group(2)
+        first, joiner = _OPERATORS.get(operator, ("", ","))
+        named, reserved = operator in (";", "?", "&"), operator in ("+", "#")
+        parts = []
+        for spec in varlist.split(","):
+            name, _, prefix = spec.rstrip("*").partition(":")
+            if name not in values:
+                raise KeyError(name)
+            value = values[name][: int(prefix)] if prefix.isdigit() else values[name]
+            text = encode(value, reserved)
+            parts.append(f"{name}={text}" if named and (text or operator != ";") else (name if named else text))
+        return first + joiner.join(parts)
+
+    try:
+        return _EXPRESSION.sub(expression, template.template)
+    except KeyError:
+        return None
+
+
+_OPERATORS = {"": ("", ","), "+": ("", ","), "#": ("#", ","), ".": (".", "."), "/": ("/", "/"),
+              ";": (";", ";"), "?": ("?", "&"), "&": ("&", "&")}  # fmt: skip
+"""Each operator's first character and separator (RFC 6570, section 3.2.1)."""
