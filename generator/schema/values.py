@@ -157,20 +157,70 @@ def described_example(description: object) -> str | None:
     return None
 
 
+_CHOICE = re.compile(
+    r"\b(?:options?|one of|must be(?: one of)?|valid values(?: are)?|allowed values(?: are)?|"
+    r"possible values(?: are)?|accepted values(?: are)?|either)\s*[:=]?\s*"
+    r"(?:([`'\"])([^`'\"\n]{1,60})\1|([A-Za-z0-9][A-Za-z0-9_.-]{0,59})(?=\s*(?:,|\||/|\bor\b)))",
+    re.IGNORECASE,
+)
+"""An allow-list written in prose (``Options: 'general', 'azurefunctions'``, ``one of: a, b``): its
+first value. Bounded alternatives, no nested repetition: linear to match."""
+
+
+def described_choice(description: object) -> str | None:
+    """The first value of an allow-list the description states in prose, if any."""
+    if not isinstance(description, str):
+        return None
+    match = _CHOICE.search(description[:2000])
+    if match is None:
+        return None
+    return match.group(2) or match.group(3)
+
+
+_PERSON_NAMES = ("author", "assignee", "user", "username", "first", "last", "full", "display", "person",
+                 "contact", "customer", "owner", "sender", "recipient", "reviewer", "given", "family")  # fmt: skip
+"""What comes before ``_name`` when the name is a person's (``author_name``); any other ``*_name``
+names a thing (``vm_name``, ``index_name``) and gets a thing-like value."""
+_PATH_NAMES = ("_path", "_file", "filepath", "_dir", "directory", "folder")
+_EXTENSION = re.compile(r"\.(xlsx|xls|csv|json|yaml|yml|md|txt|pdf|docx|png|jpg|py|js|ts|html|xml|zip|parquet)\b", re.I)
+
+
+def _path_hint(key: str, description: object) -> str:
+    """A path that suits the description: a directory when it speaks of one, a file of the type it
+    names (``.xlsx``), else a report file."""
+    text = description[:2000] if isinstance(description, str) else ""
+    words = _words(text)
+    if key.endswith(("dir", "directory", "folder")) or words & {"directory", "folder", "dir", "project", "workspace"}:
+        return "./project"
+    if extension := _EXTENSION.search(text):
+        return f"data/file.{extension.group(1).lower()}"
+    if words & {"workbook", "spreadsheet", "excel"}:
+        return "data/workbook.xlsx"
+    return "reports/q3.pdf"
+
+
 def string_hint(name: str | None, description: object = None) -> str:
     """A realistic string for a parameter with this name (and description), or a generic one.
 
-    Deterministic: the exact name first, then an example the description gives (``for example
-    #release``), then the name's ending (``pageId``, ``file_path``), then words of the description
-    (``The uid of an element``); ``"example"`` only when nothing fits.
+    Deterministic, the description first: an allow-list it states in prose (``Options: 'general',
+    'azurefunctions'``), an example it gives (``e.g. 2401.12345``), a path that suits it (a directory,
+    a ``.xlsx`` file); then the exact name, a thing's name for ``*_name`` (``vm_name`` is ``my-vm``;
+    a person's only for a person), the name's ending (``pageId``), words of the description (``The
+    uid of an element``); ``"example"`` only when nothing fits. The solver checks every value.
     """
     key = hint_key(name)
-    if key in _STRING_HINTS:
-        return _STRING_HINTS[key]
+    if choice := described_choice(description):
+        return choice
     if given := described_example(description):
         return given
+    if key in ("path", "file", "file_path") or _ends(key, _PATH_NAMES):
+        return _path_hint(key, description)
+    if key in _STRING_HINTS:
+        return _STRING_HINTS[key]
     if key in _ID_NAMES:
         return "abc123"
+    if key.endswith("_name") and not _ends(key.removesuffix("_name"), _PERSON_NAMES):
+        return "my-" + key.removesuffix("_name").replace("_", "-")[:40]  # vm_name -> my-vm, not a person
     for suffixes, hint in _STRING_SUFFIXES:
         if _ends(key, suffixes):
             return hint
