@@ -476,6 +476,7 @@
         a.appendChild(name);
         li.appendChild(a);
         var p = document.createElement("p");
+        p.dir = "auto";  // an English excerpt in an Arabic dialog keeps its own order, isolated
         excerpt((named || !subs.length ? data.excerpt : subs[0].excerpt) || "", p);
         li.appendChild(p);
         // The page's other matching sections, each its own link.
