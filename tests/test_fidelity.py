@@ -218,7 +218,7 @@ def test_examples_follow_names_and_descriptions(vendor_site: Path) -> None:
         ("target", {"type": "string"}, "The URL to open", "https://example.com"),
         ("since", {"type": "string"}, None, "2026-09-03"),
         ("created_at", {"type": "string"}, None, "2026-09-03T10:15:00Z"),
-        ("directory", {"type": "string"}, None, "reports"),
+        ("directory", {"type": "string"}, None, "./project"),  # a directory, not a file path
         ("lang", {"type": "string", "enum": ["de", "fr"]}, None, "de"),
         ("valid", {"type": "string"}, None, "example"),
     ],
