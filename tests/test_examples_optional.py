@@ -4,6 +4,8 @@ chooses, then knobs with defaults, and connection settings (retries, timeouts, t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import jsonschema
 import pytest
 
@@ -28,7 +30,7 @@ AZURE_VM_GET = {
 }
 
 
-def _optional(value: dict[str, object], schema: dict[str, object]) -> list[str]:
+def _optional(value: dict[str, object], schema: Mapping[str, object]) -> list[str]:
     required = schema.get("required") or []
     assert isinstance(required, list)
     return [name for name in value if name not in required]

@@ -44,7 +44,7 @@ RuntimeError: no API key
 def _tail(text: str) -> str:
     with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
         log.write(text)
-        return stderr_tail(log, Redactor(()))
+        return stderr_tail(log, Redactor(set()))
 
 
 def test_a_node_crash_excerpt_leads_with_the_error_line() -> None:
@@ -70,8 +70,9 @@ def test_handshakes_introduce_the_portal_example_not_curl(tmp_path: Path) -> Non
     for endpoint in site.endpoints:
         call = endpoint.call
         tool = site.demonstrated(call)
-        if tool is not None and call.sequence(tool) is not None:
-            texts.append(call.sequence(tool).text)
+        sequence = call.sequence(tool) if tool is not None else None
+        if sequence is not None:
+            texts.append(sequence.text)
     assert texts and all('"curl"' not in text for text in texts)
     assert any('"name":"mcp-portal-example"' in text.replace(" ", "") for text in texts)
     session = [text for text in texts if "Mcp-Session-Id" in text and "DELETE" in text]
