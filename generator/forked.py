@@ -78,19 +78,17 @@ def in_workers(
     here while the workers work. The chunks and the values cross a pipe pickled; *work*, and all it refers
     to, is inherited through the fork. A worker that dies meanwhile (killed by the out-of-memory killer, say)
     ends it with :func:`_lost_worker`'s paragraph."""
-    import multiprocessing  # here: only a build with workers needs them, and the command line starts faster
     from concurrent.futures import ProcessPoolExecutor, as_completed
     from concurrent.futures.process import BrokenProcessPool
 
     workers: list[BaseProcess] = []
-    context = multiprocessing.get_context("fork")
+    context = _recording_context(workers)
     token = id(work)
     _WORK[token] = work  # the workers, forked by the first submit, inherit it: only the chunks are pickled
     try:
         pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
         with pool:
             futures = [pool.submit(_run, token, chunk, i) for i, chunk in enumerate(chunks)]
-            workers += multiprocessing.active_children()  # the workers, forked by the first submit
             try:
                 if meanwhile is not None:
                     meanwhile()  # on this process's core while the workers work
@@ -103,6 +101,25 @@ def in_workers(
         raise _lost_worker(workers) from None
     finally:
         del _WORK[token]
+
+
+def _recording_context(started: list[BaseProcess]) -> Any:
+    """The fork context of :func:`in_workers`' pool, which also puts each worker it starts in *started*.
+
+    The pool's own list of workers is private, and asking ``multiprocessing.active_children()`` after
+    the fact misses a worker that has already died: this keeps every worker, so that the paragraph of
+    :func:`_lost_worker` can name the one that was killed, whenever it was."""
+    from multiprocessing.context import ForkContext, ForkProcess  # here: only a build with workers needs them
+
+    class Recorded(ForkProcess):
+        def start(self) -> None:
+            started.append(self)
+            super().start()
+
+    class Recording(ForkContext):
+        Process = Recorded
+
+    return Recording()
 
 
 _WORK: dict[int, Callable[[Any, int], Any]] = {}

@@ -9,8 +9,10 @@ user's build does; they are skipped where ``strace`` is missing (``scripts/test`
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -18,6 +20,8 @@ from pathlib import Path
 import pytest
 
 from generator.cache.store import PUBLISHED
+from generator.errors import PortalError
+from generator.forked import in_workers
 from generator.publish.staging import Staging
 from generator.publish.survey import survey
 from generator.publish.write import publish
@@ -75,6 +79,22 @@ def test_the_console_script_prints_its_report_before_it_ends(tmp_path: Path) -> 
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("Built ") and done.stdout.endswith(").\n")
     assert json.loads((out / "manifest.json").read_text(encoding="utf-8"))["files"]
+
+
+def _die_on_the_first_chunk(chunk: int, index: int) -> int:
+    """In a render worker: SIGKILL itself on chunk 0, as the out-of-memory killer would."""
+    if index == 0:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return chunk
+
+
+def test_a_worker_killed_while_the_chunks_are_still_being_handed_out_is_named_by_its_signal() -> None:
+    # The worker dies while this process is still submitting 20,000 chunks, before the pool is done
+    # starting: the report must still name SIGKILL (the pool's SIGTERM to the other worker is not the cause).
+    with pytest.raises(PortalError) as caught:
+        in_workers(_die_on_the_first_chunk, list(range(20_000)), 2, lambda value: None)
+    assert "was killed by SIGKILL" in str(caught.value)
+    assert "out-of-memory" in str(caught.value)
 
 
 def test_the_survey_finds_kept_edited_and_intact_files(tmp_path: Path) -> None:
