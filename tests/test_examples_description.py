@@ -80,3 +80,18 @@ def test_a_person_s_name_stays_a_person_s(name: str) -> None:
 def test_a_hostile_description_is_matched_in_bounded_time() -> None:
     assert described_choice("Options: " + "a" * 100_000) is None
     assert described_choice("one of: " + "x, " * 50_000) == "x"
+
+
+@pytest.mark.parametrize(
+    ("description", "expected"),
+    [
+        ("Name of the resource", "my-resource"),
+        ("The cluster name.", "my-cluster"),
+        ("Full name of the person to greet.", "Alex Example"),
+        ("Name of the user.", "Alex Example"),
+        ("The display name.", "Alex Example"),
+    ],
+)
+def test_a_plain_name_names_what_its_description_says(description: str, expected: str) -> None:
+    # kubectl_logs' "name" ("Name of the resource") was "Alex Example".
+    assert _named("name", {"type": "string", "description": description}) == expected

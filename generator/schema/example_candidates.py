@@ -24,6 +24,7 @@ from generator.schema.constraints import declared_types, own_types
 from generator.schema.ecma_syntax import PatternError
 from generator.schema.example_views import FAIL, Ctx, SchemaViews
 from generator.schema.patterns import search as search_pattern
+from generator.schema.prose_requirements import stated_requirements
 from generator.schema.regexgen import generate as regex_strings
 from generator.schema.validation import Checker
 from generator.schema.values import FORMAT_VALUES, fit_length, number_hint, string_hint
@@ -40,11 +41,16 @@ def _int_or(value: object, default: int) -> int:
 class Candidates(SchemaViews, ABC):
     """Candidate values for a subschema; nested values come from :meth:`solve`, which a solver provides."""
 
-    def __init__(self, root: object, checker: Checker, prefer_optional: bool, max_optional: int | None = None) -> None:
+    def __init__(
+        self, root: object, checker: Checker, prefer_optional: bool, max_optional: int | None = None, prose: str = ""
+    ) -> None:
         super().__init__(root)
         self.checker = checker
         self.prefer_optional = prefer_optional
         self.max_optional = max_optional
+        self.prose = prose
+        """What is said about the root object besides its schema (a tool's description): read for the
+        requirements it states (:func:`~generator.schema.prose_requirements.stated_requirements`)."""
 
     @abstractmethod
     def solve(self, node: object, ctx: Ctx) -> object:
@@ -351,6 +357,15 @@ class Candidates(SchemaViews, ABC):
                 branch = view.get("then") if self.checker.ok(obj, view["if"]) else view.get("else")
                 if branch is not None:
                     changed |= self.apply(view, props, obj, branch, ctx)
+            if not ctx.minimal:  # what the descriptions say a call needs, beyond the schema
+                own = view.get("description")
+                prose = f"{self.prose if ctx.depth == 0 else ''}\n{own if isinstance(own, str) else ''}"
+                for name in stated_requirements(props, obj, prose):
+                    schema = self.value_schema(view, props, name)
+                    put(name, {"allOf": [schema, {"not": {"type": "null"}}]})  # a value, not null...
+                    if name not in obj:
+                        put(name, schema)  # ...unless null is all there is
+                    changed |= name in obj
             if not changed:
                 break
         min_props = _int_or(view.get("minProperties"), 0)

@@ -59,8 +59,10 @@ class Example:
 class _Generator(Candidates):
     """The solver: tries each candidate against the real schema, within a budget of attempts."""
 
-    def __init__(self, root: object, checker: Checker, prefer_optional: bool, max_optional: int | None) -> None:
-        super().__init__(root, checker, prefer_optional, max_optional)
+    def __init__(
+        self, root: object, checker: Checker, prefer_optional: bool, max_optional: int | None, prose: str
+    ) -> None:
+        super().__init__(root, checker, prefer_optional, max_optional, prose)
         self.attempts = 0
         self.first_failure: tuple[object, list[str]] | None = None
 
@@ -87,9 +89,13 @@ class _Generator(Candidates):
         return FAIL
 
 
-def example_for(schema: object, *, prefer_optional: bool = False, max_optional: int | None = None) -> Example:
+def example_for(
+    schema: object, *, prefer_optional: bool = False, max_optional: int | None = None, prose: str = ""
+) -> Example:
     """A realistic instance that validates (``ok``), or ``ok=False`` with the reason; with *max_optional*,
-    no object in it carries more optional properties than that (:meth:`Candidates.fewest`)."""
+    no object in it carries more optional properties than that (:meth:`Candidates.fewest`) besides those
+    the descriptions say it needs. *prose* is what is said of the instance outside its schema (a tool's
+    description), read for the requirements it states (:mod:`generator.schema.prose_requirements`)."""
     try:
         checker = Checker.cached(schema)
         checker.overflows = 0
@@ -97,7 +103,7 @@ def example_for(schema: object, *, prefer_optional: bool = False, max_optional: 
             return Example(None, False, f"invalid schema: {checker.error}")
         if schema is False:
             return Example(None, False, "the schema is false: no value is allowed")
-        generator = _Generator(schema, checker, prefer_optional, max_optional)
+        generator = _Generator(schema, checker, prefer_optional, max_optional, prose)
         try:
             value = generator.solve(schema, Ctx())
         except (GiveUp, PatternUndecided) as exc:

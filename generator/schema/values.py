@@ -185,6 +185,19 @@ _PATH_NAMES = ("_path", "_file", "filepath", "_dir", "directory", "folder")
 _EXTENSION = re.compile(r"\.(xlsx|xls|csv|json|yaml|yml|md|txt|pdf|docx|png|jpg|py|js|ts|html|xml|zip|parquet)\b", re.I)
 
 
+_THING_NAMED = re.compile(r"\bname of (?:the |a |an |this )?([a-z][a-z0-9]{1,30})|\b([a-z][a-z0-9]{1,30}) name\b", re.I)
+"""What a plain ``name`` names, in its description: "Name of the resource", "The cluster name"."""
+
+
+def _thing_named(description: object) -> str | None:
+    """``my-<thing>`` for a ``name`` whose description says what it names, unless that is a person."""
+    match = _THING_NAMED.search(description[:2000]) if isinstance(description, str) else None
+    thing = (match.group(1) or match.group(2)).lower() if match else ""
+    if not thing or thing in _PERSON_NAMES or thing in ("the", "a", "an", "its", "your", "their", "full", "display"):
+        return None
+    return f"my-{thing}"
+
+
 def _path_hint(key: str, description: object) -> str:
     """A path that suits the description: a directory when it speaks of one, a file of the type it
     names (``.xlsx``), else a report file."""
@@ -215,6 +228,8 @@ def string_hint(name: str | None, description: object = None) -> str:
         return given
     if key in ("path", "file", "file_path") or _ends(key, _PATH_NAMES):
         return _path_hint(key, description)
+    if key == "name" and (thing := _thing_named(description)):
+        return thing
     if key in _STRING_HINTS:
         return _STRING_HINTS[key]
     if key in _ID_NAMES:
