@@ -54,19 +54,18 @@ def test_the_requirement_follows_the_value_the_call_chose() -> None:
 
 
 def test_either_of_two_in_the_tool_description_sends_the_first() -> None:
-    # arXiv's semantic_search: nothing required; without the prose the call carried only max_results.
     schema = {
         "type": "object",
         "properties": {
-            "query": {"type": "string", "description": "Natural-language query."},
-            "paper_id": {"type": "string", "description": "An arXiv id."},
+            "topic": {"type": "string", "description": "A subject."},
+            "paper": {"type": "string", "description": "A paper to start from."},
             "max_results": {"type": "integer", "default": 10},
         },
     }
     assert list(_call(schema)) == ["max_results"]
-    assert "query" in _call(schema, "Find similar papers. Provide either query or paper_id.")
-    call = _call(schema, "Give either a `paper_id` or a `query`.")
-    assert "paper_id" in call and "query" not in call
+    assert "topic" in _call(schema, "Find similar papers. Provide either topic or paper.")
+    call = _call(schema, "Give either a `paper` or a `topic`.")
+    assert "paper" in call and "topic" not in call
 
 
 def test_of_two_each_required_if_the_other_is_not_given_only_the_first_is_sent() -> None:
@@ -156,3 +155,30 @@ def test_the_tool_page_reads_its_tools_description() -> None:
     raw = {"name": "semantic_search", "description": "Provide either query or paper_id.", "inputSchema": schema}
     tool = ToolDoc(name="semantic_search", slug="semantic_search", raw=raw, endpoints=())
     assert tool.example_args.ok and "query" in tool.example_args.value
+
+
+def test_a_call_that_requires_nothing_sends_the_point_of_the_tool_not_only_its_knobs() -> None:
+    # arXiv's semantic_search as the server lists it: the description says "free-text queries ... or
+    # ... a given paper_id", with no "either"; the call was {"max_results": 10}.
+    schema = {
+        "type": "object",
+        "properties": {
+            "query": {"type": "string", "description": "Free-text semantic query."},
+            "paper_id": {"type": "string", "description": "Find papers similar to this arXiv paper ID."},
+            "max_results": {"type": "integer", "default": 10},
+        },
+        "additionalProperties": False,
+    }
+    assert list(_call(schema)) == ["query", "max_results"]
+
+
+def test_a_list_tool_gets_no_invented_filter_or_cursor() -> None:
+    schema = {
+        "type": "object",
+        "properties": {
+            "limit": {"type": "number", "default": 100},
+            "cursor": {"type": "string", "description": "Pagination cursor for the next page."},
+            "region": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None},
+        },
+    }
+    assert _call(schema) == {"limit": 100}

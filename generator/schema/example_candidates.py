@@ -31,6 +31,8 @@ from generator.schema.values import FORMAT_VALUES, fit_length, number_hint, stri
 
 _SETTINGS = re.compile(r"retr(y|ies)|timeout|tenant|auth|proxy|verbose|debug|log.?level|tls|insecure|cache", re.I)
 """Names of connection and client settings: optional arguments a first call leaves to their defaults."""
+_POINT = re.compile(r"(?i)q|query|search|keywords?|text|prompt|question|url|uri|id|\w*[_-]?id|path|name")
+"""Names of what is usually the point of a tool (what to look for, which thing): chosen first."""
 
 
 def _int_or(value: object, default: int) -> int:
@@ -275,6 +277,8 @@ class Candidates(SchemaViews, ABC):
         if self.prefer_optional or not plans[0]:
             # An empty example shows nothing: with no required or documented property, show them all.
             plans = [plans[2], plans[0], plans[1]]
+        if not required and plans[0] and ctx.depth == 0 and not self.prefer_optional and not ctx.minimal:
+            plans[0] = self.with_the_point(plans[0], names, props, ctx)
         if ctx.minimal:
             plans = [plans[1]]
         if self.max_optional is not None and not self.prefer_optional:
@@ -292,6 +296,28 @@ class Candidates(SchemaViews, ABC):
             if obj is not None:
                 yield obj
 
+    def with_the_point(self, plan: list[str], names: list[str], props: dict[str, Any], ctx: Ctx) -> list[str]:
+        """*plan*, for a call that requires nothing and whose plan holds only knobs with defaults, with
+        the argument that is the point of the tool added: the first the caller chooses (no default)
+        when it is named like one (a query, an id, a name: :data:`_POINT`). arXiv's ``semantic_search``
+        sent only ``max_results: 10``."""
+        if any(self.rank(n, props, ctx) != 2 for n in plan):
+            return plan  # the plan already holds something the caller chooses or a declared example
+        chosen = [n for n in names if n not in plan and self.rank(n, props, ctx) == 1]
+        point = next((n for n in chosen if _POINT.fullmatch(n[:100])), None)
+        return [n for n in names if n in plan or n == point]
+
+    def rank(self, name: str, props: dict[str, Any], ctx: Ctx) -> int:
+        """How likely an optional property matters to a first call: 0 with ``examples``, 1 what the caller
+        chooses (no default), 2 a knob with a default, 3 a connection setting (retries, timeouts, auth)."""
+        sub, _ = self.expand(props.get(name), ctx)
+        declared = sub if isinstance(sub, dict) else {}
+        if "examples" in declared or "example" in declared:
+            return 0
+        if _SETTINGS.search(name[:100]):
+            return 3
+        return 2 if "default" in declared else 1
+
     def fewest(self, plan: list[str], required: list[str], props: dict[str, Any], ctx: Ctx) -> list[str]:
         """*plan* with every required property and at most :attr:`max_optional` optional ones, the
         likeliest to matter first: those with ``examples``, then those the caller chooses (no default),
@@ -300,16 +326,7 @@ class Candidates(SchemaViews, ABC):
         if self.max_optional is None or len(optional) <= self.max_optional:
             return plan
 
-        def rank(name: str) -> int:
-            sub, _ = self.expand(props.get(name), ctx)
-            declared = sub if isinstance(sub, dict) else {}
-            if "examples" in declared or "example" in declared:
-                return 0
-            if _SETTINGS.search(name[:100]):
-                return 3
-            return 2 if declared.get("default") is not None else 1
-
-        kept = set(sorted(optional, key=rank)[: self.max_optional])  # sorted() is stable: declaration order
+        kept = set(sorted(optional, key=lambda n: self.rank(n, props, ctx))[: self.max_optional])  # stable sort
         return [n for n in plan if n in required or n in kept]
 
     def value_schema(self, view: dict[str, Any], props: dict[str, Any], name: str) -> object:
