@@ -58,3 +58,12 @@ def test_the_demo_items_get_concrete_requests_in_both_eras(tmp_path: Path) -> No
             assert {e.transport for e, _ in item.sequences} == {"stdio", "streamable-http"}
             for _, sequence in item.sequences:
                 assert ("initialize" in sequence.text) == (era != "2026-07-28"), sequence.text
+
+
+def test_a_templates_example_request_reads_the_uri_its_sequence_reads() -> None:
+    # mongodb-mcp-server's exported-data://{exportName}: the Example request showed the template itself.
+    site = gather(load_snapshot(SNAPSHOT), PortalConfig()).model
+    (template,) = site.resource_templates
+    assert template.example_uri is not None
+    assert f'"uri": "{template.example_uri}"' in template.request
+    assert "{" not in template.example_uri

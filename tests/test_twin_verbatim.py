@@ -25,7 +25,10 @@ GFM = MarkdownIt("commonmark").enable("table")
         ('One of ["Amazon S3", "Azure Blob"]', '`One of ["Amazon S3", "Azure Blob"]`'),
         ("Matches a|b", "`Matches a\\|b`"),
         ("A plain sentence, with snake_case names.", "A plain sentence, with snake_case names."),
-        ("Uses `` ` `` backticks <x>", "Uses `` ` `` backticks &lt;x>"),  # its own code span: escaped around it
+        ("Uses `` ` `` backticks <x>", "```Uses `` ` `` backticks <x>```"),  # its own code spans inside one
+        # mongodb-mcp-server's aggregate: "\\[`$match`, `$sort`\\]" hid the server's brackets
+        ("or [`$match`, `$sort`] **first**", "``or [`$match`, `$sort`] **first**``"),
+        ("Use `find` for plain reads.", "Use `find` for plain reads."),  # nothing to escape: left as it is
     ],
 )
 def test_a_cell_holds_the_server_text_as_it_was_sent(server: str, cell: str) -> None:

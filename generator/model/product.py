@@ -343,8 +343,10 @@ class ResourceDoc(ItemDoc):
 
     @property
     def request(self) -> str:
-        """The ``resources/read`` request (for a template, with its variables still to fill in)."""
-        return json_block({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": self.uri}})
+        """The ``resources/read`` request: for a template, its variables filled with example values
+        (:attr:`example_uri`), or still to fill in when it cannot be expanded."""
+        uri = self.example_uri or self.uri
+        return json_block({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": uri}})
 
 
 def endpoints_of(records: Sequence[EndpointRecord]) -> tuple[EndpointDoc, ...]:

@@ -132,21 +132,20 @@ def _escape_plain(text: str, *, first: bool, pr: bool) -> str:
 
 def _escape_inline(value: Any, *, cell: bool, pr: bool) -> Md:
     text = _one_line(value)
-    pieces = _code_spans(text)
-    if cell and not pr and len(pieces) == 1 and text.strip() == text and text:
-        escaped = _escape_plain(text, first=True, pr=False)
-        # A cell's text that an escape would change is a code span instead: inert in every renderer,
-        # and what an agent reads is what the server sent (but the pipe, which a GFM table needs
-        # escaped even there). Text that holds code spans of its own keeps its escapes.
-        return Md(escaped if escaped == text else code_span(text).replace("|", "\\|"))
     out = []
-    for index, (code, piece) in enumerate(pieces):
+    for index, (code, piece) in enumerate(_code_spans(text)):
         if code:
             # GFM splits table cells before it finds code spans, so a pipe inside one is escaped too.
             out.append(piece.replace("|", "\\|") if cell else piece)
         else:
             out.append(_escape_plain(piece, first=index == 0, pr=pr))
-    return Md("".join(out))
+    escaped = "".join(out)
+    if cell and not pr and text and text.strip() == text and escaped != text:
+        # A cell's text that an escape would change is one code span instead (its own code spans
+        # included): inert in every renderer, and what an agent reads is what the server sent (but
+        # the pipe, which a GFM table needs escaped even there).
+        return Md(code_span(text).replace("|", "\\|"))
+    return Md(escaped)
 
 
 def md_text(value: Any, pr: bool = False) -> Md:
