@@ -90,6 +90,9 @@ def test_a_hostile_description_is_matched_in_bounded_time() -> None:
         ("Full name of the person to greet.", "Alex Example"),
         ("Name of the user.", "Alex Example"),
         ("The display name.", "Alex Example"),
+        ("The name of the file share", "my-file-share"),  # @azure/mcp, 21 tools
+        ("The name of the VM to create in the group", "my-vm"),
+        ("The name of the user who owns it", "Alex Example"),
     ],
 )
 def test_a_plain_name_names_what_its_description_says(description: str, expected: str) -> None:

@@ -185,17 +185,30 @@ _PATH_NAMES = ("_path", "_file", "filepath", "_dir", "directory", "folder")
 _EXTENSION = re.compile(r"\.(xlsx|xls|csv|json|yaml|yml|md|txt|pdf|docx|png|jpg|py|js|ts|html|xml|zip|parquet)\b", re.I)
 
 
-_THING_NAMED = re.compile(r"\bname of (?:the |a |an |this )?([a-z][a-z0-9]{1,30})|\b([a-z][a-z0-9]{1,30}) name\b", re.I)
-"""What a plain ``name`` names, in its description: "Name of the resource", "The cluster name"."""
+_THING_NAMED = (
+    re.compile(r"\bname (?:of|for) (?:the |a |an |this )?([a-z][a-z0-9]*(?: [a-z][a-z0-9]*){0,2})", re.I),
+    re.compile(r"\b([a-z][a-z0-9]{1,30}) name\b", re.I),
+)
+"""What a plain ``name`` names, in its description: "Name of the file share", "The cluster name"."""
+_NOT_A_THING = frozenset(
+    ["the", "a", "an", "its", "your", "their", "this", "full", "display", "to", "in", "for", "that", "which",
+     "with", "from", "on", "of", "and", "or", "is", "be", "you", "new", "unique"]
+)  # fmt: skip
 
 
 def _thing_named(description: object) -> str | None:
     """``my-<thing>`` for a ``name`` whose description says what it names, unless that is a person."""
-    match = _THING_NAMED.search(description[:2000]) if isinstance(description, str) else None
-    thing = (match.group(1) or match.group(2)).lower() if match else ""
-    if not thing or thing in _PERSON_NAMES or thing in ("the", "a", "an", "its", "your", "their", "full", "display"):
+    if not isinstance(description, str):
         return None
-    return f"my-{thing}"
+    for match in (m for pattern in _THING_NAMED for m in pattern.finditer(description[:2000])):
+        words = match.group(1).lower().split()
+        cut = next((i for i, w in enumerate(words) if w in _NOT_A_THING), len(words))
+        thing = words[:cut]
+        if thing and not any(w in _PERSON_NAMES or w == "person" for w in thing):
+            return "my-" + "-".join(thing)[:40]
+        if thing:
+            return None  # a person's name
+    return None
 
 
 def _path_hint(key: str, description: object) -> str:
