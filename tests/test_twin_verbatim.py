@@ -23,7 +23,7 @@ GFM = MarkdownIt("commonmark").enable("table")
     [
         ("Connection string, for example <sr-connection>.", "`Connection string, for example <sr-connection>.`"),
         ('One of ["Amazon S3", "Azure Blob"]', '`One of ["Amazon S3", "Azure Blob"]`'),
-        ("Matches a|b", "`Matches a\\|b`"),
+        ("Matches a|b", "Matches a\\|b"),  # a pipe is escaped in a table whatever else: no code span for it
         ("A plain sentence, with snake_case names.", "A plain sentence, with snake_case names."),
         ("Uses `` ` `` backticks <x>", "```Uses `` ` `` backticks <x>```"),  # its own code spans inside one
         # mongodb-mcp-server's aggregate: "\\[`$match`, `$sort`\\]" hid the server's brackets

@@ -140,10 +140,10 @@ def _escape_inline(value: Any, *, cell: bool, pr: bool) -> Md:
         else:
             out.append(_escape_plain(piece, first=index == 0, pr=pr))
     escaped = "".join(out)
-    if cell and not pr and text and text.strip() == text and escaped != text:
-        # A cell's text that an escape would change is one code span instead (its own code spans
-        # included): inert in every renderer, and what an agent reads is what the server sent (but
-        # the pipe, which a GFM table needs escaped even there).
+    if cell and not pr and text and text.strip() == text and escaped != text.replace("|", "\\|"):
+        # A cell's text that an escape other than a pipe's would change is one code span instead (its
+        # own code spans included): inert in every renderer, and what an agent reads is what the
+        # server sent. A pipe is written \| either way: a GFM table needs it, even in code spans.
         return Md(code_span(text).replace("|", "\\|"))
     return Md(escaped)
 
