@@ -18,6 +18,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -25,8 +26,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from generator.commands import watch as watch_module
-from generator.commands.watch import Watched, changed_names, poll, watched_paths
+from generator.commands.watch import Watched, next_change, relevant, roots, watched_paths
 from generator.errors import PortalError
 from generator.snapshot import snapshot as snapshot_module
 from generator.snapshot.jsonread import MAX_DEPTH
@@ -291,33 +291,44 @@ def test_a_changed_config_file_is_read_again(tmp_path: Path) -> None:
 # --- what is watched --------------------------------------------------------------------------
 
 
-def test_a_watched_tree_of_too_many_files_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    for i in range(4):
-        (tmp_path / f"f{i}").write_text("x", encoding="utf-8")
-    monkeypatch.setattr(watch_module, "MAX_WATCHED_FILES", 3)
-    with pytest.raises(PortalError, match=f"{tmp_path} holds more than 3 files"):
-        poll(watched_paths([], [str(tmp_path)], []))
-
-
-def test_a_poll_skips_the_output_the_cache_hidden_directories_and_dependency_folders(tmp_path: Path) -> None:
+def test_only_changes_the_build_did_not_make_are_relevant(tmp_path: Path) -> None:
     for name in ("src/server.py", "src/tools/a.py", "site/index.html", "cache/x", ".git/HEAD", "src/__pycache__/a.pyc",
-                 "node_modules/x/index.js", ".site.staging-1/index.html"):  # fmt: skip
+                 "node_modules/x/index.js", ".site.staging-1/index.html", "notes.txt"):  # fmt: skip
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / name).write_text(name, encoding="utf-8")
-    watched = watched_paths([tmp_path / "snapshot.json"], [str(tmp_path)], [tmp_path / "site", tmp_path / "cache"])
-    assert watched == Watched((tmp_path, tmp_path / "snapshot.json"), (tmp_path / "site", tmp_path / "cache"))
-    before = poll(watched)
-    assert sorted(Path(entry[0]).relative_to(tmp_path).as_posix() for entry in before) == [
-        "snapshot.json",  # missing: listed, so that its appearance is a change
-        "src/server.py",
-        "src/tools/a.py",
-    ]
-    for ours in ("site/index.html", "cache/x", ".git/HEAD", "node_modules/x/index.js", ".site.staging-1/index.html"):
-        (tmp_path / ours).write_text("changed", encoding="utf-8")
-    assert poll(watched) == before
-    (tmp_path / "src/tools/a.py").write_text("changed", encoding="utf-8")
-    (tmp_path / "snapshot.json").write_text("{}", encoding="utf-8")
-    assert changed_names(before, poll(watched)) == [str(tmp_path / "snapshot.json"), str(tmp_path / "src/tools/a.py")]
+    ours = [tmp_path / "site", tmp_path / "cache"]
+    watched = watched_paths([tmp_path / "snapshot.json"], [str(tmp_path / "src")], ours)
+    assert watched == Watched((tmp_path / "src", tmp_path / "snapshot.json"), (tmp_path / "site", tmp_path / "cache"))
+    assert roots(watched) == [str(tmp_path / "src"), str(tmp_path)]  # a file through its directory
+    wanted = relevant(watched)
+    theirs = ["snapshot.json", "src/server.py", "src/tools/a.py", "src/tools/new.py"]
+    assert [n for n in theirs if wanted(None, str(tmp_path / n))] == theirs
+    for mine in ("site/index.html", "cache/x", ".git/HEAD", "src/__pycache__/a.pyc", "node_modules/x/index.js",
+                 ".site.staging-1/index.html", "notes.txt", ".snapshot.json.tmp"):  # fmt: skip
+        assert not wanted(None, str(tmp_path / mine)), mine
+
+
+def test_a_replaced_file_and_an_edit_in_a_tree_are_each_seen_once_settled(tmp_path: Path) -> None:
+    # introspect -o replaces its file whole (a new inode); an editor writes in place.
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.py").write_text("x = 1\n", encoding="utf-8")
+    snapshot = tmp_path / "snapshot.json"
+    snapshot.write_text("{}", encoding="utf-8")
+    watched = watched_paths([snapshot], [str(tmp_path / "src")], [])
+
+    def replace_snapshot() -> None:
+        (tmp_path / "new.json").write_text("{}", encoding="utf-8")
+        os.replace(tmp_path / "new.json", snapshot)
+
+    def edit() -> None:
+        (tmp_path / "src" / "a.py").write_text("x = 2\n", encoding="utf-8")
+
+    changes = ((replace_snapshot, [snapshot]), (edit, [tmp_path / "src" / "a.py"]), (replace_snapshot, [snapshot]))
+    for change, expected in changes:
+        timer = threading.Timer(0.5, change)
+        timer.start()
+        assert next_change(watched) == [str(p) for p in expected]
+        timer.join()
 
 
 @pytest.mark.parametrize(

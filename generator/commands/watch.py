@@ -13,11 +13,16 @@ The output directory and the render cache are never watched, nor are hidden entr
 (``.git``, ``.venv``, the build's own ``.NAME.staging-PID`` beside ``--out``), ``__pycache__`` and
 ``node_modules``: the build's own writes must not start another build.
 
-Polling, not an OS notification API: the standard library has none, and a poll of a few hundred
-files costs well under a millisecond every :data:`POLL_SECONDS` (a larger tree is polled less
-often, so that polling never takes more than :data:`POLL_SHARE` of a core). A change is built once the
-files have stayed the same for one more poll (an editor may still be writing; ``introspect -o``
-replaces its file whole).
+The operating system says what changed (inotify on Linux, through ``watchfiles``, the watcher
+uvicorn uses): a watch costs next to no CPU while it waits, and a change is seen within
+:data:`SETTLE_MS` of the last write, in a tree of thousands of files as in one file
+(``bench/bench_watch.py`` measures it). A file is watched through its directory, since a file
+replaced whole (``introspect -o``, most editors) is a new inode that a watch of the file itself
+would miss; what else happens in that directory is filtered out (:func:`relevant`). Directories
+are watched with their subdirectories only when a watched path is a directory: a watch of a
+snapshot and a config file asks the OS for two directories, whatever lies below them. Changes
+that come together (an editor still writing, a ``git checkout``) start one build, once none has
+come for :data:`SETTLE_MS`.
 A build that fails reports its one paragraph and the process goes on watching, with the previous
 site untouched; Ctrl-C (or SIGTERM) while waiting ends the command with exit code 0.
 
@@ -31,12 +36,12 @@ cannot cut that short.
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import shutil
 import signal
 import stat
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,26 +49,17 @@ from pathlib import Path
 from generator import heap
 from generator.errors import PortalError, UsageError
 
-POLL_SECONDS = 0.01
-"""How often the watched files are looked at, at least: a change is built some 0.01 to 0.02 s after
-it is made (one poll to see it, one more to see that it stays). A poll of one file is one ``stat``
-(some 20 µs: a watch of a snapshot file costs 0.2 % of a core while it waits).
-(``introspect -o`` replaces its file whole, so a watch never sees half a snapshot of ours.)"""
+SETTLE_MS = 20
+"""A build starts once the watched files have had no change for this long (an editor may still be writing)..."""
 
-POLL_SHARE = 0.05
-"""The most of one core the polls may use: a poll that took *t* seconds waits ``t / POLL_SHARE`` for
-the next, when that is longer than :data:`POLL_SECONDS` (a watched directory of thousands of files)."""
+GROUP_MS = 1000
+"""...or once changes have kept coming for this long (a large ``git checkout``): they start one build."""
 
-MAX_WATCHED_FILES = 20_000
-"""More files than this under the watched paths is refused: each poll would cost too much, and
-it is almost always a directory watched by mistake (a home directory, a virtual environment)."""
+READY_MS = 200
+"""How often the wait hands back to Python while nothing changes: the first time says the watch is in place."""
 
 SKIPPED_NAMES = frozenset({"__pycache__", "node_modules"})
-"""Directory names never descended into, besides hidden ones."""
-
-State = tuple[tuple[str, int, int, int, int], ...]
-"""What one poll saw: (path, device, inode, size, modification time in ns) of every watched file,
-sorted; a missing path is listed with zeros, so that its appearance is a change too."""
+"""Directory names never looked into, besides hidden ones."""
 
 
 @dataclass(frozen=True)
@@ -99,72 +95,42 @@ def _resolved(path: Path) -> Path:
         return path.absolute()
 
 
-def poll(watched: Watched) -> State:
-    """What the watched files look like now (see :data:`State`); raises :class:`PortalError` past
-    :data:`MAX_WATCHED_FILES` files."""
-    found: list[tuple[str, int, int, int, int]] = []
-    excluded = set(watched.excluded)
-    for path in watched.paths:
-        _look(path, found, excluded)
-        if len(found) > MAX_WATCHED_FILES:
-            raise PortalError(
-                f"--watch: {path} holds more than {MAX_WATCHED_FILES:,} files, too many to keep looking at. "
-                f"Watch a smaller directory with --watch-path (hidden directories, __pycache__ and "
-                f"node_modules are skipped already)."
-            )
-    return tuple(sorted(found))
+def relevant(watched: Watched) -> Callable[[object, str], bool]:
+    """Whether a change the OS reports at a path concerns the build: the path is a watched file, or
+    lies under a watched directory, and not under the output, the cache, a hidden entry or one of
+    :data:`SKIPPED_NAMES` (the build's own writes must not start another build)."""
+    files = {str(_resolved(p)) for p in watched.paths if not p.is_dir()}
+    folders = [str(_resolved(p)) for p in watched.paths if p.is_dir()]
+    excluded = [str(p) for p in watched.excluded]
+
+    def wanted(change: object, path: str) -> bool:
+        if path in files:
+            return True
+        if any(path == e or path.startswith(e + os.sep) for e in excluded):
+            return False
+        for folder in folders:
+            if path.startswith(folder + os.sep):
+                parts = path[len(folder) + 1 :].split(os.sep)
+                return not any(part.startswith(".") or part in SKIPPED_NAMES for part in parts)
+        return False
+
+    return wanted
 
 
-def _look(path: Path, found: list[tuple[str, int, int, int, int]], excluded: set[Path]) -> None:
-    """Append *path* (a file, or every file under a directory, symlinks not followed below it)."""
-    try:
-        info = path.stat()
-    except OSError:
-        found.append((str(path), 0, 0, 0, 0))
-        return
-    if not stat.S_ISDIR(info.st_mode):
-        found.append((str(path), info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
-        return
-    if _resolved(path) in excluded:
-        return
-    stack = [str(path)]
-    while stack:
-        directory = stack.pop()
-        try:
-            entries = list(os.scandir(directory))
-        except OSError:
-            continue  # removed meanwhile, or unreadable: the next poll sees what is there
-        for entry in entries:
-            if entry.name.startswith(".") or entry.name in SKIPPED_NAMES:
-                continue
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if _resolved(Path(entry.path)) not in excluded:
-                        stack.append(entry.path)
-                    continue
-                info = entry.stat(follow_symlinks=False)
-            except OSError:
-                continue
-            found.append((entry.path, info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns))
-        if len(found) > MAX_WATCHED_FILES:
-            return
+def roots(watched: Watched) -> list[str]:
+    """The directories to ask the OS about: each watched directory, and each watched file's directory
+    (the nearest that exists: a file not made yet appears there)."""
+    found: list[str] = []
+    for path in map(_resolved, watched.paths):
+        folder = path if path.is_dir() else path.parent
+        while not folder.is_dir() and folder != folder.parent:
+            folder = folder.parent
+        if str(folder) not in found:
+            found.append(str(folder))
+    return found
 
 
-def changed_names(before: State, after: State) -> list[str]:
-    """The paths whose entry differs between two polls (added, removed or changed), sorted."""
-    old = {entry[0]: entry for entry in before}
-    new = {entry[0]: entry for entry in after}
-    return sorted(name for name in old.keys() | new.keys() if old.get(name) != new.get(name))
-
-
-def watch(
-    rebuild: Callable[[list[str]], None],
-    watched: Callable[[], Watched],
-    say: Callable[[str], None],
-    *,
-    interval: float = POLL_SECONDS,
-    sleep: Callable[[float], None] = time.sleep,
-) -> int:
+def watch(rebuild: Callable[[list[str]], None], watched: Callable[[], Watched], say: Callable[[str], None]) -> int:
     """After a first build: wait for a change to what *watched* names, then call *rebuild* with the
     changed paths, again and again. Ctrl-C while waiting ends it with exit code 0; during a build, it
     propagates (the command's usual "interrupted" and 130). *watched* is asked again after every build,
@@ -172,9 +138,8 @@ def watch(
     while True:
         heap.settle()  # while the process only waits
         current = watched()
-        say(_watching(current))
         try:
-            changed = _next_change(current, interval, sleep)
+            changed = next_change(current, ready=functools.partial(say, _watching(current)))
         except KeyboardInterrupt:
             say("mcp-portal: stopped watching.")
             return 0
@@ -182,24 +147,48 @@ def watch(
             rebuild(changed)
 
 
-def _next_change(watched: Watched, interval: float, sleep: Callable[[float], None]) -> list[str]:
-    """Poll until something changes and then stays the same for one more poll; the changed paths."""
-    before, cost = _timed_poll(watched)
-    now = before
-    while now == before:
-        sleep(max(interval, cost / POLL_SHARE))
-        now, cost = _timed_poll(watched)
-    while True:  # an editor may still be writing
-        sleep(max(interval, cost / POLL_SHARE))
-        settled, cost = _timed_poll(watched)
-        if settled == now:
-            return changed_names(before, now)
-        now = settled
+def next_change(watched: Watched, ready: Callable[[], None] = lambda: None) -> list[str]:
+    """Wait until the OS reports a relevant change, and no other comes for :data:`SETTLE_MS`; the changed
+    paths, sorted. *ready* is called once the OS watches them: a watched file that changed before
+    that (while the last build ended) is reported at once."""
+    import watchfiles  # here: only a watch needs it, and the command line starts faster
+
+    before = _files_seen(watched)
+    waiting = False
+    try:
+        for changes in watchfiles.watch(
+            *roots(watched), watch_filter=relevant(watched), debounce=GROUP_MS, step=SETTLE_MS,
+            rust_timeout=READY_MS, yield_on_timeout=True, ignore_permission_denied=True,
+            recursive=any(p.is_dir() for p in watched.paths),
+        ):  # fmt: skip
+            if changes:
+                return sorted({path for _, path in changes})
+            if not waiting:
+                waiting = True
+                ready()
+                missed = [path for path, seen in _files_seen(watched).items() if seen != before.get(path)]
+                if missed:
+                    return sorted(missed)
+    except OSError as exc:  # no more inotify watches, say (fs.inotify.max_user_watches)
+        raise PortalError(
+            f"--watch: the system refused to watch {', '.join(map(str, watched.paths[:3]))} ({exc}). Watch a "
+            f"smaller directory with --watch-path, or raise fs.inotify.max_user_watches."
+        ) from None
+    raise AssertionError("watchfiles.watch ended without a change")  # it only ends on a stop event
 
 
-def _timed_poll(watched: Watched) -> tuple[State, float]:
-    started = time.perf_counter()
-    return poll(watched), time.perf_counter() - started
+def _files_seen(watched: Watched) -> dict[str, tuple[int, int, int, int]]:
+    """(device, inode, size, modification time) of each watched path that is not a directory (zeros when absent)."""
+    seen: dict[str, tuple[int, int, int, int]] = {}
+    for path in watched.paths:
+        try:
+            info = path.stat()
+        except OSError:
+            seen[str(_resolved(path))] = (0, 0, 0, 0)
+            continue
+        if not stat.S_ISDIR(info.st_mode):
+            seen[str(_resolved(path))] = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    return seen
 
 
 def _watching(watched: Watched) -> str:

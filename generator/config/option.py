@@ -10,7 +10,7 @@ import argparse
 import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from generator.config import checks
 from generator.config.checks import Collector
@@ -94,7 +94,13 @@ class Option:
         return f"{text} (default: {self.default_doc})" if self.default_doc else text
 
 
-def add_arguments(parser: argparse._ActionsContainer, command: str, options: tuple[Option, ...]) -> None:
+class Adds(Protocol):
+    """What options are added to: an ``argparse`` parser or one of its argument groups."""
+
+    def add_argument(self, *names: str, **settings: Any) -> Any: ...
+
+
+def add_arguments(parser: Adds, command: str, options: tuple[Option, ...]) -> None:
     """Add the command-line options of *command* from *options* to *parser*.
 
     Every option defaults to None (or False) so that only what the user typed overrides the file.
