@@ -53,15 +53,21 @@ def test_the_requirement_follows_the_value_the_call_chose() -> None:
     assert "connectionName" in call and "workspaceName" not in call
 
 
-def test_either_of_two_in_the_tool_description_sends_the_first() -> None:
-    schema = {
+def _papers(first: str, second: str) -> dict[str, Any]:
+    """arXiv's semantic_search with its two ways to search named *first* and *second*."""
+    return {
         "type": "object",
         "properties": {
-            "topic": {"type": "string", "description": "A subject."},
-            "paper": {"type": "string", "description": "A paper to start from."},
+            first: {"type": "string", "description": "Free-text semantic query."},
+            second: {"type": "string", "description": "Find papers similar to this arXiv paper ID."},
             "max_results": {"type": "integer", "default": 10},
         },
+        "additionalProperties": False,
     }
+
+
+def test_either_of_two_in_the_tool_description_sends_the_first() -> None:
+    schema = _papers("topic", "paper")
     assert list(_call(schema)) == ["max_results"]
     assert "topic" in _call(schema, "Find similar papers. Provide either topic or paper.")
     call = _call(schema, "Give either a `paper` or a `topic`.")
@@ -160,16 +166,7 @@ def test_the_tool_page_reads_its_tools_description() -> None:
 def test_a_call_that_requires_nothing_sends_the_point_of_the_tool_not_only_its_knobs() -> None:
     # arXiv's semantic_search as the server lists it: the description says "free-text queries ... or
     # ... a given paper_id", with no "either"; the call was {"max_results": 10}.
-    schema = {
-        "type": "object",
-        "properties": {
-            "query": {"type": "string", "description": "Free-text semantic query."},
-            "paper_id": {"type": "string", "description": "Find papers similar to this arXiv paper ID."},
-            "max_results": {"type": "integer", "default": 10},
-        },
-        "additionalProperties": False,
-    }
-    assert list(_call(schema)) == ["query", "max_results"]
+    assert list(_call(_papers("query", "paper_id"))) == ["query", "max_results"]
 
 
 def test_a_list_tool_gets_no_invented_filter_or_cursor() -> None:
