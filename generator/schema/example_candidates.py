@@ -15,7 +15,7 @@ import base64
 import math
 import re
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from typing import Any
 
@@ -375,14 +375,7 @@ class Candidates(SchemaViews, ABC):
                 if branch is not None:
                     changed |= self.apply(view, props, obj, branch, ctx)
             if not ctx.minimal:  # what the descriptions say a call needs, beyond the schema
-                own = view.get("description")
-                prose = f"{self.prose if ctx.depth == 0 else ''}\n{own if isinstance(own, str) else ''}"
-                for name in stated_requirements(props, obj, prose):
-                    schema = self.value_schema(view, props, name)
-                    put(name, {"allOf": [schema, {"not": {"type": "null"}}]})  # a value, not null...
-                    if name not in obj:
-                        put(name, schema)  # ...unless null is all there is
-                    changed |= name in obj
+                changed |= self.stated(view, props, obj, put, ctx)
             if not changed:
                 break
         min_props = _int_or(view.get("minProperties"), 0)
@@ -409,6 +402,27 @@ class Candidates(SchemaViews, ABC):
                 if extra is not False or isinstance(patterns, dict):
                     put(key, self.value_schema(view, props, key))
         return obj
+
+    def stated(
+        self,
+        view: dict[str, Any],
+        props: dict[str, Any],
+        obj: dict[str, object],
+        put: Callable[[str, object], bool],
+        ctx: Ctx,
+    ) -> bool:
+        """Add to ``obj`` what the descriptions say it needs (:func:`stated_requirements`), each with a
+        value rather than null where the schema allows one; True if changed."""
+        own = view.get("description")
+        prose = f"{self.prose if ctx.depth == 0 else ''}\n{own if isinstance(own, str) else ''}"
+        changed = False
+        for name in stated_requirements(props, obj, prose):
+            schema = self.value_schema(view, props, name)
+            put(name, {"allOf": [schema, {"not": {"type": "null"}}]})
+            if name not in obj:
+                put(name, schema)  # null is all there is
+            changed |= name in obj
+        return changed
 
     def apply(
         self,
