@@ -21,6 +21,14 @@ def test_the_configuration_reference_is_generated_from_the_table() -> None:
     assert refresh(page) == page, "run scripts/update-golden (or python -m generator.config.options --write ...)"
 
 
+def test_the_cli_reference_tables_are_generated_from_the_declarations() -> None:
+    from generator.commands.reference import TABLES
+
+    page = (ROOT / "docs/cli.md").read_text(encoding="utf-8")
+    assert refresh(page, TABLES) == page, "run scripts/update-golden (or python -m generator.commands.reference ...)"
+    assert set(TABLES) == {"server", "cli-limits", "build", "introspect", "check", "diff", "translations", "serve"}
+
+
 def test_every_field_takes_its_default_from_the_table() -> None:
     for option, cls in [(o, PortalConfig) for o in OPTIONS] + [(o, Limits) for o in LIMITS]:
         declared = {f.name: f for f in dataclasses.fields(cls)}[option.field]

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import __version__
+from generator.commands import flags
 from generator.config.checks import URL_EXAMPLE, Collector, url_problem
 from generator.config.option import BUILD, CHECK, INTROSPECT, TRANSLATIONS, add_arguments, from_arguments
 from generator.config.options import LIMITS, OPTIONS
@@ -37,52 +38,17 @@ exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 u
 def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
     """Where the server is, the limits, and every setting of *command* from :data:`OPTIONS`."""
     group = parser.add_argument_group("server (choose one; default: the bundled demo server)")
-    group.add_argument("--stdio", metavar='"CMD ARGS"', help="start the server as a child process and talk over stdio")
-    group.add_argument(
-        "--env",
-        metavar="NAME",
-        action="append",
-        default=[],
-        help="pass this environment variable to the stdio server (repeatable); the SDK passes only a safe few",
-    )
-    group.add_argument("--url", help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8765/mcp/")
-    group.add_argument(
-        "--public",
-        metavar='"CMD" or URL',
-        help='what readers run or connect to, shown instead of --stdio or --url, e.g. --public "npx -y @scope/server"',
-    )
-    group.add_argument(
-        "--header",
-        metavar='"Name: value"',
-        action="append",
-        default=[],
-        help="HTTP header for --url (repeatable); ${VAR} is read from the environment and never stored",
-    )
+    for flag in (flags.STDIO, flags.ENV, flags.URL, flags.PUBLIC, flags.HEADER):
+        flag.add_to(group)
     if command != INTROSPECT:
-        group.add_argument("--from", dest="from_file", metavar="SNAPSHOT", help="render offline from a snapshot file")
-    group.add_argument("--config", metavar="portal.yaml", help="read settings (and the server) from a YAML file")
+        flags.FROM.add_to(group)
+    flags.CONFIG.add_to(group)
     add_arguments(parser.add_argument_group("limits"), command, LIMITS)
     add_arguments(parser, command, OPTIONS)
-    parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    flags.DEBUG.add_to(parser)
     if command == BUILD:
-        parser.add_argument(
-            "--quiet",
-            action="store_true",
-            help="no progress bars on a terminal: only one summary line per stage on stderr (as in CI)",
-        )
-        parser.add_argument(
-            "--watch",
-            action="store_true",
-            help="after the build, build again whenever an input changes (the --from file, the config, "
-            "templates, overlays, translations, --watch-path), until Ctrl-C",
-        )
-        parser.add_argument(
-            "--watch-path",
-            metavar="PATH",
-            action="append",
-            default=[],
-            help="with --watch, also rebuild when a file under PATH changes, e.g. the server's source (repeatable)",
-        )
+        for flag in (flags.QUIET, flags.WATCH, flags.WATCH_PATH):
+            flag.add_to(parser)
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -101,11 +67,11 @@ def make_parser() -> argparse.ArgumentParser:
     _lenient_option(build)
     intro = _command(sub, "introspect", "connect to a server and write its snapshot")
     _source_options(intro, INTROSPECT)
-    intro.add_argument("-o", "--output", required=True, metavar="SNAPSHOT.json", help="where to write the snapshot")
+    flags.SNAPSHOT_OUTPUT.add_to(intro)
     _lenient_option(intro)
     check = _command(sub, "check", "build the site in memory and compare it with the one on disk (exit 3 on drift)")
     _source_options(check, CHECK)
-    check.add_argument("--format", choices=("text", "json"), default="text", help="report format (default text)")
+    flags.CHECK_FORMAT.add_to(check)
     _strict_option(check)
     _lenient_option(check)
     _diff_command(sub)
@@ -128,15 +94,8 @@ def _diff_command(sub: Any) -> None:
     )
     diff.add_argument("old", metavar="OLD", help="the old side: a snapshot file or a built site directory")
     diff.add_argument("new", metavar="NEW", help="the new side: a snapshot file or a built site directory")
-    diff.add_argument(
-        "--format", choices=("text", "json", "markdown"), default="text", help="report format (default text)"
-    )
-    diff.add_argument(
-        "--fail-on",
-        choices=("breaking", "any"),
-        help="exit 4 when there is a breaking change (breaking) or any change (any); default: always exit 0",
-    )
-    diff.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    for flag in (flags.DIFF_FORMAT, flags.FAIL_ON, flags.DEBUG):
+        flag.add_to(diff)
 
 
 def _translations_and_serve(sub: Any) -> None:
@@ -145,29 +104,19 @@ def _translations_and_serve(sub: Any) -> None:
         sub, "translations", "write the missing and stale translations of one locale to a file for translators"
     )
     _source_options(trans, TRANSLATIONS)
-    trans.add_argument("--locale", required=True, help="the locale to translate into, e.g. ru")
-    trans.add_argument("-o", "--output", metavar="FILE", help="where to write (default DIR/<locale>.todo.yaml)")
+    flags.LOCALE.add_to(trans)
+    flags.TODO_OUTPUT.add_to(trans)
     serve = sub.add_parser("serve", help="preview a built site on 127.0.0.1 with the right content types")
-    serve.add_argument("--out", default="site", metavar="DIR", help="the built site (default ./site)")
-    serve.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    serve.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    for flag in (flags.SERVE_OUT, flags.HOST, flags.PORT, flags.DEBUG):
+        flag.add_to(serve)
 
 
 def _lenient_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--lenient",
-        action="store_true",
-        help="skip tools that break the MCP spec (and repeated names) with a warning, instead of failing",
-    )
+    flags.LENIENT.add_to(parser)
 
 
 def _strict_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--strict",
-        action="store_true",
-        help="turn warnings (stale translations, unmapped API operations, overlay problems...) into errors",
-    )
+    flags.STRICT.add_to(parser)
 
 
 _PATH_OPTIONS = {

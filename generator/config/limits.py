@@ -18,6 +18,8 @@ LIMITS: tuple[Option, ...] = (
         meaning="seconds one MCP request may take",
         check=checks.seconds,
         cli="--request-timeout",
+        reference="seconds one MCP request may take (default 30)",
+        usage="--request-timeout 10",
         metavar="SECONDS",
         commands=SERVER_COMMANDS,
     ),
@@ -30,6 +32,11 @@ LIMITS: tuple[Option, ...] = (
         "side by side, each with its own budget",
         check=checks.seconds,
         cli="--total-timeout",
+        reference=(
+            "seconds one endpoint's whole introspection may take, connection included (default 120; "
+            "endpoints run side by side, each with its own budget)"
+        ),
+        usage="--total-timeout 60",
         metavar="SECONDS",
         commands=SERVER_COMMANDS,
     ),
@@ -41,6 +48,8 @@ LIMITS: tuple[Option, ...] = (
         meaning="pages of one paginated list (`tools/list`, `prompts/list`, ...) before mcp-portal gives up",
         check=checks.count,
         cli="--max-pages",
+        reference="pages of one paginated list (`tools/list`, `prompts/list`, ...) before giving up (default 100)",
+        usage="--max-pages 500",
         metavar="N",
         commands=SERVER_COMMANDS,
     ),
@@ -52,6 +61,8 @@ LIMITS: tuple[Option, ...] = (
         meaning="entries accepted in one list from one endpoint",
         check=checks.count,
         cli="--max-tools",
+        reference="entries accepted in one list from one endpoint (default 5000)",
+        usage="--max-tools 20000",
         metavar="N",
         commands=SERVER_COMMANDS,
     ),
@@ -64,6 +75,11 @@ LIMITS: tuple[Option, ...] = (
         "reply stops introspection with an error",
         check=checks.count,
         cli="--max-reply-bytes",
+        reference=(
+            "bytes of one HTTP reply, counted after decompression while it is read; a larger reply (a gzip "
+            "bomb, say) stops introspection with an error naming this option (default 33554432, 32 MiB)"
+        ),
+        usage="--max-reply-bytes 67108864",
         metavar="BYTES",
         commands=SERVER_COMMANDS,
     ),
@@ -76,6 +92,11 @@ LIMITS: tuple[Option, ...] = (
         "text stays in `snapshot.json`)",
         check=checks.count,
         cli="--max-description",
+        reference=(
+            "characters of one description shown; a longer one is cut and the page says so, while "
+            "`snapshot.json` keeps the full text (default 20000)"
+        ),
+        usage="--max-description 5000",
         metavar="CHARS",
         commands=SERVER_COMMANDS,
     ),
@@ -88,6 +109,11 @@ LIMITS: tuple[Option, ...] = (
         "without rows or examples",
         check=checks.count,
         cli="--max-schema-bytes",
+        reference=(
+            "largest schema (as JSON) documented in full; a larger one is shown cut, without rows or "
+            "examples (default 262144)"
+        ),
+        usage="--max-schema-bytes 1048576",
         metavar="BYTES",
         commands=SERVER_COMMANDS,
     ),
@@ -99,6 +125,8 @@ LIMITS: tuple[Option, ...] = (
         meaning="nesting levels of a schema shown as rows; deeper levels are marked as cut",
         check=checks.count,
         cli="--max-schema-depth",
+        reference="schema nesting levels shown as rows; deeper levels are marked as cut (default 24)",
+        usage="--max-schema-depth 8",
         metavar="N",
         commands=SERVER_COMMANDS,
     ),
@@ -111,6 +139,11 @@ LIMITS: tuple[Option, ...] = (
         "building the search index",
         check=checks.seconds,
         cli="--max-render-seconds",
+        reference=(
+            "seconds the build may spend after introspection, on examples, pages and the search index "
+            "(default 900); when they run out the build fails, naming what it was doing, and writes nothing"
+        ),
+        usage="--max-render-seconds 300",
         metavar="SECONDS",
         commands=SITE_COMMANDS,
     ),

@@ -58,6 +58,21 @@ class Option:
     """A boolean whose option turns it off (``--no-search``)."""
     example: str | None = None
     """A valid value of a path option, for the message an empty value gets (``--out ""``)."""
+    reference: str = ""
+    """What docs/cli.md says of the option (Markdown); empty: :attr:`meaning`."""
+    references: Mapping[str, str] = dataclasses.field(default_factory=dict)
+    """A different docs/cli.md text for some subcommands, as :attr:`helps` is for ``--help``."""
+    usage: str = ""
+    """The option in use, for docs/cli.md's example column (``--jobs 1``)."""
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The option's names on the command line (one: options of the table have no short form)."""
+        return (self.cli,) if self.cli else ()
+
+    def documented(self, command: str) -> str:
+        """What docs/cli.md says of the option in *command*'s table."""
+        return self.references.get(command) or self.reference or self.meaning
 
     @property
     def dest(self) -> str:
@@ -98,6 +113,32 @@ class Adds(Protocol):
     """What options are added to: an ``argparse`` parser or one of its argument groups."""
 
     def add_argument(self, *names: str, **settings: Any) -> Any: ...
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A command-line option that is no setting of ``portal.yaml`` (``--stdio``, ``--debug``, ``-o``):
+    its argparse declaration and its docs/cli.md row, in one place."""
+
+    names: tuple[str, ...]
+    help: str
+    """The ``--help`` line."""
+    reference: str
+    """What docs/cli.md says of it (Markdown)."""
+    usage: str
+    """The option in use, for docs/cli.md's example column."""
+    metavar: str | None = None
+    settings: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """Further ``add_argument`` keywords: ``action``, ``default``, ``dest``, ``choices``, ``type``, ``required``."""
+
+    def add_to(self, parser: Adds) -> None:
+        """Declare the option on *parser*."""
+        named = {"metavar": self.metavar} if self.metavar else {}
+        parser.add_argument(*self.names, help=self.help, **named, **self.settings)
+
+    def documented(self, command: str) -> str:
+        """What docs/cli.md says of it (the same in every command that has it)."""
+        return self.reference
 
 
 def add_arguments(parser: Adds, command: str, options: tuple[Option, ...]) -> None:

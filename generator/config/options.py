@@ -31,6 +31,8 @@ OPTIONS: tuple[Option, ...] = (
         meaning="site title",
         check=checks.text,
         cli="--title",
+        reference="site title (default: the server's title or name)",
+        usage='--title "Acme MCP"',
         default_doc="the server's title or name",
     ),
     Option(
@@ -41,6 +43,8 @@ OPTIONS: tuple[Option, ...] = (
         meaning="public URL of the site, for canonical links and llms.txt",
         check=checks.site_url,
         cli="--base-url",
+        reference="public URL of the site, for canonical links, `sitemap.xml` and absolute llms.txt links",
+        usage="--base-url https://docs.acme.dev/mcp/",
         metavar="URL",
     ),
     Option(
@@ -51,6 +55,11 @@ OPTIONS: tuple[Option, ...] = (
         meaning="the locales to build",
         check=checks.locales,
         cli="--locales",
+        reference=(
+            "comma-separated locales (default `en,ru,ar`); each needs a `locales/<code>.yaml` ([adding a UI "
+            "language](authoring.md#adding-a-ui-language))"
+        ),
+        usage="--locales en,ar",
         metavar="en,ru,ar",
     ),
     Option(
@@ -61,6 +70,11 @@ OPTIONS: tuple[Option, ...] = (
         meaning="the language the server writes its descriptions in, marked with lang= on every page",
         check=checks.language,
         cli="--server-language",
+        reference=(
+            "the language the server writes its descriptions in (default `en`); verbatim text is marked "
+            "`lang=TAG` so screen readers voice it right"
+        ),
+        usage="--server-language de",
         metavar="TAG",
     ),
     Option(
@@ -89,6 +103,11 @@ OPTIONS: tuple[Option, ...] = (
         meaning="the version stamped on every page: server, fingerprint, or meta:KEY",
         check=checks.capability_rule,
         cli="--capability-version",
+        reference=(
+            "the version stamped on every page: `server` (the server's version, default), `fingerprint` (a "
+            "hash of the tool list) or `meta:KEY` (a `_meta` key of the discover/initialize result)"
+        ),
+        usage="--capability-version meta:com.acme/capabilityVersion",
         metavar="RULE",
         commands=SERVER_COMMANDS,
     ),
@@ -101,6 +120,12 @@ OPTIONS: tuple[Option, ...] = (
         check=checks.text,
         example="site",
         cli="--out",
+        reference=(
+            "output directory (default `./site`): a new or empty directory, or a site mcp-portal built "
+            "before; see [the output directory](#the-output-directory)"
+        ),
+        usage="--out public",
+        references={CHECK: "the built site to check (default `./site`)"},
         metavar="DIR",
         relative=True,
         helps={CHECK: "the built site to check"},
@@ -123,6 +148,11 @@ OPTIONS: tuple[Option, ...] = (
         check=checks.text,
         example="my-templates",
         cli="--templates",
+        reference=(
+            "a theme: templates, macros and UI strings searched before the shipped ones "
+            "([docs/authoring.md](authoring.md#overriding-templates))"
+        ),
+        usage="--templates my-theme",
         metavar="DIR",
         relative=True,
     ),
@@ -135,6 +165,12 @@ OPTIONS: tuple[Option, ...] = (
         check=checks.text,
         example="translations",
         cli="--translations",
+        reference=(
+            "translations of the titles and descriptions of tools, prompts and resources, "
+            "`DIR/<locale>.yaml` ([docs/authoring.md](authoring.md#translations-of-server-text))"
+        ),
+        usage="--translations translations",
+        references={TRANSLATIONS: "where the existing translations live (default `./translations`)"},
         metavar="DIR",
         commands=(BUILD, CHECK, TRANSLATIONS),
         relative=True,
@@ -148,6 +184,8 @@ OPTIONS: tuple[Option, ...] = (
         meaning="skip the Pagefind search index",
         check=checks.flag,
         cli="--no-search",
+        reference="skip the Pagefind search index (faster builds, no search box)",
+        usage="--no-search",
         negated=True,
     ),
     Option(
@@ -160,6 +198,12 @@ OPTIONS: tuple[Option, ...] = (
         check=checks.text,
         example="overlays",
         cli="--overlays",
+        reference=(
+            "author overlays, one YAML file per tool: notes, examples, troubleshooting rows, related tools, "
+            "scope, API operation; every example is validated "
+            "([docs/authoring.md](authoring.md#author-overlays))"
+        ),
+        usage="--overlays overlays",
         metavar="DIR",
         relative=True,
     ),
@@ -180,6 +224,11 @@ OPTIONS: tuple[Option, ...] = (
         check=checks.text,
         example="openapi.yaml",
         cli="--openapi",
+        reference=(
+            "the product's OpenAPI 3.x document: tools are mapped to its operations, and it is published at "
+            "the site root ([docs/configuration.md](configuration.md#mapping-tools-to-api-operations))"
+        ),
+        usage="--openapi api/openapi.yaml",
         metavar="FILE",
         relative=True,
     ),
@@ -199,6 +248,11 @@ OPTIONS: tuple[Option, ...] = (
         meaning="render pages in N worker processes; the output is the same for any N",
         check=checks.count,
         cli="--jobs",
+        reference=(
+            "render pages in N worker processes (default: one per CPU; never more than the CPUs the process "
+            "may use, and a larger N is capped with a one-line note); the site is byte-identical for any N"
+        ),
+        usage="--jobs 1",
         metavar="N",
         default_doc="the number of CPUs",
     ),
@@ -210,6 +264,13 @@ OPTIONS: tuple[Option, ...] = (
         meaning="keep rendered pages in DIR and reuse them when nothing they are made from changed",
         check=checks.text,
         cli="--cache",
+        reference=(
+            "where the render cache lives (default `.mcp-portal-cache/<name of --out>/` beside `--out`; add "
+            "it to `.gitignore`). A cache never changes a byte of the site: a damaged entry is a miss. "
+            "Refused inside `--out`, and not used when anyone but you can write it "
+            "([docs/performance.md](performance.md#the-render-cache))"
+        ),
+        usage="--cache .cache/portal",
         metavar="DIR",
         commands=(BUILD,),
         default_doc="`.mcp-portal-cache/<name of --out>/` beside --out",
@@ -223,6 +284,8 @@ OPTIONS: tuple[Option, ...] = (
         meaning="render every page again, without reading or writing the cache",
         check=checks.flag,
         cli="--no-cache",
+        reference="render every page again, without reading or writing the cache",
+        usage="--no-cache",
         commands=(BUILD,),
         negated=True,
     ),
@@ -235,6 +298,11 @@ OPTIONS: tuple[Option, ...] = (
         check=checks.text,
         example="old/snapshot.json",
         cli="--previous",
+        reference=(
+            'a previous snapshot or built site: adds a localized "Changes since X"'
+            " page (tools, prompts and resources), linked from the index and from each changed tool"
+        ),
+        usage="--previous published/snapshot.json",
         metavar="SNAPSHOT",
     ),
 )
@@ -283,9 +351,9 @@ TABLES: dict[str, Callable[[], str]] = {"keys": keys_table, "limits": limits_tab
 """Generated blocks of the reference, each between ``<!-- options:NAME -->`` and ``<!-- /options:NAME -->``."""
 
 
-def refresh(page: str) -> str:
-    """*page* with every generated block replaced by the table as the code declares it now."""
-    for name, table in TABLES.items():
+def refresh(page: str, tables: dict[str, Callable[[], str]] = TABLES) -> str:
+    """*page* with every generated block of *tables* replaced by the table as the code declares it now."""
+    for name, table in tables.items():
         start, end = f"<!-- options:{name} -->", f"<!-- /options:{name} -->"
         head, found, rest = page.partition(start)
         if not found or end not in rest:

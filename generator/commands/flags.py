@@ -1,0 +1,242 @@
+"""The command-line options that are no setting of ``portal.yaml``, each declared once: its argparse
+declaration (:mod:`generator.commands.arguments` adds it to its commands) and its row in docs/cli.md
+(:mod:`generator.commands.reference` writes the tables from here and from the settings of
+:mod:`generator.config.options`).
+"""
+
+from __future__ import annotations
+
+from generator.config.option import Flag
+
+STDIO = Flag(
+    names=("--stdio",),
+    help="start the server as a child process and talk over stdio",
+    reference=(
+        "start the server as a child process and talk over stdio; `${VAR}` in arguments is expanded "
+        "from the environment"
+    ),
+    usage='--stdio "npx @modelcontextprotocol/server-everything stdio"',
+    metavar='"CMD ARGS"',
+)
+
+ENV = Flag(
+    names=("--env",),
+    help="pass this environment variable to the stdio server (repeatable); the SDK passes only a safe few",
+    reference=(
+        "pass this environment variable to the stdio server (repeatable); the SDK gives a child only "
+        "a safe allow-list otherwise. Only with `--stdio`"
+    ),
+    usage="--env GITHUB_TOKEN",
+    metavar="NAME",
+    settings={"action": "append", "default": []},
+)
+
+URL = Flag(
+    names=("--url",),
+    help="the server's Streamable HTTP endpoint, e.g. http://127.0.0.1:8765/mcp/",
+    reference=(
+        "connect over Streamable HTTP; `${VAR}` is expanded before the URL is checked, and a "
+        "malformed URL is a usage error"
+    ),
+    usage="--url 'http://127.0.0.1:${PORT}/mcp/'",
+)
+
+PUBLIC = Flag(
+    names=("--public",),
+    help='what readers run or connect to, shown instead of --stdio or --url, e.g. --public "npx -y @scope/server"',
+    reference=(
+        "what readers run or connect to, shown on every page and in every client configuration "
+        "instead of `--stdio` or `--url` (a URL for `--url`). Without it, a `--stdio` command that is "
+        "a path on this machine gets a warning"
+    ),
+    usage='--public "npx -y @scope/server"',
+    metavar='"CMD" or URL',
+)
+
+HEADER = Flag(
+    names=("--header",),
+    help="HTTP header for --url (repeatable); ${VAR} is read from the environment and never stored",
+    reference=(
+        "HTTP header for `--url` (repeatable); `${VAR}` is read from the environment and never "
+        "stored. Only with `--url`"
+    ),
+    usage='--header "Authorization: Bearer ${TOKEN}"',
+    metavar='"Name: value"',
+    settings={"action": "append", "default": []},
+)
+
+FROM = Flag(
+    names=("--from",),
+    help="render offline from a snapshot file",
+    reference="render offline from a snapshot written by `introspect` (not `introspect` itself)",
+    usage="--from snapshot.json",
+    metavar="SNAPSHOT",
+    settings={"dest": "from_file"},
+)
+
+CONFIG = Flag(
+    names=("--config",),
+    help="read settings (and the server) from a YAML file",
+    reference=(
+        "read settings, and the server or endpoints, from a YAML file ([docs/configuration.md](configuration.md))"
+    ),
+    usage="--config portal.yaml",
+    metavar="portal.yaml",
+)
+
+LENIENT = Flag(
+    names=("--lenient",),
+    help="skip tools that break the MCP spec (and repeated names) with a warning, instead of failing",
+    reference=(
+        "skip tools that break the MCP specification, and repeated names (of tools, prompts, "
+        "resources and resource templates; the first listing is kept), with a warning (skipped tools "
+        "are listed on the index page) instead of failing; not for snapshot files (`build`, `check`, "
+        "`introspect`)"
+    ),
+    usage="--lenient",
+    settings={"action": "store_true"},
+)
+
+DEBUG = Flag(
+    names=("--debug",),
+    help="show tracebacks for errors",
+    reference="show a traceback with errors (every command)",
+    usage="--debug",
+    settings={"action": "store_true"},
+)
+
+STRICT = Flag(
+    names=("--strict",),
+    help="turn warnings (stale translations, unmapped API operations, overlay problems...) into errors",
+    reference=(
+        "treat warnings (stale translations, missing UI strings, schema notes, unmapped API "
+        "operations, overlay problems) as errors"
+    ),
+    usage="--strict",
+    settings={"action": "store_true"},
+)
+
+QUIET = Flag(
+    names=("--quiet",),
+    help="no progress bars on a terminal: only one summary line per stage on stderr (as in CI)",
+    reference=(
+        "no progress bars on a terminal, only one summary line per stage (`read`/`connect`, `model`, "
+        "`render`, `index`, `publish`) with its time on stderr, as in CI"
+    ),
+    usage="--quiet",
+    settings={"action": "store_true"},
+)
+
+WATCH = Flag(
+    names=("--watch",),
+    help="after the build, build again whenever an input changes (the --from file, the config, "
+    "templates, overlays, translations, --watch-path), until Ctrl-C",
+    reference=(
+        "after the build, stay running and build again whenever an input changes "
+        "([below](#build---watch)); Ctrl-C (or SIGTERM) stops it with exit code 0"
+    ),
+    usage="--watch",
+    settings={"action": "store_true"},
+)
+
+WATCH_PATH = Flag(
+    names=("--watch-path",),
+    help="with --watch, also rebuild when a file under PATH changes, e.g. the server's source (repeatable)",
+    reference=(
+        "with `--watch`, also rebuild when a file under PATH changes, such as your server's source (repeatable)"
+    ),
+    usage="--watch-path src/",
+    metavar="PATH",
+    settings={"action": "append", "default": []},
+)
+
+SNAPSHOT_OUTPUT = Flag(
+    names=("-o", "--output"),
+    help="where to write the snapshot",
+    reference=(
+        "where to write the snapshot (required); written beside it and renamed over the name, so a "
+        "symlink there is replaced, never written through"
+    ),
+    usage="-o snapshot.json",
+    metavar="SNAPSHOT.json",
+    settings={"required": True},
+)
+
+CHECK_FORMAT = Flag(
+    names=("--format",),
+    help="report format (default text)",
+    reference=(
+        'report format; `json` prints `{"status": "ok"\\|"drift", "tools": {"added", "removed", '
+        '"changed"}, "prompts": {...}, "resources": {...}, "resource_templates": {...}, "files": '
+        '{"added", "removed", "changed"}, "hand_edited": [...], "kept": [...], "notes": [...]}`'
+    ),
+    usage="--format json",
+    settings={"choices": ("text", "json"), "default": "text"},
+)
+
+DIFF_FORMAT = Flag(
+    names=("--format",),
+    help="report format (default text)",
+    reference=(
+        '`text`: grouped by class and tool; `json`: `{"counts": {...}, "changes": [{"subject", '
+        '"name", "tool", "class", "kind", "path", "old", "new", "message", "endpoint"}]}` (`subject` '
+        "is `tool`, `prompt`, `resource` or `resource-template`; `tool` repeats `name` for tools and "
+        "is null otherwise; `endpoint` is null unless the change is confined to one endpoint); "
+        "`markdown`: a table per class, for a pull-request comment (server text in it cannot add "
+        "links, images or `@mentions`)"
+    ),
+    usage="--format markdown",
+    settings={"choices": ("text", "json", "markdown"), "default": "text"},
+)
+
+FAIL_ON = Flag(
+    names=("--fail-on",),
+    help="exit 4 when there is a breaking change (breaking) or any change (any); default: always exit 0",
+    reference=("exit 4 when there is a breaking change, or any change at all (default: exit 0 whatever changed)"),
+    usage="--fail-on breaking",
+    settings={"choices": ("breaking", "any")},
+)
+
+LOCALE = Flag(
+    names=("--locale",),
+    help="the locale to translate into, e.g. ru",
+    reference="the locale to translate into (required)",
+    usage="--locale ru",
+    settings={"required": True},
+)
+
+TODO_OUTPUT = Flag(
+    names=("-o", "--output"),
+    help="where to write (default DIR/<locale>.todo.yaml)",
+    reference=(
+        "where to write (default `DIR/<locale>.todo.yaml`); renamed over the name, so a symlink there "
+        "is replaced, never written through"
+    ),
+    usage="-o ru.todo.yaml",
+    metavar="FILE",
+)
+
+SERVE_OUT = Flag(
+    names=("--out",),
+    help="the built site (default ./site)",
+    reference="the built site (default `./site`)",
+    usage="--out public",
+    metavar="DIR",
+    settings={"default": "site"},
+)
+
+HOST = Flag(
+    names=("--host",),
+    help="address to listen on (default 127.0.0.1)",
+    reference="address to listen on (default `127.0.0.1`)",
+    usage="--host localhost",
+    settings={"default": "127.0.0.1"},
+)
+
+PORT = Flag(
+    names=("--port",),
+    help="port (default 8000)",
+    reference="port (default 8000)",
+    usage="--port 8080",
+    settings={"type": int, "default": 8000},
+)

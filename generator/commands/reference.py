@@ -1,0 +1,97 @@
+"""The option tables of docs/cli.md, written from the declarations: the settings of
+:mod:`generator.config.options` and the command-line options of :mod:`generator.commands.flags`.
+
+``python -m generator.commands.reference docs/cli.md --write`` (run by ``scripts/update-golden``)
+rewrites each block between ``<!-- options:NAME -->`` and ``<!-- /options:NAME -->``; a test fails
+when the page is stale. The prose around the tables is written by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from generator.commands import flags
+from generator.config.files import replace_file
+from generator.config.option import BUILD, CHECK, INTROSPECT, TRANSLATIONS, Flag, Option
+from generator.config.options import LIMITS, OPTIONS, refresh
+
+Documented = Option | Flag
+
+
+def _setting(cli: str) -> Option:
+    return next(o for o in OPTIONS if o.cli == cli)
+
+
+def _shown(option: Documented) -> str:
+    """How a row names the option: each name with its value's placeholder, as ``--help`` shows it."""
+    if isinstance(option, Flag):
+        settings = option.settings
+        if settings.get("action") in ("store_true", "append") and not option.metavar:
+            value = ""
+        elif "choices" in settings:
+            value = "\\|".join(settings["choices"])
+        else:
+            value = option.metavar or option.names[-1].lstrip("-").upper()
+    else:
+        value = "" if option.negated else option.metavar or option.names[0].lstrip("-").replace("-", "_").upper()
+    return ", ".join(f"`{name} {value}`" if value else f"`{name}`" for name in option.names)
+
+
+def _table(command: str, options: Sequence[Documented], extra: str = "") -> Callable[[], str]:
+    def table() -> str:
+        rows = ["| option | meaning | example |", "| --- | --- | --- |"]
+        rows += [f"| {_shown(o)} | {o.documented(command)} | `{o.usage}` |" for o in options]
+        return "\n".join(rows + ([extra] if extra else []))
+
+    return table
+
+
+_SERVER = (flags.STDIO, flags.ENV, flags.URL, flags.HEADER, flags.PUBLIC, flags.FROM, flags.CONFIG)
+TABLES: dict[str, Callable[[], str]] = {
+    "server": _table(BUILD, (*_SERVER, _setting("--capability-version"), flags.LENIENT, flags.DEBUG)),
+    "cli-limits": _table(BUILD, LIMITS),
+    "build": _table(
+        BUILD,
+        (
+            *(o for o in OPTIONS if o.cli and BUILD in o.commands and o.cli != "--capability-version"),
+            flags.STRICT,
+            flags.QUIET,
+            flags.WATCH,
+            flags.WATCH_PATH,
+        ),
+    ),
+    "introspect": _table(INTROSPECT, (flags.SNAPSHOT_OUTPUT,)),
+    "check": _table(
+        CHECK,
+        (_setting("--out"), flags.CHECK_FORMAT),
+        "| server, limit and site options | as for `build` | `--from snapshot.json --locales en,ru` |",
+    ),
+    "diff": _table("diff", (flags.DIFF_FORMAT, flags.FAIL_ON)),
+    "translations": _table(TRANSLATIONS, (flags.LOCALE, _setting("--translations"), flags.TODO_OUTPUT)),
+    "serve": _table("serve", (flags.SERVE_OUT, flags.HOST, flags.PORT)),
+}
+"""Each generated block of docs/cli.md: the command whose text is shown, and its options in order."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m generator.commands.reference docs/cli.md --write`` (without ``--write``: check it)."""
+    parser = argparse.ArgumentParser(description="Regenerate the option tables of the command-line reference.")
+    parser.add_argument("page", type=Path)
+    parser.add_argument("--write", action="store_true", help="rewrite the page instead of checking it")
+    args = parser.parse_args(argv)
+    old = args.page.read_text(encoding="utf-8")
+    new = refresh(old, TABLES)
+    if args.write:
+        replace_file(args.page, new)
+        return 0
+    if new != old:
+        print(f"{args.page} is stale: run python -m generator.commands.reference {args.page} --write", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
