@@ -102,7 +102,7 @@ def test_markdown_demotes_headings() -> None:
 @pytest.mark.parametrize(
     ("value", "expected"),
     # Text an escape would change is a code span: the server's bytes, but the pipe GFM needs escaped.
-    [("a|b", "`a\\|b`"), ("line1\nline2", "line1 line2"), ("<b>", "`<b>`"), ("x\u202ey", "`x[U+202E]y`")],
+    [("a|b", "a\\|b"), ("line1\nline2", "line1 line2"), ("<b>", "`<b>`"), ("x\u202ey", "`x[U+202E]y`")],
 )
 def test_md_cell(value: str, expected: str) -> None:
     assert md_cell(value) == expected
