@@ -8,15 +8,12 @@ when the page is stale. The prose around the tables is written by hand.
 
 from __future__ import annotations
 
-import argparse
 import sys
 from collections.abc import Callable, Sequence
-from pathlib import Path
 
 from generator.commands import flags
-from generator.config.files import replace_file
 from generator.config.option import BUILD, CHECK, INTROSPECT, TRANSLATIONS, Flag, Option
-from generator.config.options import LIMITS, OPTIONS, refresh
+from generator.config.options import LIMITS, OPTIONS, regenerate
 
 Documented = Option | Flag
 
@@ -78,19 +75,7 @@ TABLES: dict[str, Callable[[], str]] = {
 
 def main(argv: list[str] | None = None) -> int:
     """``python -m generator.commands.reference docs/cli.md --write`` (without ``--write``: check it)."""
-    parser = argparse.ArgumentParser(description="Regenerate the option tables of the command-line reference.")
-    parser.add_argument("page", type=Path)
-    parser.add_argument("--write", action="store_true", help="rewrite the page instead of checking it")
-    args = parser.parse_args(argv)
-    old = args.page.read_text(encoding="utf-8")
-    new = refresh(old, TABLES)
-    if args.write:
-        replace_file(args.page, new)
-        return 0
-    if new != old:
-        print(f"{args.page} is stale: run python -m generator.commands.reference {args.page} --write", file=sys.stderr)
-        return 1
-    return 0
+    return regenerate(argv, TABLES, "generator.commands.reference")
 
 
 if __name__ == "__main__":

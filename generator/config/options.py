@@ -362,21 +362,28 @@ def refresh(page: str, tables: dict[str, Callable[[], str]] = TABLES) -> str:
     return page
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m generator.config.options --write docs/configuration.md`` (or ``--check``)."""
-    parser = argparse.ArgumentParser(description="Regenerate the option tables of the configuration reference.")
+def regenerate(argv: list[str] | None, tables: dict[str, Callable[[], str]], module: str) -> int:
+    """The command line of a page's generated tables: ``python -m MODULE PAGE --write`` rewrites them,
+    without ``--write`` it exits 1 when they are stale. Shared by this module (docs/configuration.md)
+    and :mod:`generator.commands.reference` (docs/cli.md)."""
+    parser = argparse.ArgumentParser(prog=f"python -m {module}", description="Regenerate a page's option tables.")
     parser.add_argument("page", type=Path)
     parser.add_argument("--write", action="store_true", help="rewrite the page instead of checking it")
     args = parser.parse_args(argv)
     old = args.page.read_text(encoding="utf-8")
-    new = refresh(old)
+    new = refresh(old, tables)
     if args.write:
         replace_file(args.page, new)
         return 0
     if new != old:
-        print(f"{args.page} is stale: run python -m generator.config.options --write {args.page}", file=sys.stderr)
+        print(f"{args.page} is stale: run python -m {module} {args.page} --write", file=sys.stderr)
         return 1
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m generator.config.options docs/configuration.md --write`` (without ``--write``: check it)."""
+    return regenerate(argv, TABLES, "generator.config.options")
 
 
 if __name__ == "__main__":
