@@ -46,6 +46,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         if item.path.stem.removeprefix("test_") in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
 
+
 PYTHON = sys.executable
 CHROMIUM = Path("/usr/bin/chromium")
 # Debian's chromium, headless, as root, on a machine whose only network is loopback.

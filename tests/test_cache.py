@@ -7,12 +7,14 @@ import dataclasses
 import hashlib
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import generator.site.assemble
+from generator.cache.record import Record, read_record
 from generator.cache.store import CachedGroup
 from generator.commands.build import build, site_files
 from generator.commands.demo_portal import demo_config
@@ -60,7 +62,7 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
     cold, cold_warnings = site_files(DEMO, config)
     first, _ = site_files(DEMO, config, cache=cache)
     assert first == cold
-    assert len(list(cache.glob("*.entry"))) == len(DEMO.tools) + 3  # each tool, prompt, resource, template
+    assert len(list(cache.glob("*.pages"))) == len(DEMO.tools) + 3  # each tool, prompt, resource, template
 
     render_group = generator.site.assemble._render_group
 
@@ -75,31 +77,43 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
     assert warm == cold and warm_warnings == cold_warnings
 
 
-def _damage(entry: Path, page: int, part: str) -> None:
-    """Flip one byte of *part* (``html``, ``md`` or ``full``) of the *page*-th page stored in *entry*."""
-    data = bytearray(entry.read_bytes())
-    magic, header, digest, _ = bytes(data).split(b"\n", 3)
-    pages = json.loads(header)["pages"]
-    _, start, size = pages[page][{"html": 1, "md": 3, "full": 4}[part]]
-    at = len(magic) + len(header) + len(digest) + 3 + start + size // 2
-    data[at] ^= 0x01
-    entry.write_bytes(bytes(data))
+def _record(path: Path) -> Record:
+    record = read_record(path, "pages", path.stem)
+    assert record is not None, path
+    return record
+
+
+def _damage(path: Path, page: int, part: str) -> None:
+    """Flip one byte of *part* (``html``, ``md`` or ``full``) of the *page*-th page of the ``pages`` record *path*."""
+    record = _record(path)
+    count = len(record.header["pages"])
+    blob = record.blobs[{"full": page, "html": count + 2 * page, "md": count + 2 * page + 1}[part]]
+    data = bytearray(path.read_bytes())
+    data[blob.start + blob.size // 2] ^= 0x01
+    path.write_bytes(bytes(data))
+
+
+def _with_header(path: Path, edit: Callable[[dict[str, Any]], None], rehash: bool) -> None:
+    """Rewrite the header of the record *path* through *edit*, with its sha256 and length made anew or left."""
+    data = path.read_bytes()
+    body, header, tail = data[:-1].rsplit(b"\n", 2)
+    fields = json.loads(header)
+    edit(fields)
+    new = json.dumps(fields).encode()
+    if rehash:
+        tail = hashlib.sha256(new).hexdigest().encode() + f" {len(new)}".encode()
+    path.write_bytes(b"\n".join([body, new, tail]) + b"\n")
 
 
 def test_a_damaged_cache_is_a_miss(tmp_path: Path) -> None:
     config, cache = _config(tmp_path), tmp_path / "cache"
     cold, _ = site_files(DEMO, config)
     site_files(DEMO, config, cache=cache)
-    entries = sorted(cache.glob("*.entry"))
+    entries = sorted(cache.glob("*.pages"))
     entries[0].write_bytes(entries[0].read_bytes()[:100])  # cut short
     entries[1].write_bytes(b"\x00garbage")  # not an entry
-    magic, header, digest, payload = entries[2].read_bytes().split(b"\n", 3)
-    edited = header.replace(b"en/", b"xx/", 1)  # a header edited, its hash left as it was
-    entries[2].write_bytes(b"\n".join([magic, edited, digest, payload]))
-    body = json.loads(header)  # edited and re-hashed: still not the pages asked for
-    body["pages"] = body["pages"][:1]
-    header = json.dumps(body).encode()
-    entries[3].write_bytes(b"\n".join([magic, header, hashlib.sha256(header).hexdigest().encode(), payload]))
+    _with_header(entries[2], lambda h: h["pages"][0].__setitem__(0, "xx/"), rehash=False)  # its hash left as it was
+    _with_header(entries[3], lambda h: h.__setitem__("pages", h["pages"][:1]), rehash=True)  # not the pages asked for
     _damage(entries[4], 0, "html")  # bytes that no longer match the header's hash
     _damage(entries[5], 2, "md")
     _damage(entries[6], 1, "full")
@@ -120,7 +134,7 @@ def test_a_rebuild_links_pages_from_the_previous_site_and_checks_what_it_reads(t
     cold, _ = site_files(DEMO, config)
     page = out / "en" / "tools" / "search_chat" / "index.html"
     inode = page.stat().st_ino
-    entries = {json.loads(e.read_bytes().split(b"\n", 3)[1])["pages"][0][0]: e for e in cache.glob("*.entry")}
+    entries = {_record(e).header["pages"][0][0]: e for e in cache.glob("*.pages")}
     _damage(entries["en/tools/search_chat/index.html"], 0, "html")  # the previous site has it: never read
     _damage(entries["en/tools/file_defect/index.html"], 1, "md")  # ru's twin: read, since it is gone below
     (out / "ru" / "tools" / "file_defect.md").unlink()
@@ -139,7 +153,7 @@ def test_a_changed_tool_is_rendered_again_wherever_it_shows(tmp_path: Path, tool
     warm, warm_warnings = site_files(changed, config, cache=cache)
     cold, cold_warnings = site_files(changed, config)
     assert warm == cold and warm_warnings == cold_warnings
-    assert len(list(cache.glob("*.entry"))) == len(DEMO.tools) + 3  # the stale entries were pruned
+    assert len(list(cache.glob("*.pages"))) == len(DEMO.tools) + 3  # the stale entries were pruned
 
 
 def test_a_theme_or_catalog_change_reaches_every_page(tmp_path: Path) -> None:
@@ -163,7 +177,7 @@ def test_entries_of_the_older_format_are_pruned_and_nothing_else(tmp_path: Path)
     site_files(DEMO, config, cache=cache)
     assert not legacy.exists()
     assert (cache / "notes.json").read_text(encoding="utf-8") == "mine"
-    assert len(list(cache.glob("*.entry"))) == len(DEMO.tools) + 3
+    assert len(list(cache.glob("*.pages"))) == len(DEMO.tools) + 3
 
 
 def test_schema_warnings_come_from_the_cache_in_the_same_order(tmp_path: Path) -> None:
@@ -250,20 +264,20 @@ def test_a_reordered_schema_reaches_its_pages_and_snapshot_json(tmp_path: Path) 
     assert warm["snapshot.json"] == changed.to_json().encode("utf-8")
 
 
-def _pieces(cache: Path) -> Path:
-    (record,) = cache.glob("*.pieces")
+def _texts(cache: Path) -> Path:
+    (record,) = cache.glob("*.snapshot")
     return record
 
 
 @pytest.mark.parametrize("damage", ["piece", "index", "truncated", "garbage"])
-def test_snapshot_json_pieces_are_kept_and_a_damaged_record_costs_no_byte(tmp_path: Path, damage: str) -> None:
-    """Each tool's text in snapshot.json comes from the .pieces record when it did not change; a
+def test_snapshot_json_texts_are_kept_and_a_damaged_record_costs_no_byte(tmp_path: Path, damage: str) -> None:
+    """Each tool's text in snapshot.json comes from the snapshot record when it did not change; a
     damaged record gives the same bytes, and the build writes a sound one again."""
     config, cache = _config(tmp_path), tmp_path / "cache"
     changed = _with_tool(DEMO, "file_defect", "description")
     expected = changed.to_json().encode("utf-8")
     assert site_files(DEMO, config, cache=cache)[0]["snapshot.json"] == DEMO.to_json().encode("utf-8")
-    record = _pieces(cache)
+    record = _texts(cache)
     sound = record.read_bytes()
     assert sound.count(b'"name": "search_chat"') == 1  # every tool's text, once
     data = bytearray(sound)
@@ -278,12 +292,12 @@ def test_snapshot_json_pieces_are_kept_and_a_damaged_record_costs_no_byte(tmp_pa
         data = bytearray(b"not a record\n")
     record.write_bytes(bytes(data))
     assert site_files(changed, config, cache=cache)[0]["snapshot.json"] == expected
-    assert _pieces(cache).read_bytes() != bytes(data)
+    assert _texts(cache).read_bytes() != bytes(data)
     # Sound again: the next build takes every tool's text from it, and keeps it as it is.
-    rewritten = _pieces(cache).read_bytes()
-    inode = _pieces(cache).stat().st_ino
+    rewritten = _texts(cache).read_bytes()
+    inode = _texts(cache).stat().st_ino
     assert site_files(changed, config, cache=cache)[0]["snapshot.json"] == expected
-    assert _pieces(cache).stat().st_ino == inode and _pieces(cache).read_bytes() == rewritten
+    assert _texts(cache).stat().st_ino == inode and _texts(cache).read_bytes() == rewritten
 
 
 def test_the_signatures_recorded_after_an_in_place_publish_are_the_files_own(tmp_path: Path) -> None:
@@ -327,7 +341,7 @@ def test_an_identical_rebuild_replaces_no_file(tmp_path: Path) -> None:
 def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
-    """With the .index record, a page the previous site still holds is left there, and its copy read from
+    """With the index record, a page the previous site still holds is left there, and its copy read from
     that site's llms-full.txt, without opening its entry. A damaged record, or an llms-full.txt edited
     by hand, sends the rebuild back to the entries: the site is the cold build's every time."""
     from generator.cache.store import RenderCache
@@ -338,13 +352,13 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
     changed = _with_tool(DEMO, "file_defect", "description")
     cold = site_files(changed, config)[0]
     opened: list[str] = []
-    real = RenderCache.get
+    real = RenderCache.pages
 
     def counted(self: RenderCache, key: str, html_paths: Any) -> Any:
         opened.append(html_paths[0])
         return real(self, key, html_paths)
 
-    monkeypatch.setattr(RenderCache, "get", counted)
+    monkeypatch.setattr(RenderCache, "pages", counted)
     for damage in ("none", "record cut", "llms-full.txt edited"):
         source.write_text(DEMO.to_json(), encoding="utf-8")
         build(config, from_file=source)
@@ -368,47 +382,25 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
             assert len(opened) >= groups, damage  # every tool's entry was opened
 
 
-def test_a_watch_recalls_the_records_it_committed_until_their_files_change(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """``build --watch`` defers the cache's bookkeeping until after its "Built" line, and then takes the
-    ``.index`` and ``.rows`` records it committed from memory instead of reading them again. A record
-    file changed on disk since (here: cut short) is read, found damaged, and costs time, not a byte."""
-    import generator.cache.store as cache_module
+def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_costs_no_byte(tmp_path: Path) -> None:
+    """``build --watch`` leaves the cache's bookkeeping until after its "Built" line (the *later* calls);
+    a record damaged on disk between two builds is read, found wanting, and costs time, not a byte."""
     from generator.commands.build import Warm
 
     warm = Warm()
-    read: list[str] = []
-
-    def counted(name: str) -> Any:
-        real = getattr(cache_module, name)
-
-        def reading(*args: Any) -> Any:
-            read.append(name)
-            return real(*args)
-
-        return reading
-
-    for name in ("read_index", "read_rows"):
-        monkeypatch.setattr(cache_module, name, counted(name))
     out, cache = tmp_path / "site", tmp_path / "cache"
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     changed = _with_tool(DEMO, "file_defect", "description")
-    for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "record cut"), (changed, "")):
+    for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "index"), (changed, "rows")):
         if damage:
-            (record,) = cache.glob("*.index")
+            (record,) = cache.glob(f"*.{damage}")
             record.write_bytes(record.read_bytes()[:-3])
-        read.clear()
         later: list[Any] = []
         source.write_text(snapshot.to_json(), encoding="utf-8")
         build(config, from_file=source, later=later, warm=warm)
         assert (cache / f".pending-{os.getpid()}").is_dir()  # not committed yet: that waits for the caller
-        during = list(read)
         for finish in later:
             finish()
+        assert not (cache / f".pending-{os.getpid()}").exists()
         assert staged_files(out) == site_files(snapshot, config)[0]
-        if snapshot is changed and not damage:
-            assert during == [], "the records this process committed were read from disk again"
-        if damage:
-            assert "read_index" in during, "a record changed on disk was taken from memory"

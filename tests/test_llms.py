@@ -184,7 +184,7 @@ def test_llms_full_is_every_twin_of_the_locale_in_page_order(site: tuple[Path, s
             assert all(line in expected for line in lines), path
             assert expected.startswith("---\n") and not copy.startswith("---\n"), path
             assert "```json" in expected and copy.count("```json") < expected.count("```json"), path
-            assert copy.count("\"method\": \"tools/call\"") == 1, path  # the complete call, once
+            assert copy.count('"method": "tools/call"') == 1, path  # the complete call, once
 
 
 def test_links_in_llms_full_resolve_from_its_own_location(site: tuple[Path, str | None]) -> None:

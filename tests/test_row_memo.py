@@ -6,7 +6,6 @@ Every build here is a real one of the demo snapshot; the cold build (no cache) i
 from __future__ import annotations
 
 import copy
-import hashlib
 import json
 from collections.abc import Callable
 from pathlib import Path
@@ -14,7 +13,8 @@ from typing import Any
 
 import pytest
 
-from generator.cache import rows as kept_rows
+from generator.cache import rows as list_rows
+from generator.cache.record import read_record, write_record
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
@@ -93,26 +93,26 @@ def test_a_damaged_record_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     cold, _ = site_files(DEMO, config)
     site_files(DEMO, config, cache=cache)
     (record,) = cache.glob("*.rows")
-    data = record.read_bytes()
-    magic, site, *lines, digest = data.split(b"\n")
-    # Per locale the HTML list, the twin's and its llms-full copy's, and four llms.txt: a head line
-    # ([list, number of rows]) and a rows line each.
-    assert len(lines) == 2 * 13
+    data, site = record.read_bytes(), record.stem
+    read = read_record(record, "rows", site)
+    assert read is not None
+    blobs = [read.read(blob) or b"" for blob in read.blobs]
+    # Per locale the HTML list, the twin's and its llms-full copy's, and four llms.txt: a blob each.
+    assert len(blobs) == 13
 
-    def signed(lines: list[bytes]) -> bytes:
-        """A record whose sha256 checks out: only what it says is wrong."""
-        digest = hashlib.sha256(b"".join(line + b"\n" for line in lines)).hexdigest().encode()
-        return b"\n".join([magic, *lines, digest])
+    def written_as(kind: str, key: str, first: bytes) -> bytes:
+        """A record that checks out, with *first* as its first blob: only what it says is wrong."""
+        write_record(record, kind, key, read.header, [first, *blobs[1:]])
+        return record.read_bytes()
 
-    rows = json.loads(lines[1])
-    wrong_types = json.dumps({key: ["one", "row"] for key in rows}).encode()
+    wrong_types = json.dumps({key: ["one", "row"] for key in json.loads(blobs[0])}).encode()
     damaged = [
         data[: len(data) // 2],  # cut short
-        data[: data.rindex(b"\n")],  # the sha256 line lost
+        data[: data.rindex(b"\n", 0, -1) + 1],  # the header's sha256 line lost
         data.replace(b"<tr>", b"<tR>", 1),  # a row edited, the hash left as it was
-        signed([site, lines[0], wrong_types, *lines[2:]]),  # checks out, but a row is not [links, text]
-        signed([b"0" * 64, *lines]),  # checks out, but made for another site
-        b"\n".join([magic.replace(b"rows", b"search"), site, *lines, digest]),  # another kind of record
+        written_as("rows", site, wrong_types),  # checks out, but a row is not [links, text]
+        written_as("rows", "0" * 64, blobs[0]),  # checks out, but made for another site
+        written_as("search", site, blobs[0]),  # another kind of record
     ]
     for bad in damaged:
         record.write_bytes(bad)
@@ -134,20 +134,17 @@ def test_without_a_cache_every_row_is_written(monkeypatch: pytest.MonkeyPatch) -
 
 
 def test_a_list_changed_after_the_record_was_checked_is_a_miss(tmp_path: Path) -> None:
-    """The record is checked whole when opened, and each list again when it is parsed (perhaps much later)."""
+    """The record's header is checked when it is opened, and each list when it is parsed (perhaps much later)."""
     path = tmp_path / "site.rows"
-    body = kept_rows.rows_lines("list", {"k1": (0, "<tr>one</tr>"), "k2": (0, "<tr>two</tr>")})
-    lines = list(kept_rows.record_lines("site", {}, {}, [], {"list": {}}))
-    lines[1] = body  # the list's two lines, then the digest is recomputed below
-    text = b"".join(lines[:-1])
-    path.write_bytes(kept_rows.MAGIC + text + hashlib.sha256(text).hexdigest().encode())
-    kept = kept_rows.read_rows(path, "site")
+    rows = {"k1": [0, "<tr>one</tr>"], "k2": [0, "<tr>two</tr>"]}
+    write_record(path, "rows", "site", {"lists": [["list", 2]]}, [json.dumps(rows).encode()])
+    kept = list_rows.read_rows(path, "site")
     assert kept is not None and kept.counts == {"list": 2}
     assert kept["list"] == {"k1": (0, "<tr>one</tr>"), "k2": (0, "<tr>two</tr>")}
     path.write_bytes(path.read_bytes().replace(b"one", b"One"))
     assert kept["list"] == {}
-    assert kept_rows.read_rows(path, "site") is None
-    assert kept_rows.read_rows(path, "another site") is None
+    assert list_rows.read_rows(path, "site") is not None  # the header still checks out: the list does not
+    assert list_rows.read_rows(path, "another site") is None
 
 
 def _more_tools(snapshot: Snapshot, copies: int) -> Snapshot:
@@ -160,7 +157,7 @@ def _more_tools(snapshot: Snapshot, copies: int) -> Snapshot:
 def _rows_kept(cache: Path) -> dict[str, int]:
     """List -> how many rows the cache's record holds for it."""
     (record,) = cache.glob("*.rows")
-    kept = kept_rows.read_rows(record, record.stem)
+    kept = list_rows.read_rows(record, record.stem)
     assert kept is not None
     return kept.counts
 
@@ -178,14 +175,14 @@ def test_unused_rows_are_copied_until_one_in_eight_then_dropped(
         return _edited(snapshot, lambda t: t.update(description="Changed. " + t["description"]), *names)
 
     one = described(first, "file_defect")
-    copied = kept_rows.KeptRows.pieces
+    copied = list_rows.ListRows.blobs
     calls: list[str] = []
 
-    def copying(self: kept_rows.KeptRows, where: str) -> list[bytes] | None:
+    def copying(self: list_rows.ListRows, where: str) -> list[tuple[bytes, int]] | None:
         calls.append(where)
         return copied(self, where)
 
-    monkeypatch.setattr(kept_rows.KeptRows, "pieces", copying)
+    monkeypatch.setattr(list_rows.ListRows, "blobs", copying)
     assert site_files(one, config, cache=cache)[0] == site_files(one, config)[0]
     assert len(calls) == 13 and set(_rows_kept(cache).values()) == {13}  # every list copied, the old row kept
     written = _rows_written(monkeypatch)

@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import dataclasses
 import io
-import json
 from pathlib import Path
 
 import pytest
 
+from generator.cache.record import read_record
 from generator.commands.build import build
 from generator.commands.demo_portal import demo_config
 from generator.commands.progress import Progress
@@ -155,7 +155,9 @@ def test_the_key_changes_with_pagefind_and_its_settings(monkeypatch: pytest.Monk
 def test_the_record_lists_only_the_index_files(site: tuple[PortalConfig, Path]) -> None:
     config, source = site
     build(config, from_file=source)
-    record = next(Path(str(config.cache)).glob("*.search")).read_bytes().split(b"\n")[1]
-    files = json.loads(record)["files"]
+    path = next(Path(str(config.cache)).glob("*.search"))
+    record = read_record(path, "search", path.stem)
+    assert record is not None
+    files = record.header["files"]
     on_disk = {p for p in staged_files(Path(config.out)) if p.startswith("pagefind/")}
     assert set(files) == on_disk

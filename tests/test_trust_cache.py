@@ -74,12 +74,12 @@ def _foreign_cache(tmp_path: Path, case: str) -> tuple[Path, str]:
     if case == "symlink owned by another user":
         mine = tmp_path / "mine"
         mine.mkdir(mode=0o700)
-        (mine / f"{'ab' * 32}.entry").write_bytes(b"planted")
+        (mine / f"{'ab' * 32}.pages").write_bytes(b"planted")
         cache.symlink_to(mine)
         os.lchown(cache, NOBODY, NOBODY)
         return cache, f"symbolic link owned by uid {NOBODY}"
     cache.mkdir(mode=0o700)
-    (cache / f"{'ab' * 32}.entry").write_bytes(b"planted")  # named like an entry: a used cache would prune it
+    (cache / f"{'ab' * 32}.pages").write_bytes(b"planted")  # named like a record: a used cache would prune it
     if case == "cache owned by another user":
         os.chown(cache, NOBODY, NOBODY)
         return cache, f"belongs to uid {NOBODY}"
@@ -133,7 +133,7 @@ def test_the_directories_a_build_makes_for_its_cache_are_its_users_alone(tmp_pat
     for directory in made:
         info = directory.stat()
         assert (stat.S_IMODE(info.st_mode), info.st_uid) == (0o700, os.geteuid()), directory
-    assert any(p.suffix == ".entry" for p in made[1].iterdir())  # and the cache is used
+    assert any(p.suffix == ".pages" for p in made[1].iterdir())  # and the cache is used
 
 
 def test_a_cache_directory_slipped_in_after_the_check_fails_the_build(tmp_path: Path) -> None:

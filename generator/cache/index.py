@@ -1,38 +1,36 @@
-"""The ``.index`` record of the render cache: what each entry's pages were when the site was last published.
+"""The ``index`` record: what each cached thing's pages were when the site was last published.
 
-A rebuild after a one-tool change finds every other tool's entry in the cache, and opening
-5,000 entries to read their headers and their ``llms-full.txt`` copies (37 KB each, checked
-against their hashes) was most of such a rebuild's rendering. This record, written once per
-build, holds for each cache key what its entry's header says that the rebuild needs: the pages'
-paths and sha256s, the twins' sha256s, and the warnings. It also holds where each twin's copy
-sits in each locale's ``llms-full.txt``, with that file's sha256.
+A rebuild after a one-tool change finds every other tool's pages in the cache, and opening
+5,000 ``pages`` records to read their headers and their ``llms-full.txt`` copies (37 KB each,
+checked against their hashes) was most of such a rebuild's rendering. This record, written once
+per build, holds for each cache key what its ``pages`` record's header says that the rebuild
+needs: the pages' paths and sha256s, the twins' sha256s, and the warnings. It also holds where
+each twin's copy sits in each locale's ``llms-full.txt``, with that file's sha256.
 
 When the previous site still holds a page's HTML and twin with those very hashes (the publisher
 checks the previous site against its manifest), the rebuild leaves them there without opening
-the entry, and copies the twin's copy from the previous ``llms-full.txt`` into the new one when
-that file too is the one the record describes (:class:`PreviousCopies`). Anything else (another
-site in the same cache directory, a page edited by hand, a record that does not check out) falls
-back to the entry.
+its ``pages`` record, and copies the twin's copy from the previous ``llms-full.txt`` into the new
+one when that file too is the one this record describes (:class:`PreviousCopies`). Anything else
+(another site in the same cache directory, a page edited by hand, a record that does not check
+out) falls back to the ``pages`` record.
 
-The file: a magic line, its JSON, then the JSON's sha256.
+The record has no blobs: its header's ``groups`` and ``copies`` are the whole of it.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cache.keys import FORMAT
+from generator.cache.record import read_record, write_record
 
-MAGIC = f"mcp-portal kept index {FORMAT}\n".encode()
+KIND = "index"
 
 
 @dataclass(frozen=True)
 class Made:
-    """What one entry's pages were: their HTML paths, and per page the sha256 of its HTML, its twin and the
+    """What one ``pages`` record's pages were: their HTML paths, and per page the sha256 of its HTML, its twin and the
     twin as ``llms-full.txt`` copies it (before the shared text is cut); and its warnings."""
 
     paths: tuple[str, ...]
@@ -51,32 +49,26 @@ class Copies:
 
 
 @dataclass
-class KeptIndex:
+class SiteIndex:
     """The record: cache key -> :class:`Made`, and locale -> :class:`Copies`."""
 
     groups: dict[str, Made] = field(default_factory=dict)
     copies: dict[str, Copies] = field(default_factory=dict)
 
 
-def read_index(path: Path, site: str) -> KeptIndex | None:
+def read_index(path: Path, site: str) -> SiteIndex | None:
     """The record at *path* for the site *site*; None when it cannot be read or does not check out."""
+    record = read_record(path, KIND, site)
     try:
-        data = path.read_bytes()
-        if not data.startswith(MAGIC):
+        if record is None:
             return None
-        body, _, digest = data[len(MAGIC) :].rpartition(b"\n")
-        if hashlib.sha256(body).hexdigest().encode() != digest:
-            return None
-        record = json.loads(body)
-        if record["key"] != site:
-            return None
-        groups = {key: _made(value) for key, value in record["groups"].items()}
-        copies = {code: _copies(value) for code, value in record["copies"].items()}
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        groups = {key: _made(value) for key, value in record.header["groups"].items()}
+        copies = {code: _copies(value) for code, value in record.header["copies"].items()}
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
     if not all(isinstance(key, str) for key in [*groups, *copies]):
         return None
-    return KeptIndex(groups, copies)
+    return SiteIndex(groups, copies)
 
 
 def _strings(value: object, size: int | None = None) -> tuple[str, ...]:
@@ -90,7 +82,7 @@ def _strings(value: object, size: int | None = None) -> tuple[str, ...]:
 
 def _made(value: object) -> Made:
     if not isinstance(value, list) or len(value) != 4:
-        raise TypeError("not an entry's record")
+        raise TypeError("not a pages record's summary")
     paths, pages, warnings, notes = value
     if not isinstance(pages, list) or len(pages) != len(paths):
         raise TypeError("not one record a page")
@@ -109,21 +101,17 @@ def _copies(value: object) -> Copies:
     return Copies(value[0], at)
 
 
-def index_bytes(site: str, index: KeptIndex) -> list[bytes]:
-    """The record of *index* for the site *site*, as :func:`read_index` reads it."""
-    record = {
-        "key": site,
-        "groups": {
-            key: [list(made.paths), [list(page) for page in made.pages], list(made.warnings), list(made.notes)]
-            for key, made in sorted(index.groups.items())
-        },
-        "copies": {
-            code: [copies.sha256, {twin: list(where) for twin, where in sorted(copies.at.items())}]
-            for code, copies in sorted(index.copies.items())
-        },
+def write_index(path: Path, site: str, index: SiteIndex) -> None:
+    """Write *index* for the site *site* at *path*, as :func:`read_index` reads it."""
+    groups = {
+        key: [list(made.paths), [list(page) for page in made.pages], list(made.warnings), list(made.notes)]
+        for key, made in sorted(index.groups.items())
     }
-    body = json.dumps(record, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    return [MAGIC, body, b"\n", hashlib.sha256(body).hexdigest().encode()]
+    copies = {
+        code: [copies.sha256, {twin: list(where) for twin, where in sorted(copies.at.items())}]
+        for code, copies in sorted(index.copies.items())
+    }
+    write_record(path, KIND, site, {"groups": groups, "copies": copies})
 
 
 def layout(head: bytes, chunks: Iterable[Iterable[tuple[int, str]]]) -> tuple[dict[str, tuple[int, int]], int]:

@@ -1,6 +1,7 @@
 """The render cache's keys: what a site's pages, and each documented thing's, are made from.
 
-See :mod:`generator.cache.store` for what each key covers and how entries are kept.
+See :mod:`generator.cache.store` for what each key covers and how records are kept; a key covers
+:data:`~generator.cache.record.FORMAT` too, so records of another format never match.
 
 Files are found as the loaders find them: a template directory is walked through its symbolic
 links (a theme whose ``html/`` is a link to a shared folder is hashed by the content found there),
@@ -22,16 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from generator import __version__
+from generator.cache.record import FORMAT
 from generator.config.portal import PortalConfig
 from generator.model.product import Doc
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, raw_digest
 
-FORMAT = 6
-"""Bumped when an entry's layout or what a key covers changes: older entries then never match
-(4: keys hash JSON in the server's key order, and the ``.pieces`` record; 5: the rows of the site-wide
-lists are kept made visible; 6: keys cover the installed code, the libraries' versions, and files
-reached through symbolic links)."""
 _IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints")
 """Settings that change where or how fast a site is built, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection

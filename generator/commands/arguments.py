@@ -201,7 +201,7 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
     if args.env or args.header:
         raise UsageError("--env needs --stdio and --header needs --url.")
     if args.public:
-        raise UsageError('--public needs --stdio or --url: it is what readers are shown instead of them.')
+        raise UsageError("--public needs --stdio or --url: it is what readers are shown instead of them.")
     return None
 
 

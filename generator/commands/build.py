@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.cache.keys import site_key, theme_digest
-from generator.cache.store import PUBLISHED, Recollection, RenderCache, cache_dir
+from generator.cache.store import PUBLISHED, RenderCache, cache_dir
 from generator.cache.trust import usable_cache
 from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
@@ -51,7 +51,7 @@ class BuildResult:
     warnings: tuple[str, ...]
 
 
-class KeptRenderer:
+class ThemeRenderer:
     """One renderer (its templates compiled in memory) for the builds of one process while the theme
     stays the same: a watch's rebuild then compiles no template again."""
 
@@ -70,12 +70,11 @@ class KeptRenderer:
 @dataclass
 class Warm:
     """What a process that builds again and again (``build --watch``) keeps from one build to the next:
-    the tools of the snapshot file it read, the render cache's records it committed, and its renderer.
+    the tools of the snapshot file it read, and its renderer.
     Each only saves time: a build given a :class:`Warm` writes the very bytes a fresh one does."""
 
     tools: ToolMemory = field(default_factory=ToolMemory)
-    records: Recollection = field(default_factory=Recollection)
-    renderer: KeptRenderer = field(default_factory=KeptRenderer)
+    renderer: ThemeRenderer = field(default_factory=ThemeRenderer)
 
 
 def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
@@ -101,7 +100,7 @@ def produce_site(
     jobs: int = 1,
     progress: Progress | None = None,
     cache: RenderCache | None = None,
-    renderer: KeptRenderer | None = None,
+    renderer: ThemeRenderer | None = None,
 ) -> list[str]:
     """Write every file of the site into *staging* as it is made; return the warnings.
 
@@ -117,12 +116,12 @@ def produce_site(
         gathered = gather(snapshot, config)
         warnings += gathered.warnings
         template_dir = template_dir_of(config)
-        job = new_job(gathered.model, catalogs, (renderer or KeptRenderer()).for_theme(template_dir), deadline, cache)
+        job = new_job(gathered.model, catalogs, (renderer or ThemeRenderer()).for_theme(template_dir), deadline, cache)
         advance(len(gathered.model.tools))
 
     def meanwhile() -> None:  # what needs nothing the pages make: written while the workers render
         write_site_wide(job, staging)
-        pieces = cache.snapshot_pieces() if cache is not None else None  # unchanged tools' text is copied
+        pieces = cache.snapshot_texts() if cache is not None else None  # unchanged tools' text is copied
         staging.write_stream("snapshot.json", snapshot.json_pieces(pieces))
         if pieces is not None:
             pieces.close()
@@ -150,8 +149,7 @@ def produce_site(
 def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
     """Warnings about the UI catalogs: strings a locale lacks, and theme keys nobody knows (typos)."""
     missing = [
-        f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English "
-        f"({', '.join(c.missing_keys[:5])})"
+        f"locale {code}: {len(c.missing_keys)} UI string(s) missing, shown in English ({', '.join(c.missing_keys[:5])})"
         for code, c in catalogs.items()
         if c.missing_keys
     ]
@@ -278,8 +276,7 @@ class _Run:
             )
             advance(len(self.snapshot.tools))
         if self.cache is not None:
-            recollection = self.warm.records if self.warm is not None else None
-            self.renders = RenderCache(self.cache, site_key(self.snapshot, self.config), recollection)
+            self.renders = RenderCache(self.cache, site_key(self.snapshot, self.config))
 
     def produce(self, staging: Staging, *, jobs: int, strict: bool) -> None:
         """Write the site into *staging* (under the output's lock); a snapshot file is read here."""

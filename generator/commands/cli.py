@@ -249,7 +249,7 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
         say(f"Rebuilding: {one_line(shown)} changed.", err=True)
         one_build(reread=True)
 
-    warm = Warm()  # what each rebuild takes from the build before: read tools, cache records, compiled templates
+    warm = Warm()  # what each rebuild takes from the build before: read tools, compiled templates
     signal.signal(signal.SIGTERM, _stop)  # a process manager's stop ends the watch as Ctrl-C does
     try:
         one_build(reread=False)  # a first build that fails is reported too: fix the input, and it builds again

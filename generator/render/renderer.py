@@ -367,6 +367,8 @@ shape, the sequences, front matter): the copy links to its twin for them. Contro
 server text cannot produce (every value a page shows passes :func:`generator.text.visible`)."""
 FULL_ONLY = ("\x05", "\x06")
 """Around what only the copy in ``llms-full.txt`` holds (the link to the complete twin)."""
+
+
 class SectionMarks(Extension):
     """``{% twin_only %}…{% endtwin_only %}`` and ``{% full_only %}…{% endfull_only %}`` in Markdown
     templates, each with an optional condition (``{% twin_only tool.example_request %}``): the body

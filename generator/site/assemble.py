@@ -18,20 +18,19 @@ paragraph that names the signal (:func:`~generator.forked.in_workers`).
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import hashlib
 import io
-import mmap
 import multiprocessing
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import BinaryIO
 
 from generator import __version__
-from generator.cache.index import Copies, KeptIndex, Made, PreviousCopies, layout
-from generator.cache.store import CachedGroup, Stored
+from generator.cache.index import Copies, Made, PreviousCopies, SiteIndex, layout
+from generator.cache.store import CachedGroup, PagesRecord
 from generator.errors import PortalError
 from generator.forked import in_workers, usable_cpus
 from generator.model.gather import schema_warnings
@@ -73,45 +72,45 @@ def _render_groups(job: Job, group_indexes: list[int], chunk: int) -> Rendered:
     if job.memo is not None:
         made, hits = job.memo.drain()
         if made and job.cache is not None:
-            job.cache.spill_rows(made, chunk)  # to a file: a worker's rows never cross the pipe
+            job.cache.write_rows_part(made, chunk)  # to a file: a worker's rows never cross the pipe
         result.row_hits = hits
     return result
 
 
 def _one_group(
-    job: Job, staging: Staging, previous: PreviousCopies, index: KeptIndex | None, group: int, result: Rendered
+    job: Job, staging: Staging, previous: PreviousCopies, index: SiteIndex | None, group: int, result: Rendered
 ) -> list[tuple[bytes | tuple[int, int], str]]:
     """Write one group's pages: left in place, taken from the cache, or rendered (and cached); record its
     warnings in *result*, and return each twin's copy for ``llms-full.txt`` (or where the previous one
     holds it) with the twin's sha256."""
     key = job.keys[group] if job.cache is not None else None
     indexes = job.groups[group]
-    record = index.groups.get(key) if index is not None and key is not None else None
-    kept = _kept_in_place(job, staging, previous, record, indexes) if record is not None else None
+    summary = index.groups.get(key) if index is not None and key is not None else None
+    in_place = _left_in_place(job, staging, previous, summary, indexes) if summary is not None else None
     paths = [job.pages[i].html_path for i in indexes]
-    stored = job.cache.get(key, paths) if job.cache is not None and key and kept is None else None
+    recorded = job.cache.pages(key, paths) if job.cache is not None and key and in_place is None else None
     if key is not None:
         result.used.add(key)
-    if kept is not None and record is not None:
+    if in_place is not None and summary is not None:
         result.hits += 1
-        result.warnings[group], result.notes[group] = list(record.warnings), list(record.notes)
-        return kept
-    if stored is not None and _write_stored(staging, stored):
+        result.warnings[group], result.notes[group] = list(summary.warnings), list(summary.notes)
+        return in_place
+    if recorded is not None and _write_recorded(staging, recorded):
         result.hits += 1
-        result.warnings[group], result.notes[group] = list(stored.warnings), list(stored.notes)
-        fulls = [(page.full, page.full_sha256) for page in stored.pages]
+        result.warnings[group], result.notes[group] = list(recorded.warnings), list(recorded.notes)
+        fulls = [(page.full, page.full_sha256) for page in recorded.pages]
     else:
-        entry = _render_group(job, indexes)
+        rendered = _render_group(job, indexes)
         if job.cache is not None and key is not None:
-            job.cache.put(key, entry)
-        for html_path, html, md_path, md, _ in entry.pages:
-            # A damaged entry may have written some pages before a piece failed its hash: those
+            job.cache.write_pages(key, rendered)
+        for html_path, html, md_path, md, _ in rendered.pages:
+            # A damaged record may have written some pages before a blob failed its hash: those
             # came from checked bytes, and rendering gives the same ones.
             for path, text in ((html_path, html), (md_path, md)):
                 if path not in staging.hashes:
                     staging.write(path, text.encode("utf-8"))
-        result.warnings[group], result.notes[group] = list(entry.warnings), list(entry.notes)
-        encoded = [page[4].encode("utf-8") for page in entry.pages]
+        result.warnings[group], result.notes[group] = list(rendered.warnings), list(rendered.notes)
+        encoded = [page[4].encode("utf-8") for page in rendered.pages]
         fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
     shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
     return [
@@ -120,20 +119,20 @@ def _one_group(
     ]
 
 
-def _write_stored(staging: Staging, stored: Stored) -> bool:
-    """Write a cached entry's pages (hard links where the previous site has them); False when a piece
+def _write_recorded(staging: Staging, recorded: PagesRecord) -> bool:
+    """Write a ``pages`` record's pages (hard links where the previous site has them); False when a blob
     it had to read failed its hash, so the pages must be rendered after all."""
-    for page in stored.pages:
-        for path, piece in ((page.html_path, page.html), (page.md_path, page.md)):
-            if not staging.write_known(path, piece.sha256, functools.partial(stored.data, piece)):
+    for page in recorded.pages:
+        for path, blob in ((page.html_path, page.html), (page.md_path, page.md)):
+            if not staging.write_known(path, blob.sha256, functools.partial(recorded.read, blob)):
                 return False
     return True
 
 
-def _kept_in_place(
+def _left_in_place(
     job: Job, staging: Staging, previous: PreviousCopies, made: Made, indexes: Sequence[int]
 ) -> list[tuple[bytes | tuple[int, int], str]] | None:
-    """A cache hit that needs no entry: when the previous site holds every page and twin of the group
+    """A cache hit that needs no ``pages`` record: when the previous site holds every page and twin of the group
     with the hashes the index gives, and its ``llms-full.txt`` files every copy, the pages are left
     where they are and where each copy sits in those files is returned (offset, size: the parent copies
     the bytes from there), each with its twin's sha256. None, and nothing noted, when any of it is not so."""
@@ -242,7 +241,7 @@ def render_pages(
         job.fragments = None
     warnings, notes = _gather(job, staging, results)
     if job.cache is not None:
-        job.cache.keep_index(job.index, functools.partial(_index, job, staging, sizes, warnings, notes, located))
+        job.cache.write_index(job.index, functools.partial(_index, job, staging, sizes, warnings, notes, located))
     return [n for group in sorted(notes) for n in notes[group]], [
         w for group in sorted(warnings) for w in warnings[group]
     ]
@@ -274,9 +273,7 @@ def _render_all(job: Job, jobs: int, advance: Advance, meanwhile: Callable[[], N
     return results
 
 
-def _write_full(
-    job: Job, staging: Staging, sizes: Sizes, spans: dict[int, dict[str, Span]]
-) -> dict[str, Copies]:
+def _write_full(job: Job, staging: Staging, sizes: Sizes, spans: dict[int, dict[str, Span]]) -> dict[str, Copies]:
     """Each locale's ``llms-full.txt`` from the chunks' fragments (split in parts when large); return where
     each copy sits in each file, for the next build (:mod:`generator.cache.index`)."""
     assert job.fragments is not None
@@ -285,8 +282,6 @@ def _write_full(
     def fragments_of(code: str) -> Iterator[bytes]:  # each chunk's fragment of the locale, in order
         return (_fragment(fragments, root, spans[i][code]) for i in range(job.chunks))
 
-    known = job.cache.get_parts() if job.cache is not None else {}
-    made: dict[str, str] = {}
     located: dict[str, Copies] = {}
     for code in job.site.locales:
         # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
@@ -297,10 +292,8 @@ def _write_full(
         at, end = layout(head, ([(n, twin) for _, n, twin, _ in sizes[i][code]] for i in range(job.chunks)))
         if end == size:
             located[code] = Copies(staging.hashes[path], at)
-        job.parts[code] = _split_full(job, staging, code, sizes, known, made)
+        job.parts[code] = _split_full(job, staging, code, sizes)
     fragments.close()
-    if job.cache is not None:
-        job.cache.keep_parts(known, made)
     return located
 
 
@@ -332,8 +325,8 @@ def _index(
     warnings: Mapping[int, list[str]],
     notes: Mapping[int, list[str]],
     located: dict[str, Copies],
-) -> KeptIndex:
-    """The ``.index`` record of this build: what each entry's pages are, and where the copies sit."""
+) -> SiteIndex:
+    """The ``index`` record of this build: what each ``pages`` record's pages are, and where the copies sit."""
     twins = {i: twin for chunk in sizes.values() for located in chunk.values() for i, _, twin, _ in located}
     groups: dict[str, Made] = {}
     for group, key in enumerate(job.keys):
@@ -346,7 +339,7 @@ def _index(
         )
         made = Made(tuple(p.html_path for p in pages), three, tuple(warnings[group]), tuple(notes[group]))
         groups[key] = made
-    return KeptIndex(groups, located)
+    return SiteIndex(groups, located)
 
 
 Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str, int]]]]
@@ -377,53 +370,29 @@ def _full_pieces(code: str, sizes: Sizes, head: bytes, fragments: Iterable[bytes
                 yield where, size
 
 
-def _copies(
-    job: Job, code: str, sizes: Sizes, mapped: mmap.mmap, full: memoryview, head: int
-) -> Iterator[tuple[Page, memoryview, str]]:
-    """Each twin copy of *code* as (page, its bytes in *full*, the twin's sha256), in page order: *full* is
-    the locale's ``llms-full.txt`` as written (*mapped*), whose first *head* bytes are the head. Nothing is
-    copied, and the pages of the map read so far are let go every :data:`_RELEASE_EVERY` bytes, so that
-    writing every part (a full build) does not hold the whole file in memory: a copy still waiting for its
-    part is read from the file again when it is needed."""
-    position, items = (head, 1) if head else (0, 0)
-    released = 0
+def _copies(job: Job, code: str, sizes: Sizes, handle: BinaryIO, head: int) -> Iterator[tuple[Page, bytes, str]]:
+    """Each twin copy of *code* as (page, its bytes, the twin's sha256), in page order, read in turn from the
+    locale's ``llms-full.txt`` as written (*handle*), whose first *head* bytes are the head: only the copies
+    of the part being joined are in memory."""
+    handle.seek(head)
+    items = 1 if head else 0
     for chunk in range(job.chunks):
-        position += 1 if items else 0
+        handle.seek(1 if items else 0, os.SEEK_CUR)  # the newline before every chunk's fragment but the first
         items += 1
         for n, (index, size, twin, _) in enumerate(sizes.get(chunk, {}).get(code, [])):
-            position += 1 if n else 0
-            yield job.pages[index], full[position : position + size], twin
-            position += size
-        upto = position // mmap.PAGESIZE * mmap.PAGESIZE
-        if upto - released >= _RELEASE_EVERY and hasattr(mapped, "madvise"):
-            # From the start: joining a part touches its copies again, after they were let go.
-            mapped.madvise(mmap.MADV_DONTNEED, 0, upto)
-            released = upto
+            handle.seek(1 if n else 0, os.SEEK_CUR)
+            yield job.pages[index], handle.read(size), twin
 
 
-_RELEASE_EVERY = 8 << 20
-"""How far :func:`_copies` reads into the mapped ``llms-full.txt`` between letting its pages go."""
-
-
-def _split_full(
-    job: Job, staging: Staging, code: str, sizes: Sizes, known: Mapping[str, str], made: dict[str, str]
-) -> list[FullPart]:
-    """Write *code*'s ``llms-full.txt`` again as parts under :data:`PART_TOKENS`, when it is over it (the parts
-    an earlier build wrote alike are left as they are: *known*, *made*, see :func:`split_full`). The copies
-    are read from the file just written, mapped into memory: only the parts that changed touch their bytes."""
+def _split_full(job: Job, staging: Staging, code: str, sizes: Sizes) -> list[FullPart]:
+    """Write *code*'s ``llms-full.txt`` again as parts under :data:`PART_TOKENS`, when it is over it; the
+    copies are read from the file just written."""
     head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
     total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size, _, _ in chunk.get(code, []))
     if estimate_tokens(total) <= PART_TOKENS:
         return []
     with open(staging.location(f"{code}/llms-full.txt"), "rb") as handle:
-        mapped = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
-    try:
-        with memoryview(mapped) as full:
-            copies = _copies(job, code, sizes, mapped, full, len(head))
-            return split_full(staging, code, head, copies, PART_TOKENS, known, made)
-    finally:
-        with contextlib.suppress(BufferError):  # a copy still referenced (a traceback): closed when it is freed
-            mapped.close()
+        return split_full(staging, code, head, _copies(job, code, sizes, handle, len(head)), PART_TOKENS)
 
 
 def write_site_wide(job: Job, staging: Staging) -> None:
@@ -449,7 +418,7 @@ def write_llms(job: Job, staging: Staging) -> None:
         made, hits = job.memo.drain()  # the rows of llms.txt: this process's own
         for where, keys in hits.items():
             job.row_hits.setdefault(where, set()).update(keys)
-        job.cache.keep_rows(job.kept, made, job.row_hits)
+        job.cache.write_rows(job.last_rows, made, job.row_hits)
 
 
 def write_manifest(staging: Staging, meta: Mapping[str, str]) -> None:

@@ -11,9 +11,9 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cache.index import KeptIndex
+from generator.cache.index import SiteIndex
 from generator.cache.keys import page_key
-from generator.cache.rows import KeptRows
+from generator.cache.rows import ListRows
 from generator.cache.store import RenderCache
 from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
@@ -65,13 +65,14 @@ class Job:
     reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
     parts: dict[str, list[FullPart]] = field(default_factory=dict)
     """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
-    kept: KeptRows | None = None
+    last_rows: ListRows | None = None
+    """The rows of the site-wide lists the last build recorded (:mod:`generator.cache.rows`)."""
     memo: RowMemo | None = None
-    """The cache's record of the site-wide lists' rows (:attr:`kept`), as the row writers use it."""
+    """:attr:`last_rows` as the row writers use it."""
     row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """List -> the keys of the kept rows this build used (the rows it made go to the cache as made)."""
-    index: KeptIndex | None = None
-    """What each entry's pages were when the site was last published (:mod:`generator.cache.index`)."""
+    """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
+    index: SiteIndex | None = None
+    """What each ``pages`` record's pages were when the site was last published (:mod:`generator.cache.index`)."""
     appending: dict[str, io.FileIO] = field(default_factory=dict)
     """This process's open fragment files, by name (unbuffered: what is written is in the file at once).
     A forked worker has its own copy of the job, so each process holds only its own files."""
@@ -132,9 +133,9 @@ def new_job(
             tools[tool.name] = str(keys[-1])
     job = Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
     if cache is not None:
-        job.kept = cache.get_rows()
-        job.memo = RowMemo(tools, job.kept or {})
-        job.index = cache.get_index()
+        job.last_rows = cache.rows()
+        job.memo = RowMemo(tools, job.last_rows or {})
+        job.index = cache.index()
     renderer.use_rows(job.memo)
     return job
 
@@ -149,5 +150,3 @@ def _linked(site: SiteModel, page: Page) -> list[Doc]:
     # The troubleshooting rows name the tool that reports the caller's grants (SiteModel.grants_tool).
     grants = site.tool_named(name) if (name := site.grants_tool) else None
     return linked + ([grants] if grants is not None and grants is not tool else [])
-
-

@@ -8,8 +8,7 @@ page. Every twin repeats a short notice (the pointer to ``llms.txt``, the genera
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from generator.model.pages import Page
@@ -56,34 +55,16 @@ def _label(page: Page) -> str:
     return page.doc.name if page.doc is not None else page.kind.value
 
 
-def composition(head: bytes, twins: Iterable[str]) -> str:
-    """What a part is made of, as one sha256: its *head* and the sha256 of each twin whose copy it holds.
-
-    A copy is the twin without the shared text, which the head states: so the head and the twins
-    decide every byte of the part, and a part made of the same ones is the same file.
-    """
-    digest = hashlib.sha256(hashlib.sha256(head).hexdigest().encode())
-    for twin in twins:
-        digest.update(b"\n" + twin.encode())
-    return digest.hexdigest()
-
-
 def split_full(
     staging: Staging,
     code: str,
     head: bytes,
     copies: Iterable[tuple[Page, bytes | memoryview, str]],
     tokens: int,
-    known: Mapping[str, str] | None = None,
-    made: dict[str, str] | None = None,
 ) -> list[FullPart]:
     """Write *code*'s twin *copies* (in page order: the page, the copy, the twin's sha256) as parts of
     ``llms-full.txt``, each under *tokens* (a page larger than that is a part of its own) and starting
     with *head*; return the parts.
-
-    *known* maps a part's :func:`composition` to its sha256 as an earlier build wrote it. A part the
-    previous site holds with that sha256 is left there (or linked from there) unread and unwritten:
-    after a one-tool change, every part but that tool's. Each part written or kept goes into *made*.
     """
     budget = tokens * BYTES_PER_TOKEN
     parts: list[FullPart] = []
@@ -92,20 +73,7 @@ def split_full(
     def flush() -> None:
         path = f"{code}/llms-full-{len(parts) + 1:02d}.txt"
         body = [head] if head else []
-        made_of = composition(head, (twin for _, _, twin in current))
-        digest = (known or {}).get(made_of)
-
-        def joined() -> bytes:  # a part is a few hundred KB, joined in memory
-            return b"\n".join(body + [data for _, data, _ in current])
-
-        def checked() -> bytes | None:  # where the previous copy cannot be linked: the bytes, if they match
-            data = joined()
-            return data if hashlib.sha256(data).hexdigest() == digest else None
-
-        if digest is None or staging.unchanged.get(path) != digest or not staging.write_known(path, digest, checked):
-            staging.write(path, joined())
-        if made is not None:
-            made[made_of] = staging.hashes[path]
+        staging.write(path, b"\n".join(body + [data for _, data, _ in current]))  # a part: a few hundred KB
         size = len(head) + sum(len(data) + 1 for _, data, _ in current)
         parts.append(FullPart(path, _label(current[0][0]), _label(current[-1][0]), estimate_tokens(size)))
 

@@ -155,13 +155,13 @@ def index_site(staging: Staging, cache: RenderCache | None = None) -> bool:
     """
     key = search_key(staging.hashes) if cache is not None else None
     if cache is not None and key is not None:
-        files = cache.get_search(key)
+        files = cache.search_files(key)
         if files is not None and _reuse(staging, files):
             cache.used.add(key)
             return True
     _run(staging)
     if cache is not None and key is not None:
-        cache.put_search(key, {p: h for p, h in staging.hashes.items() if p.startswith(OUTPUT + "/")})
+        cache.write_search_files(key, {p: h for p, h in staging.hashes.items() if p.startswith(OUTPUT + "/")})
         cache.used.add(key)
     return False
 

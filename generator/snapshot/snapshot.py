@@ -53,15 +53,15 @@ def raw_digest(value: JSON) -> bytes:
     return hashlib.sha256(compact(value).encode("utf-8")).digest()
 
 
-class PieceStore(Protocol):
+class TextStore(Protocol):
     """Each tool's text in ``snapshot.json`` kept between builds, by its :func:`raw_digest`
-    (the render cache's ``.pieces`` record, :mod:`generator.cache.pieces`)."""
+    (the render cache's ``snapshot`` record, :mod:`generator.cache.snapshot_texts`)."""
 
-    def piece(self, key: bytes) -> bytes | None:
-        """The text last kept for *key* (checked), or None."""
+    def text(self, key: bytes) -> bytes | None:
+        """The text last recorded for *key* (checked), or None."""
 
     def add(self, key: bytes, piece: bytes) -> None:
-        """Keep *piece*, the text of a tool of this snapshot, for the next build."""
+        """Record *piece*, the text of a tool of this snapshot, for the next build."""
 
 
 def fingerprint(
@@ -153,7 +153,7 @@ class Snapshot:
         """
         return pretty(self._document()) + "\n"  # json.dumps(indent=2, ensure_ascii=False), faster
 
-    def json_pieces(self, store: PieceStore | None = None) -> Iterator[bytes]:
+    def json_pieces(self, store: TextStore | None = None) -> Iterator[bytes]:
         """:meth:`to_json` encoded, a tool at a time: what a build writes as ``snapshot.json``.
 
         The pieces join to the same bytes; the whole text is never held (at 5,000 tools it was
@@ -171,7 +171,7 @@ class Snapshot:
         yield around[0].encode("utf-8")
         separator = b"\n    "
         for tool, key in zip(self.tools, self.tool_keys, strict=True):
-            kept = store.piece(key)
+            kept = store.text(key)
             piece = kept if kept is not None else list_item(tool).encode("utf-8")
             store.add(key, piece)
             yield separator + piece
