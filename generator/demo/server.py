@@ -14,12 +14,16 @@ import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
 
 from mcp.server.mcpserver import MCPServer, UserMessage
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp_types import Annotations
 from pydantic import Field
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import BaseRoute, Route
@@ -43,6 +47,19 @@ SERVER_INSTRUCTIONS = (
 
 #: URL path of each profile when served over Streamable HTTP.
 PROFILES: dict[str, str] = {"full": "/mcp/", "readonly": "/mcp/readonly/"}
+CORS_REQUEST_HEADERS = (
+    "Accept",
+    "Authorization",
+    "Content-Type",
+    "Last-Event-ID",
+    "MCP-Protocol-Version",
+    "Mcp-Method",
+    "Mcp-Name",
+    "Mcp-Session-Id",
+)
+"""The request headers a page on another origin sends to an MCP endpoint (a portal's Try it panel)."""
+CORS_EXPOSED_HEADERS = ("Mcp-Session-Id", "MCP-Protocol-Version")
+"""The reply headers such a page must be able to read: the session a legacy-era ``initialize`` opens."""
 
 
 LogLevel = Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"]
@@ -145,19 +162,27 @@ async def _index(_request: Request) -> PlainTextResponse:
     return PlainTextResponse("\n".join(lines) + "\n")
 
 
-def build_http_app(host: str = DEFAULT_HOST, *, log_level: LogLevel = "WARNING") -> Starlette:
+def build_http_app(
+    host: str = DEFAULT_HOST, *, log_level: LogLevel = "WARNING", cors_origins: Sequence[str] = ()
+) -> Starlette:
     """Return one ASGI app serving every profile at its :data:`PROFILES` path.
 
     ``MCPServer.streamable_http_app()`` creates the server's session manager and an
     app whose lifespan runs it; a mounted sub-app's lifespan never runs, so the
     routes are lifted into one app whose lifespan runs every manager. Each path
     also answers without its trailing slash, so no client has to follow a redirect.
+
+    *cors_origins* are the web origins (``https://docs.example.com``) whose pages may call the
+    server from a browser: each is answered with the CORS headers (:data:`CORS_REQUEST_HEADERS`
+    allowed, :data:`CORS_EXPOSED_HEADERS` exposed) and let through the SDK's Origin check. None by
+    default: a page on another origin then cannot call the demo at all.
     """
     routes: list[BaseRoute] = [Route("/", _index, methods=["GET"])]
     managers: list[StreamableHTTPSessionManager] = []
+    security = _security(host, cors_origins) if cors_origins else None
     for profile, path in PROFILES.items():
         server = build_server(profile, log_level=log_level)
-        sub_app = server.streamable_http_app(streamable_http_path=path, host=host)
+        sub_app = server.streamable_http_app(streamable_http_path=path, host=host, transport_security=security)
         managers.append(server.session_manager)
         for route in sub_app.routes:
             routes.append(route)
@@ -171,7 +196,27 @@ def build_http_app(host: str = DEFAULT_HOST, *, log_level: LogLevel = "WARNING")
                 await stack.enter_async_context(manager.run())
             yield
 
-    return Starlette(routes=routes, lifespan=lifespan)
+    middleware = [_cors(cors_origins)] if cors_origins else []
+    return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
+
+
+def _security(host: str, cors_origins: Sequence[str]) -> TransportSecuritySettings:
+    """The SDK's Host and Origin checks as it sets them for a loopback *host*, plus *cors_origins*."""
+    hosts = ["127.0.0.1:*", "localhost:*", "[::1]:*"] if host in ("127.0.0.1", "localhost", "::1") else [f"{host}:*"]
+    origins = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*", *cors_origins]
+    return TransportSecuritySettings(enable_dns_rebinding_protection=True, allowed_hosts=hosts, allowed_origins=origins)
+
+
+def _cors(origins: Sequence[str]) -> Middleware:
+    """CORS for exactly *origins*: the methods and headers of Streamable HTTP, no credentials (cookies)."""
+    return Middleware(
+        CORSMiddleware,
+        allow_origins=list(origins),
+        allow_methods=["GET", "POST", "DELETE"],
+        allow_headers=list(CORS_REQUEST_HEADERS),
+        expose_headers=list(CORS_EXPOSED_HEADERS),
+        max_age=600,
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -197,6 +242,14 @@ def build_parser() -> argparse.ArgumentParser:
         help="profile to serve over stdio (default full); --http serves every profile",
     )
     parser.add_argument(
+        "--cors-origin",
+        action="append",
+        default=[],
+        metavar="ORIGIN",
+        help="with --http, let pages of ORIGIN (e.g. https://docs.example.com) call the server from a browser: "
+        "answer them with CORS headers (repeatable; none by default)",
+    )
+    parser.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
         default="warning",
@@ -215,8 +268,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     import uvicorn
 
-    app = build_http_app(args.host, log_level=level)
+    bad = [origin for origin in args.cors_origin if not _is_origin(origin)]
+    if bad:
+        print(
+            f"--cors-origin {bad[0]!r} is not an origin: give scheme://host[:port], e.g. https://docs.example.com.",
+            file=sys.stderr,
+        )
+        return 2
+    app = build_http_app(args.host, log_level=level, cors_origins=args.cors_origin)
     for profile, path in PROFILES.items():
         print(f"{profile}: http://{args.host}:{args.port}{path}", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
+
+
+def _is_origin(text: str) -> bool:
+    """Whether *text* is a web origin as a browser sends it: ``http(s)://host[:port]``, nothing after."""
+    parts = urlsplit(text)
+    return parts.scheme in ("http", "https") and bool(parts.hostname) and text == f"{parts.scheme}://{parts.netloc}"

@@ -1,0 +1,103 @@
+"""The demo's opt-in CORS (``--cors-origin``): a page on that origin may call it from a browser, no other may.
+
+The server runs as a real process over Streamable HTTP; the requests are the ones a browser makes
+for a page on another origin: the preflight, then the POST with its ``Origin``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DOCS = "https://docs.example.com"
+ELSEWHERE = "https://elsewhere.example"
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+HEADERS = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
+
+
+@contextlib.contextmanager
+def _demo(*options: str) -> Iterator[str]:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    argv = [sys.executable, "-m", "generator.demo", "--http", "--port", str(port), *options]
+    proc = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            with contextlib.suppress(httpx.TransportError):
+                httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            assert proc.poll() is None and time.monotonic() < deadline, "the demo did not start"
+            time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}/mcp/"
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
+
+
+def _preflight(url: str, origin: str) -> httpx.Response:
+    return httpx.options(
+        url,
+        headers={
+            "Origin": origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "authorization,content-type,mcp-protocol-version,mcp-method,mcp-name",
+        },
+    )
+
+
+@pytest.mark.slow
+def test_a_page_of_the_named_origin_may_call_the_demo_and_read_its_session() -> None:
+    with _demo("--cors-origin", DOCS) as url:
+        allowed = _preflight(url, DOCS)
+        assert allowed.status_code == 200
+        assert allowed.headers["access-control-allow-origin"] == DOCS
+        assert "mcp-protocol-version" in allowed.headers["access-control-allow-headers"].lower()
+        assert "access-control-allow-credentials" not in allowed.headers
+        reply = httpx.post(url, json=INITIALIZE, headers={**HEADERS, "Origin": DOCS})
+        assert reply.status_code == 200, reply.text
+        assert reply.headers["access-control-allow-origin"] == DOCS
+        assert "mcp-session-id" in reply.headers["access-control-expose-headers"].lower()
+        assert reply.headers["mcp-session-id"]
+        # Another origin gets no CORS answer, and the server refuses its POST.
+        assert "access-control-allow-origin" not in _preflight(url, ELSEWHERE).headers
+        assert httpx.post(url, json=INITIALIZE, headers={**HEADERS, "Origin": ELSEWHERE}).status_code == 403
+
+
+@pytest.mark.slow
+def test_without_the_option_no_other_origin_may_call_the_demo() -> None:
+    with _demo() as url:
+        assert "access-control-allow-origin" not in _preflight(url, DOCS).headers
+        assert httpx.post(url, json=INITIALIZE, headers={**HEADERS, "Origin": DOCS}).status_code == 403
+        assert httpx.post(url, json=INITIALIZE, headers=HEADERS).status_code == 200  # no Origin: not a browser page
+
+
+@pytest.mark.parametrize(
+    "origin", ["docs.example.com", "https://docs.example.com/", "https://x.example/path", "ftp://x"]
+)
+def test_an_option_that_is_not_an_origin_is_refused(origin: str) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "generator.demo", "--http", "--cors-origin", origin],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert f"--cors-origin {origin!r} is not an origin" in done.stderr
+    assert "Traceback" not in done.stderr
