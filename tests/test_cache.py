@@ -404,3 +404,18 @@ def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_cos
             finish()
         assert not (cache / f".pending-{os.getpid()}").exists()
         assert staged_files(out) == site_files(snapshot, config)[0]
+
+
+def test_a_watch_reads_each_tools_key_once_and_a_revised_snapshot_computes_them_again(tmp_path: Path) -> None:
+    """The keys a watch's reader made for its memory are the snapshot's tool keys; a snapshot revised from
+    it (other tools) has the keys of its own tools, never the ones it was revised from."""
+    from generator.snapshot.remembered import ToolMemory
+    from generator.snapshot.snapshot import raw_digest
+
+    source = tmp_path / "snapshot.json"
+    source.write_text(DEMO.to_json(), encoding="utf-8")
+    read = load_snapshot(source, ToolMemory())  # a watch's reader: it hands its keys over
+    assert read.digests and read.tool_keys == tuple(map(raw_digest, read.tools))
+    changed = _with_tool(read, "file_defect", "description")
+    assert changed.digests == () and changed.tool_keys == tuple(map(raw_digest, changed.tools))
+    assert changed.tool_keys != read.tool_keys

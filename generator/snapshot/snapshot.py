@@ -13,7 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Protocol
@@ -111,11 +111,16 @@ class Snapshot:
     resource_templates: tuple[dict[str, JSON], ...] = ()
     skipped_tools: tuple[dict[str, JSON], ...] = ()
     """Tools left out in ``--lenient`` mode: ``{"name": ..., "reason": ...}``."""
+    digests: tuple[bytes, ...] = field(default=(), compare=False, repr=False)
+    """Each tool's :func:`raw_digest`, when the reader of a watch already made them for its memory
+    (:func:`_parse_remembering`); empty otherwise. :func:`revised` empties it."""
 
     @cached_property
     def tool_keys(self) -> tuple[bytes, ...]:
         """Each tool's :func:`raw_digest`, in order: what the render cache names a tool's pages and its
         text in ``snapshot.json`` by."""
+        if len(self.digests) == len(self.tools):
+            return self.digests
         return tuple(map(raw_digest, self.tools))
 
     def tool_key(self, tool: object) -> bytes | None:
@@ -257,7 +262,7 @@ def revised(snapshot: Snapshot, **changes: object) -> Snapshot:
     """*snapshot* with the fields in *changes* replaced and its fingerprint computed again."""
     changed: Snapshot = replace(snapshot, **changes)  # type: ignore[arg-type]
     records = [record.to_json() for record in changed.endpoints]
-    return replace(changed, fingerprint=fingerprint(changed.tools, records))
+    return replace(changed, fingerprint=fingerprint(changed.tools, records), digests=())
 
 
 def load_snapshot(path: Path, memory: remembered.ToolMemory | None = None) -> Snapshot:
@@ -331,7 +336,7 @@ def _parse_remembering(data: dict[str, JSON], plain: bool, memory: remembered.To
         known = fingerprint(tools, records, canonical)  # type: ignore[arg-type]
     except Exception:
         shape_ok = False
-    snap = _checked(data, "", plain, shape_checked=shape_ok, computed_fingerprint=known)
+    snap = _checked(data, "", plain, shape_checked=shape_ok, computed_fingerprint=known, digests=keys)
     memory.remember(keys, canonical)
     return snap
 
@@ -357,13 +362,14 @@ def _checked(
     pretty_text: bool = False,
     computed_fingerprint: str | None = None,
     shape_checked: bool = False,
+    digests: tuple[bytes, ...] = (),
 ) -> Snapshot:
     """The snapshot *data* holds, once its shape, names and fingerprint are checked.
 
     *pretty_text* says *raw* was written with ``indent=2`` (by ``to_json``), so its indentation
     tells its depth (only :func:`frozen` knows that). *computed_fingerprint* was computed from these
-    tools by the caller, and *shape_checked* says the caller proved the shape already
-    (:func:`_parse_remembering`).
+    tools by the caller, and *shape_checked* says the caller proved the shape already, and *digests*
+    are the tools' :func:`raw_digest` it made (:func:`_parse_remembering`).
     """
     if not shape_checked:
         problem = check_shape(data, plain=plain, shallow=pretty_text and shallow_pretty(raw, MAX_DEPTH))
@@ -392,7 +398,7 @@ def _checked(
     if computed_fingerprint is None or not records:
         snap = new_snapshot(**fields, endpoints=records)  # type: ignore[arg-type]
     else:
-        snap = Snapshot(**fields, endpoints=records, fingerprint=computed_fingerprint)  # type: ignore[arg-type]
+        snap = Snapshot(**fields, endpoints=records, fingerprint=computed_fingerprint, digests=digests)  # type: ignore[arg-type]
     if data["fingerprint"] != snap.fingerprint:
         raise ShapeProblem("its `fingerprint` does not match its tools, so it was edited or damaged")
     return snap
