@@ -94,7 +94,7 @@ def _pygments_html(text: str) -> str:
     return _spans((token, value) for _, token, value in lexer.get_tokens_unprocessed(text))  # type: ignore[no-untyped-call]
 
 
-@settings(max_examples=1500, deadline=None)
+@settings(max_examples=750, deadline=None)
 @given(_JSON_VALUES, st.sampled_from([None, 2]))
 def test_json_html_of_json_is_what_the_lexer_gives(value: object, indent: int | None) -> None:
     from generator.render.highlight import json_html

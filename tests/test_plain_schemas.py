@@ -59,7 +59,7 @@ def _schemas() -> Any:
     )
 
 
-@settings(max_examples=1500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=750, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_schemas())
 def test_what_the_quick_walk_calls_valid_jsonschema_finds_valid(schema: Any) -> None:
     if plainly_valid(schema, FORMATS):
