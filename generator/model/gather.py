@@ -17,6 +17,7 @@ from generator.authoring.overlays import check_overlays, load_overlays, unused_l
 from generator.authoring.translations import load_translations
 from generator.compare.diff import load_side
 from generator.config.portal import PortalConfig
+from generator.model.pages import check_one_page_per_item
 from generator.model.site import SiteModel, build_model
 from generator.model.tool import ToolDoc
 from generator.snapshot.snapshot import Snapshot
@@ -56,6 +57,7 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
     model = build_model(
         snapshot, config, translations, overlays=overlays, previous=previous, api=api, operations=operations
     )
+    check_one_page_per_item(model)  # a repeated item or a shared output path fails here, before any page
     warnings += local_commands(model)
     return Gathered(model, api, tuple(warnings))
 

@@ -356,8 +356,4 @@ def build_model(
         changes=tuple(diff_snapshots(previous, snapshot)) if previous else (),
         previous_version=previous.capability_version if previous else None,
     )
-    # Imported here: pages.py builds on this module. A repeated item or a shared output path fails now.
-    from generator.model.pages import check_one_page_per_item
-
-    check_one_page_per_item(site)
     return site
