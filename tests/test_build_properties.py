@@ -229,7 +229,7 @@ def check_site(tools: list[dict[str, Any]], files: dict[str, bytes], out: Path) 
 
 
 @settings(
-    max_examples=30,
+    max_examples=15,
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

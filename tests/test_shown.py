@@ -84,7 +84,7 @@ def test_the_hostile_names_give_the_same_bytes_as_scanning_everything(monkeypatc
 
 
 @settings(
-    max_examples=12,
+    max_examples=6,
     derandomize=True,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture],

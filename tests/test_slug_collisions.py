@@ -307,7 +307,7 @@ def _items_for(kind: str, names: list[str]) -> list[dict[str, Any]]:
     return [item(kind, n) for n in names]
 
 
-@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     tools=st.lists(NAMES, unique=True, max_size=6),
     prompts=st.lists(NAMES, unique=True, max_size=6),

@@ -221,7 +221,7 @@ def damaged(draw: st.DrawFn) -> str | bytes:
     return text.encode("utf-8", "surrogatepass") if any("\ud800" <= c <= "\udfff" for c in text) else text
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(text=damaged())
 def test_a_damaged_snapshot_builds_or_fails_in_one_paragraph(
     tmp_path_factory: pytest.TempPathFactory, text: Any
