@@ -24,6 +24,7 @@ import json
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config as with_demo_settings
@@ -33,7 +34,7 @@ from generator.connect.introspect import introspect, introspect_all
 from generator.demo.launch import running_http_demo
 from generator.model.gather import gather
 from generator.model.site import SiteModel
-from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot
+from generator.snapshot.snapshot import Snapshot, fingerprint, frozen, load_snapshot
 
 GOLDEN = Path(__file__).resolve().parent / "golden"
 SNAPSHOT = GOLDEN / "demo.snapshot.json"
@@ -58,6 +59,19 @@ def live_snapshot() -> Snapshot:
     """The demo's three endpoints (stdio, and the full and readonly HTTP profiles), as `build` sees them."""
     with running_http_demo() as base:
         return frozen(introspect_all(demo_endpoints(base), PortalConfig().limits))
+
+
+def http_endpoints_changed(tmp: Path, **changes: Any) -> Snapshot:
+    """The demo's snapshot with each HTTP endpoint's record changed: a value, or a function of the record
+    (``address=lambda e: ...``). The fingerprint is recomputed, as an introspection would record it."""
+    data = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    for endpoint in data["endpoints"]:
+        if endpoint["transport"] == "streamable-http":
+            endpoint.update({k: (v(endpoint) if callable(v) else v) for k, v in changes.items()})
+    data["fingerprint"] = fingerprint(data["tools"], data["endpoints"])
+    path = tmp / f"snapshot-{len(list(tmp.glob('snapshot-*.json')))}.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    return load_snapshot(path)
 
 
 def golden_files(snapshot: Snapshot) -> dict[str, bytes]:

@@ -7,6 +7,7 @@ for a page on another origin: the preflight, then the POST with its ``Origin``.
 from __future__ import annotations
 
 import contextlib
+import os
 import socket
 import subprocess
 import sys
@@ -101,3 +102,32 @@ def test_an_option_that_is_not_an_origin_is_refused(origin: str) -> None:
     assert done.returncode == 2
     assert f"--cors-origin {origin!r} is not an origin" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+def test_with_a_token_every_profile_wants_it_and_a_page_can_read_the_refusal(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("DEMO_TOKEN", "t-123")
+    with _demo("--cors-origin", DOCS, "--token-env", "DEMO_TOKEN") as url:
+        assert _preflight(url, DOCS).status_code == 200  # a preflight carries no token, and needs none
+        for where in (url, url + "readonly/"):
+            refused = httpx.post(where, json=INITIALIZE, headers={**HEADERS, "Origin": DOCS})
+            assert refused.status_code == 401 and refused.headers["access-control-allow-origin"] == DOCS
+            wrong = httpx.post(where, json=INITIALIZE, headers={**HEADERS, "Authorization": "Bearer t-12"})
+            assert wrong.status_code == 401
+            good = httpx.post(where, json=INITIALIZE, headers={**HEADERS, "Authorization": "Bearer t-123"})
+            assert good.status_code == 200, good.text
+        assert httpx.get(url.removesuffix("mcp/")).status_code == 200  # the index page is no profile
+
+
+def test_a_token_variable_that_is_not_set_is_refused() -> None:
+    env = {k: v for k, v in os.environ.items() if k != "NO_SUCH_TOKEN"}
+    done = subprocess.run(
+        [sys.executable, "-m", "generator.demo", "--http", "--token-env", "NO_SUCH_TOKEN"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert done.returncode == 2
+    assert "--token-env NO_SUCH_TOKEN: that environment variable is empty or not set." in done.stderr

@@ -114,7 +114,7 @@ def produce_site(
         catalogs = catalogs_for(config)
         warnings = _catalog_problems(catalogs)
         gathered = gather(snapshot, config)
-        warnings += gathered.warnings
+        warnings += [*gathered.warnings, *gathered.model.try_it_warnings()]
         template_dir = template_dir_of(config)
         job = new_job(gathered.model, catalogs, (renderer or ThemeRenderer()).for_theme(template_dir), deadline, cache)
         advance(len(gathered.model.tools))
@@ -127,7 +127,7 @@ def produce_site(
             pieces.close()
         if gathered.api is not None:
             staging.write(gathered.api.published_name, gathered.api.content)
-        _write_assets(staging, template_dir)
+        _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_origins))
 
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
         schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
@@ -156,9 +156,10 @@ def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
     return missing + catalog_warnings(catalogs)
 
 
-def _write_assets(staging: Staging, template_dir: Path | None) -> None:
-    """The shipped CSS and JavaScript, each overridden by a file of the same name in the theme's ``static``."""
-    for asset in ("portal.css", "highlight.css", "portal.js"):
+def _write_assets(staging: Staging, template_dir: Path | None, *, try_it: bool) -> None:
+    """The shipped CSS and JavaScript, each overridden by a file of the same name in the theme's ``static``;
+    the Try it panel's script only for a site with a panel."""
+    for asset in ("portal.css", "highlight.css", "portal.js") + (("try-it.css", "try-it.js") if try_it else ()):
         source = data_dir("templates") / "static" / asset
         if template_dir and (template_dir / "static" / asset).is_file():
             source = template_dir / "static" / asset

@@ -33,7 +33,7 @@ def _shown(option: Documented) -> str:
         else:
             value = option.metavar or option.names[-1].lstrip("-").upper()
     else:
-        value = "" if option.negated else option.metavar or option.names[0].lstrip("-").replace("-", "_").upper()
+        value = "" if option.switch else option.metavar or option.names[0].lstrip("-").replace("-", "_").upper()
     return ", ".join(f"`{name} {value}`" if value else f"`{name}`" for name in option.names)
 
 

@@ -41,7 +41,8 @@ from pathlib import Path
 from typing import Any
 
 from generator.errors import PortalError
-from generator.render.extras import CONTENT_SECURITY_POLICY
+from generator.model.try_it import panel_origin
+from generator.render.extras import CONTENT_SECURITY_POLICY, content_security_policy
 from generator.text import for_terminal
 
 CONTENT_TYPES: dict[str, str] = {
@@ -100,6 +101,33 @@ def prefers_markdown(accept: str | None) -> bool:
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 """Names a preview always answers to (besides the ``--host`` given and the address it is bound to)."""
 _HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^:\[\]]+)(?::([0-9]{1,5}))?")
+
+
+_CONNECT = re.compile(r"connect-src ([^;]*);")
+
+
+def site_policy(root: Path) -> str:
+    """The Content-Security-Policy the site's ``_headers`` file gives, when it is one a build writes.
+
+    A site with Try it panels lets its pages connect to their endpoints' origins; a preview must send
+    the same policy, or the browser refuses what the real host allows. The file is read, not trusted:
+    its policy is taken only when it is exactly the build's own, with nothing but ``https://`` or
+    loopback origins added to ``connect-src``; anything else gives the plain policy.
+    """
+    try:
+        with open(root / "_headers", encoding="utf-8") as file:
+            text = file.read(65536)
+    except (OSError, UnicodeDecodeError):
+        return CONTENT_SECURITY_POLICY
+    for line in text.splitlines():
+        name, _, value = line.strip().partition(":")
+        if name == "Content-Security-Policy":
+            value = value.strip()
+            found = _CONNECT.search(value)
+            origins = tuple(found.group(1).split()[1:]) if found else ()
+            plain = all(panel_origin(origin) == origin for origin in origins)
+            return value if plain and value == content_security_policy(origins) else CONTENT_SECURITY_POLICY
+    return CONTENT_SECURITY_POLICY
 
 
 def _shown_address(address: str) -> str:
@@ -170,9 +198,13 @@ def twin_of(html_file: str, root: str) -> str | None:
 class PreviewHandler(SimpleHTTPRequestHandler):
     """Serves one directory: fixed content types, no listings, no escape, no dotfiles, no request log."""
 
-    def __init__(self, *args: Any, host: str = "127.0.0.1", **kwargs: Any) -> None:
-        """*host* is the address asked for with ``--host``, one of the names :func:`host_allowed` accepts."""
+    def __init__(
+        self, *args: Any, host: str = "127.0.0.1", policy: str = CONTENT_SECURITY_POLICY, **kwargs: Any
+    ) -> None:
+        """*host* is the address asked for with ``--host``, one of the names :func:`host_allowed` accepts;
+        *policy* the Content-Security-Policy sent with every answer (:func:`site_policy`)."""
         self.given_host = host  # set first: the base class handles the request inside __init__
+        self.policy = policy
         super().__init__(*args, **kwargs)
 
     def version_string(self) -> str:
@@ -258,7 +290,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             self.send_header("Vary", "Accept")
         self.send_header("X-Content-Type-Options", "nosniff")
         # The same policy as the published _headers file, so a preview behaves like the real host.
-        self.send_header("Content-Security-Policy", CONTENT_SECURITY_POLICY)
+        self.send_header("Content-Security-Policy", self.policy)
         super().end_headers()
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -298,7 +330,8 @@ def make_server(directory: Path | str, host: str = "127.0.0.1", port: int = 8000
     root = Path(directory)
     if not root.is_dir():
         raise PortalError(f"There is no site at {root}: build one first with `mcp-portal build --out {root}`.")
-    handler = functools.partial(PreviewHandler, directory=str(root.resolve()), host=host)
+    policy = site_policy(root)
+    handler = functools.partial(PreviewHandler, directory=str(root.resolve()), host=host, policy=policy)
     try:
         return ThreadingHTTPServer((host, port), handler)
     except OSError as exc:

@@ -108,6 +108,15 @@ def locales(value: Any, key: str, collect: Collector) -> tuple[str, ...] | None:
     return tuple(codes) or None
 
 
+def names(value: Any, key: str, collect: Collector) -> tuple[str, ...] | None:
+    """``a,b`` or a YAML list of non-empty names (tool names); repeats are dropped."""
+    items = value.split(",") if isinstance(value, str) else value
+    if not isinstance(items, list) or not all(isinstance(item, str) and item.strip() for item in items):
+        collect.add(key, "must be a list of tool names such as [search_chat, file_defect]")
+        return None
+    return tuple(dict.fromkeys(item.strip() for item in items))
+
+
 _LANGUAGE_TAG = re.compile(r"[A-Za-z]{2,8}(?:-[A-Za-z0-9]{1,8}){0,8}")
 
 

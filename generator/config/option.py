@@ -66,6 +66,11 @@ class Option:
     """The option in use, for docs/cli.md's example column (``--jobs 1``)."""
 
     @property
+    def switch(self) -> bool:
+        """An option that takes no value: ``--no-search`` turns its setting off, ``--try-it`` on."""
+        return self.negated or self.check is checks.flag
+
+    @property
     def names(self) -> tuple[str, ...]:
         """The option's names on the command line (one: options of the table have no short form)."""
         return (self.cli,) if self.cli else ()
@@ -100,7 +105,7 @@ class Option:
     def help(self, command: str) -> str:
         """The ``--help`` line: the meaning, and the default when there is one worth naming."""
         text = self.helps.get(command, self.meaning)
-        if self.negated or "(default" in text:
+        if self.switch or "(default" in text:
             return text
         if isinstance(self.default, tuple):
             return f"{text} (default {','.join(self.default)})" if self.default else text
@@ -149,7 +154,7 @@ def add_arguments(parser: Adds, command: str, options: tuple[Option, ...]) -> No
     for option in options:
         if not option.cli or command not in option.commands:
             continue
-        if option.negated:
+        if option.switch:
             parser.add_argument(option.cli, action="store_true", help=option.help(command))
             continue
         kind: type = {checks.count: int, checks.seconds: float}.get(option.check, str)  # type: ignore[arg-type]
@@ -163,8 +168,8 @@ def from_arguments(args: argparse.Namespace, collect: Collector, options: tuple[
         raw = getattr(args, option.dest, None) if option.cli else None
         if raw is None or raw is False:
             continue
-        if option.negated:
-            values[option.field] = False
+        if option.switch:
+            values[option.field] = not option.negated
             continue
         if option.check is None:  # the nested settings have no single option (server: --stdio/--url)
             continue

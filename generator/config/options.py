@@ -189,6 +189,40 @@ OPTIONS: tuple[Option, ...] = (
         negated=True,
     ),
     Option(
+        key="try_it",
+        field="try_it",
+        default=False,
+        type_doc="`true` / `false`",
+        meaning="add a Try it panel to the pages of read-only tools on https (or loopback) HTTP endpoints",
+        check=checks.flag,
+        cli="--try-it",
+        reference=(
+            "add a Try it panel to the page of each tool declared `readOnlyHint: true` (and each one named in "
+            "`try_it_tools`) that an HTTP endpoint at an `https://` address, or a loopback `http://` one, "
+            "offers; the server must allow the site's origin (CORS) "
+            "([docs/site.md](site.md#try-it-calling-a-tool-from-its-page))"
+        ),
+        usage="--try-it",
+        commands=(BUILD, CHECK),
+    ),
+    Option(
+        key="try_it_tools",
+        field="try_it_tools",
+        default=(),
+        type_doc="list of tool names",
+        meaning="tools not declared read-only that also get the Try it panel, behind a confirmation",
+        check=checks.names,
+        cli="--try-it-tools",
+        reference=(
+            "tools not declared read-only that also get the Try it panel (with `--try-it`); the panel asks the "
+            "reader to confirm what the server declares (writes, destructive, open world) before it sends"
+        ),
+        usage="--try-it-tools file_defect,delete_document",
+        metavar="NAME,...",
+        commands=(BUILD, CHECK),
+        default_doc="none",
+    ),
+    Option(
         key="overlays",
         field="overlays_dir",
         default=None,

@@ -124,6 +124,10 @@ class PortalConfig:
     out: str = default("out")
     limits: Limits = field(default_factory=Limits)
     template_dir: str | None = None
+    try_it: bool = default("try_it")
+    """Offer the Try it panel on tool pages (``try_it``, ``--try-it``; :mod:`generator.model.try_it`)."""
+    try_it_tools: tuple[str, ...] = default("try_it_tools")
+    """Tools not declared read-only that get the panel too, behind a confirmation."""
     search: bool = default("search")
     """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None

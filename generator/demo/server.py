@@ -10,6 +10,8 @@ lifespan.
 from __future__ import annotations
 
 import argparse
+import hmac
+import os
 import sys
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
@@ -27,6 +29,7 @@ from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 from starlette.routing import BaseRoute, Route
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from generator.demo import data
 from generator.demo.settings import DEFAULT_HOST, DEFAULT_PORT, SERVER_NAME
@@ -163,7 +166,11 @@ async def _index(_request: Request) -> PlainTextResponse:
 
 
 def build_http_app(
-    host: str = DEFAULT_HOST, *, log_level: LogLevel = "WARNING", cors_origins: Sequence[str] = ()
+    host: str = DEFAULT_HOST,
+    *,
+    log_level: LogLevel = "WARNING",
+    cors_origins: Sequence[str] = (),
+    token: str | None = None,
 ) -> Starlette:
     """Return one ASGI app serving every profile at its :data:`PROFILES` path.
 
@@ -176,6 +183,9 @@ def build_http_app(
     server from a browser: each is answered with the CORS headers (:data:`CORS_REQUEST_HEADERS`
     allowed, :data:`CORS_EXPOSED_HEADERS` exposed) and let through the SDK's Origin check. None by
     default: a page on another origin then cannot call the demo at all.
+
+    With a *token*, every request to a profile needs ``Authorization: Bearer <token>`` (401 without
+    it), so a portal can show, and its tests can try, an endpoint that needs auth.
     """
     routes: list[BaseRoute] = [Route("/", _index, methods=["GET"])]
     managers: list[StreamableHTTPSessionManager] = []
@@ -196,7 +206,11 @@ def build_http_app(
                 await stack.enter_async_context(manager.run())
             yield
 
+    # The first middleware is the outermost: a preflight is answered before the token is asked for, and
+    # a refusal for a missing token still carries the CORS headers a page needs to read it.
     middleware = [_cors(cors_origins)] if cors_origins else []
+    if token is not None:
+        middleware.append(Middleware(BearerToken, token=token, paths=tuple(PROFILES.values())))
     return Starlette(routes=routes, lifespan=lifespan, middleware=middleware)
 
 
@@ -217,6 +231,28 @@ def _cors(origins: Sequence[str]) -> Middleware:
         expose_headers=list(CORS_EXPOSED_HEADERS),
         max_age=600,
     )
+
+
+class BearerToken:
+    """ASGI middleware: a request under one of *paths* without ``Authorization: Bearer <token>`` gets 401."""
+
+    def __init__(self, app: ASGIApp, token: str, paths: tuple[str, ...]) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+        self.paths = tuple(path.rstrip("/") for path in paths)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and scope["method"] != "OPTIONS" and scope["path"].rstrip("/") in self.paths:
+            given = dict(scope["headers"]).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self.expected):
+                refusal = PlainTextResponse(
+                    "This demo was started with --token-env: send Authorization: Bearer <token>.\n",
+                    status_code=401,
+                    headers={"WWW-Authenticate": 'Bearer realm="demo"'},
+                )
+                await refusal(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -250,6 +286,12 @@ def build_parser() -> argparse.ArgumentParser:
         "answer them with CORS headers (repeatable; none by default)",
     )
     parser.add_argument(
+        "--token-env",
+        metavar="NAME",
+        help="with --http, require Authorization: Bearer <the value of the environment variable NAME> on every "
+        "request to a profile (the token is read from the environment so that it never shows in a process list)",
+    )
+    parser.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
         default="warning",
@@ -275,7 +317,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             file=sys.stderr,
         )
         return 2
-    app = build_http_app(args.host, log_level=level, cors_origins=args.cors_origin)
+    token = None
+    if args.token_env:
+        token = os.environ.get(args.token_env, "")
+        if not token:
+            print(f"--token-env {args.token_env}: that environment variable is empty or not set.", file=sys.stderr)
+            return 2
+    app = build_http_app(args.host, log_level=level, cors_origins=args.cors_origin, token=token)
     for profile, path in PROFILES.items():
         print(f"{profile}: http://{args.host}:{args.port}{path}", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)

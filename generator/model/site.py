@@ -36,6 +36,7 @@ from generator.model.product import (
     resources_of,
 )
 from generator.model.tool import ToolDoc, grants_tool
+from generator.model.try_it import TryIt, try_it
 from generator.slugs import assign_slugs
 from generator.snapshot.snapshot import Snapshot
 
@@ -120,6 +121,34 @@ class SiteModel:
         if call not in self._demonstrated:
             self._demonstrated[call] = call.pick(self)
         return self._demonstrated[call]
+
+    def try_it(self, tool: ToolDoc) -> TryIt | None:
+        """The Try it panel of *tool*'s page, when the site offers one (:mod:`generator.model.try_it`)."""
+        return try_it(tool, self.config.try_it_tools) if self.config.try_it else None
+
+    def try_it_warnings(self) -> list[str]:
+        """What an author should know about the ``try_it`` settings: names that match no tool, or no panel at all."""
+        listed = self.config.try_it_tools
+        if not self.config.try_it:
+            return ["try_it_tools has no effect without try_it: add `try_it: true` (or --try-it)"] if listed else []
+        found = []
+        unknown = [name for name in listed if self.tool_named(name) is None]
+        if unknown:
+            found.append(f"try_it_tools names tools the server does not list: {', '.join(unknown[:5])}")
+        if not self.try_it_origins:
+            found.append(
+                "try_it is on, but no page gets the Try it panel: it needs a tool declared readOnlyHint: true "
+                "(or listed in try_it_tools) on a Streamable HTTP endpoint whose address is https:// or a "
+                "loopback http:// one (set `public` for the endpoint in portal.yaml)"
+            )
+        return found
+
+    @cached_property
+    def try_it_origins(self) -> tuple[str, ...]:
+        """Every origin a panel of this site may send to, sorted (empty without ``try_it``)."""
+        if not self.config.try_it:
+            return ()
+        return tuple(sorted({panel.origin for tool in self.tools if (panel := self.try_it(tool)) is not None}))
 
     def item_named(self, subject: str, name: str) -> ItemDoc | None:
         """The prompt, resource or resource template a change names (by name, URI or URI template)."""

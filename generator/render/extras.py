@@ -32,18 +32,27 @@ FAVICON = (
     "%20stroke-linejoin='round'/%3E%3C/svg%3E"
 )
 
+
 # What the pages need and nothing more: no other hosts, no inline script but the theme one (allowed by
 # its hash, so no other text runs), no plugins. 'wasm-unsafe-eval' lets Pagefind's WebAssembly search
-# run; nothing else is evaluated.
-CONTENT_SECURITY_POLICY = (
-    f"default-src 'self'; script-src 'self' '{THEME_SCRIPT_HASH}' 'wasm-unsafe-eval'; style-src 'self'; "
-    "img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; "
-    "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
-)
+# run; nothing else is evaluated. A page with a Try it panel may also connect to its endpoint's origin.
+def content_security_policy(connect: tuple[str, ...] = ()) -> str:
+    """The site's policy; *connect* are the origins its pages may call besides their own (Try it)."""
+    sources = " ".join(("'self'", *connect))
+    return (
+        f"default-src 'self'; script-src 'self' '{THEME_SCRIPT_HASH}' 'wasm-unsafe-eval'; style-src 'self'; "
+        f"img-src 'self' data:; font-src 'self'; connect-src {sources}; object-src 'none'; "
+        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    )
 
 
-# A <meta> policy cannot carry frame-ancestors (browsers ignore it there and warn).
-CSP_META = CONTENT_SECURITY_POLICY.replace("; frame-ancestors 'none'", "")
+def csp_meta(connect: tuple[str, ...] = ()) -> str:
+    """The policy as a page's ``<meta>`` carries it: without frame-ancestors, which browsers ignore there."""
+    return content_security_policy(connect).replace("; frame-ancestors 'none'", "")
+
+
+CONTENT_SECURITY_POLICY = content_security_policy()
+CSP_META = csp_meta()
 
 
 def site_root_path(site: SiteModel) -> str:
@@ -91,7 +100,7 @@ def headers(site: SiteModel) -> str:
     return "\n".join(
         [
             f"{root}*",
-            f"  Content-Security-Policy: {CONTENT_SECURITY_POLICY}",
+            f"  Content-Security-Policy: {content_security_policy(site.try_it_origins)}",
             "  X-Content-Type-Options: nosniff",
             "  Referrer-Policy: strict-origin-when-cross-origin",
             "  Permissions-Policy: camera=(), microphone=(), geolocation=()",

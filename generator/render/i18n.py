@@ -157,6 +157,16 @@ class Catalog:
         entry = self._entry(key)
         return dict(entry) if isinstance(entry, Mapping) else {"other": entry}
 
+    def section(self, prefix: str) -> dict[str, str]:
+        """Every string under *prefix* (``try.script``) by the rest of its key, with its ``{name}``
+        placeholders left for a script to fill (a script shows them with ``textContent``)."""
+        keys = sorted({key for key in (*self.fallback, *self.strings) if key.startswith(prefix + ".")})
+        found: dict[str, str] = {}
+        for key in keys:
+            entry = self._entry(key)
+            found[key[len(prefix) + 1 :]] = entry["other"] if isinstance(entry, Mapping) else entry
+        return found
+
     def number(self, n: int | float) -> str:
         # Babel rounds in the current decimal context, whose 28 digits a legal JSON number such as
         # a resource size of 1e27 exceeds (decimal.InvalidOperation); give it the digits it needs.

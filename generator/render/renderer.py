@@ -43,6 +43,7 @@ from generator.render.extras import (
     CSP_META,
     FAVICON,
     THEME_SCRIPT,
+    csp_meta,
     headers,
     nav_script,
     nav_tools,
@@ -241,6 +242,7 @@ class Renderer:
             "tn": catalog.plural,
             "generator_version": __version__,
             "csp_meta": CSP_META,
+            "csp_for": csp_meta,
             "theme_script": THEME_SCRIPT,
             "favicon": FAVICON,
         }
