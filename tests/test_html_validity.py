@@ -7,6 +7,7 @@ installs both. A missing checker fails the test: it is never skipped silently.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
@@ -14,10 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from generator.commands.build import site_files
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TESTS
-from tests.golden_tool import SNAPSHOT, golden_files
+from tests.golden_tool import SNAPSHOT, demo_config, golden_files
 
 VNU = TESTS / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 
@@ -26,6 +28,13 @@ VNU = TESTS / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("vnu") / "site"
     publish(out, golden_files(load_snapshot(SNAPSHOT)))
+    # The tool pages again with the Try it panel (a form, a data block), under try-it/.
+    config = dataclasses.replace(demo_config(), try_it=True, try_it_tools=("delete_document",))
+    files, _ = site_files(load_snapshot(SNAPSHOT), config)
+    for path, data in files.items():
+        if "/tools/" in path and path.endswith("/index.html"):
+            (out / "try-it" / path).parent.mkdir(parents=True, exist_ok=True)
+            (out / "try-it" / path).write_bytes(data)
     return out
 
 
@@ -65,6 +74,7 @@ def test_every_page_is_valid_html(site: Path) -> None:
         )
     }
     assert expected <= {p.relative_to(site).as_posix() for p in pages}
+    assert "try-it/en/tools/search_chat/index.html" in {p.relative_to(site).as_posix() for p in pages}
     proc = subprocess.run(
         [java, "-jar", str(VNU), "--errors-only", "--format", "json", *map(str, pages)],
         capture_output=True,
