@@ -19,8 +19,8 @@ command="${INPUT_COMMAND:-build}"
 
 # The inputs of one line each (all but env and header, which take one item per line).
 single_line=(command install python stdio url from config out title base-url public locales server-language
-  capability-version templates translations overlays openapi previous jobs cache no-cache no-search
-  strict lenient request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
+  capability-version templates translations overlays openapi previous jobs cache no-cache no-search try-it
+  try-it-tools strict lenient request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
   max-reply-bytes max-schema-depth max-render-seconds old new fail-on debug)
 for name in "${single_line[@]}"; do
   var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
@@ -108,6 +108,8 @@ else
   opt max-schema-depth "${INPUT_MAX_SCHEMA_DEPTH:-}"
   opt max-render-seconds "${INPUT_MAX_RENDER_SECONDS:-}"
   flag no-search "${INPUT_NO_SEARCH:-}"
+  flag try-it "${INPUT_TRY_IT:-}"
+  opt try-it-tools "${INPUT_TRY_IT_TOOLS:-}"
   flag strict "${INPUT_STRICT:-}"
   flag lenient "${INPUT_LENIENT:-}"
   if [[ "$command" == "build" ]]; then

@@ -219,7 +219,7 @@
       var token = sub["x-mcp-header"];
       var item = value[key];
       if (typeof token === "string" && TOKEN.test(token) && typeof item !== "object") {
-        into["Mcp-Param-" + token] = headerValue(typeof item === "boolean" ? String(item) : String(item));
+        into["Mcp-Param-" + token] = headerValue(String(item)); // true and false in lower case, as the curl sequence sends them
       }
       paramHeaders(sub, item, into);
     });
