@@ -183,3 +183,15 @@ def test_the_preview_sends_the_site_s_own_policy_and_only_that(tmp_path: Path, t
     assert site_policy(tmp_path) == CONTENT_SECURITY_POLICY
     (tmp_path / "_headers").unlink()
     assert site_policy(tmp_path) == CONTENT_SECURITY_POLICY
+
+
+def test_through_serve_s_proxy_every_endpoint_qualifies_and_the_page_connects_to_itself(tmp_path: Path) -> None:
+    snapshot = http_endpoints_changed(tmp_path, auth=[["Authorization", "Bearer ${DEMO_TOKEN}"]])
+    files = _files(snapshot, try_it=True, try_it_proxy=True)
+    panel = _panel(files, "search_chat")
+    assert panel is not None and panel["proxy"] is True
+    assert panel["url"] == "/.mcp-portal/try-it/stdio" and panel["auth"] == []  # the first endpoint: stdio
+    page = files["en/tools/search_chat/index.html"].decode()
+    assert "try-secret" not in page and "python -m generator.demo" in page
+    assert "connect-src &#39;self&#39;; " in page
+    assert f"Content-Security-Policy: {CONTENT_SECURITY_POLICY}" in files["_headers"].decode()

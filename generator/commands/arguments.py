@@ -17,7 +17,7 @@ from typing import Any
 from generator import __version__
 from generator.commands import flags
 from generator.config.checks import URL_EXAMPLE, Collector, url_problem
-from generator.config.option import BUILD, CHECK, INTROSPECT, TRANSLATIONS, add_arguments, from_arguments
+from generator.config.option import BUILD, CHECK, INTROSPECT, SERVE, TRANSLATIONS, add_arguments, from_arguments
 from generator.config.options import LIMITS, OPTIONS
 from generator.config.portal import PortalConfig, ServerSpec, load_config
 from generator.errors import UsageError
@@ -37,9 +37,7 @@ exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 u
 
 def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
     """Where the server is, the limits, and every setting of *command* from :data:`OPTIONS`."""
-    group = parser.add_argument_group("server (choose one; default: the bundled demo server)")
-    for flag in (flags.STDIO, flags.ENV, flags.URL, flags.PUBLIC, flags.HEADER):
-        flag.add_to(group)
+    group = _server_options(parser)
     if command != INTROSPECT:
         flags.FROM.add_to(group)
     flags.CONFIG.add_to(group)
@@ -49,6 +47,14 @@ def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
     if command == BUILD:
         for flag in (flags.QUIET, flags.WATCH, flags.WATCH_PATH):
             flag.add_to(parser)
+
+
+def _server_options(parser: argparse.ArgumentParser) -> Any:
+    """The group of options that say where the server is (``--stdio``, ``--url`` and theirs)."""
+    group = parser.add_argument_group("server (choose one; default: the bundled demo server)")
+    for flag in (flags.STDIO, flags.ENV, flags.URL, flags.PUBLIC, flags.HEADER):
+        flag.add_to(group)
+    return group
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -109,6 +115,9 @@ def _translations_and_serve(sub: Any) -> None:
     serve = sub.add_parser("serve", help="preview a built site on 127.0.0.1 with the right content types")
     for flag in (flags.SERVE_OUT, flags.HOST, flags.PORT, flags.DEBUG):
         flag.add_to(serve)
+    # serve --try-it builds its own preview from the server: where it is, and the panel's settings.
+    add_arguments(serve, SERVE, OPTIONS)
+    flags.CONFIG.add_to(_server_options(serve))
 
 
 def _lenient_option(parser: argparse.ArgumentParser) -> None:

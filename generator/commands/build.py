@@ -127,7 +127,7 @@ def produce_site(
             pieces.close()
         if gathered.api is not None:
             staging.write(gathered.api.published_name, gathered.api.content)
-        _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_origins))
+        _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_panels))
 
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
         schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)

@@ -321,6 +321,11 @@ def _cmd_translations(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from generator.commands.serve import serve
 
+    if args.try_it:
+        from generator.commands.try_serve import serve_try_it
+
+        return serve_try_it(args, say)
+
     directory = Path(args.out)
     if not (directory / "index.html").is_file():
         raise PortalError(f"There is no built site in {directory}. Run `mcp-portal build --out {directory}` first.")

@@ -68,7 +68,12 @@ TABLES: dict[str, Callable[[], str]] = {
     ),
     "diff": _table("diff", (flags.DIFF_FORMAT, flags.FAIL_ON)),
     "translations": _table(TRANSLATIONS, (flags.LOCALE, _setting("--translations"), flags.TODO_OUTPUT)),
-    "serve": _table("serve", (flags.SERVE_OUT, flags.HOST, flags.PORT)),
+    "serve": _table(
+        "serve",
+        (flags.SERVE_OUT, flags.HOST, flags.PORT, _setting("--try-it"), _setting("--try-it-tools")),
+        "| `--stdio`, `--env`, `--url`, `--header`, `--public`, `--config` | with `--try-it`: the server to call, "
+        'as for `build` (default: the bundled demo) | `--try-it --stdio "uvx mcp-server-time"` |',
+    ),
 }
 """Each generated block of docs/cli.md: the command whose text is shown, and its options in order."""
 

@@ -38,10 +38,10 @@ import urllib.parse
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from generator.errors import PortalError
-from generator.model.try_it import panel_origin
+from generator.model.try_it import PROXY_PATH, panel_origin
 from generator.render.extras import CONTENT_SECURITY_POLICY, content_security_policy
 from generator.text import for_terminal
 
@@ -98,11 +98,19 @@ def prefers_markdown(accept: str | None) -> bool:
     return markdown > 0 and markdown > _quality(accept, "text/html")
 
 
+class CallProxy(Protocol):
+    """What answers a Try it panel's calls (``serve --try-it``, :mod:`generator.commands.try_serve`)."""
+
+    def reply(self, path: str, headers: Any, body: bytes, own_origins: set[str]) -> tuple[int, str]: ...
+
+
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 """Names a preview always answers to (besides the ``--host`` given and the address it is bound to)."""
 _HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^:\[\]]+)(?::([0-9]{1,5}))?")
 
 
+PROXY_BODY_LIMIT = 1024 * 1024
+"""The largest Try it call the preview reads, in bytes."""
 _CONNECT = re.compile(r"connect-src ([^;]*);")
 
 
@@ -199,12 +207,19 @@ class PreviewHandler(SimpleHTTPRequestHandler):
     """Serves one directory: fixed content types, no listings, no escape, no dotfiles, no request log."""
 
     def __init__(
-        self, *args: Any, host: str = "127.0.0.1", policy: str = CONTENT_SECURITY_POLICY, **kwargs: Any
+        self,
+        *args: Any,
+        host: str = "127.0.0.1",
+        policy: str = CONTENT_SECURITY_POLICY,
+        proxy: CallProxy | None = None,
+        **kwargs: Any,
     ) -> None:
         """*host* is the address asked for with ``--host``, one of the names :func:`host_allowed` accepts;
-        *policy* the Content-Security-Policy sent with every answer (:func:`site_policy`)."""
+        *policy* the Content-Security-Policy sent with every answer (:func:`site_policy`); *proxy*
+        answers the Try it panels' calls (``serve --try-it``), else a POST is refused."""
         self.given_host = host  # set first: the base class handles the request inside __init__
         self.policy = policy
+        self.proxy = proxy
         super().__init__(*args, **kwargs)
 
     def version_string(self) -> str:
@@ -223,18 +238,7 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         """Refuse other hosts' requests and paths that leave the site or name a dotfile, hand a page's
         twin to a Markdown reader, else answer as usual."""
         self.vary = False
-        address = self.server.server_address
-        bound, port = (str(address[0]), int(address[1])) if isinstance(address, tuple) else ("", 0)
-        host = self.headers.get("Host")
-        if not host:
-            self.send_error(HTTPStatus.BAD_REQUEST, "No Host header", "A request must name the host it is for.")
-            return None
-        if not host_allowed(host, self.given_host, bound, port):
-            self.send_error(
-                HTTPStatus.MISDIRECTED_REQUEST,
-                "Not this server's host name",
-                "This preview answers only requests for localhost, 127.0.0.1, [::1] or the address it listens on.",
-            )
+        if not self._own_host():
             return None
         if not self._inside_root() or self._hidden():
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
@@ -251,6 +255,51 @@ class PreviewHandler(SimpleHTTPRequestHandler):
                 relative = os.path.relpath(twin, self.directory).replace(os.sep, "/")
                 self.path = "/" + urllib.parse.quote(relative)
         return super().send_head()
+
+    def _own_host(self) -> bool:
+        """True when the request names this server in ``Host``; else the refusal is sent and False returned."""
+        address = self.server.server_address
+        bound, port = (str(address[0]), int(address[1])) if isinstance(address, tuple) else ("", 0)
+        host = self.headers.get("Host")
+        if not host:
+            self.send_error(HTTPStatus.BAD_REQUEST, "No Host header", "A request must name the host it is for.")
+            return False
+        if not host_allowed(host, self.given_host, bound, port):
+            self.send_error(
+                HTTPStatus.MISDIRECTED_REQUEST,
+                "Not this server's host name",
+                "This preview answers only requests for localhost, 127.0.0.1, [::1] or the address it listens on.",
+            )
+            return False
+        return True
+
+    def do_POST(self) -> None:
+        """A Try it panel's call, handed to the proxy (``serve --try-it``); any other POST is refused."""
+        if not self._own_host():
+            return
+        if self.proxy is None or not urllib.parse.urlsplit(self.path).path.startswith(PROXY_PATH):
+            self.send_error(HTTPStatus.METHOD_NOT_ALLOWED, "A preview serves files: GET or HEAD")
+            return
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            self.send_error(HTTPStatus.LENGTH_REQUIRED, "A call states its length")
+            return
+        if not 0 <= length <= PROXY_BODY_LIMIT:
+            self.send_error(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "A call is at most 1 MiB")
+            return
+        body = self.rfile.read(length)
+        address = self.server.server_address
+        port = address[1] if isinstance(address, tuple) else 0
+        own = {f"http://{name}:{port}" for name in (*LOOPBACK_NAMES, _shown_address(self.given_host))}
+        path = urllib.parse.urlsplit(self.path).path
+        status, text = self.proxy.reply(path, self.headers, body, own)
+        data = text.encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json" if status == 200 else "text/plain; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
     def send_error(self, code: int, message: str | None = None, explain: str | None = None) -> None:
         """A 404 is the site's own ``404.html`` (the locale's under ``/L/``); other errors as usual."""
@@ -322,7 +371,9 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def make_server(directory: Path | str, host: str = "127.0.0.1", port: int = 8000) -> ThreadingHTTPServer:
+def make_server(
+    directory: Path | str, host: str = "127.0.0.1", port: int = 8000, proxy: CallProxy | None = None
+) -> ThreadingHTTPServer:
     """A server for *directory*, bound and ready; call ``serve_forever()`` on it (port 0 picks a free one).
 
     Raises :class:`PortalError` when the directory is missing or the address cannot be bound.
@@ -331,7 +382,7 @@ def make_server(directory: Path | str, host: str = "127.0.0.1", port: int = 8000
     if not root.is_dir():
         raise PortalError(f"There is no site at {root}: build one first with `mcp-portal build --out {root}`.")
     policy = site_policy(root)
-    handler = functools.partial(PreviewHandler, directory=str(root.resolve()), host=host, policy=policy)
+    handler = functools.partial(PreviewHandler, directory=str(root.resolve()), host=host, policy=policy, proxy=proxy)
     try:
         return ThreadingHTTPServer((host, port), handler)
     except OSError as exc:
@@ -340,14 +391,16 @@ def make_server(directory: Path | str, host: str = "127.0.0.1", port: int = 8000
         ) from None
 
 
-def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000) -> None:
-    """Serve *directory* until interrupted (Ctrl+C), printing the URL to open."""
-    server = make_server(directory, host, port)
+def serve(
+    directory: Path, host: str = "127.0.0.1", port: int = 8000, *, proxy: CallProxy | None = None, start: str = ""
+) -> None:
+    """Serve *directory* until interrupted (Ctrl+C), printing the URL to open (the root, then *start*)."""
+    server = make_server(directory, host, port, proxy)
     bound_host, bound_port = server.server_address[:2]
     shown = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
     if ":" in shown:
         shown = f"[{shown}]"
-    message = f"Serving {directory} at http://{shown}:{bound_port}/ (Ctrl+C to stop)"
+    message = f"Serving {directory} at http://{shown}:{bound_port}/{start} (Ctrl+C to stop)"
     print(for_terminal(message), file=sys.stdout, flush=True)
     with server, contextlib.suppress(KeyboardInterrupt):
         server.serve_forever()

@@ -20,7 +20,7 @@ from typing import Any
 from generator.config import checks
 from generator.config.files import replace_file
 from generator.config.limits import LIMITS as LIMITS
-from generator.config.option import BUILD, CHECK, SERVER_COMMANDS, TRANSLATIONS, Option
+from generator.config.option import BUILD, CHECK, SERVE, SERVER_COMMANDS, TRANSLATIONS, Option
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -203,7 +203,13 @@ OPTIONS: tuple[Option, ...] = (
             "([docs/site.md](site.md#try-it-calling-a-tool-from-its-page))"
         ),
         usage="--try-it",
-        commands=(BUILD, CHECK),
+        commands=(BUILD, CHECK, SERVE),
+        references={
+            SERVE: "build a preview of the portal from the server (the bundled demo by default) with the Try it panel "
+            "on every endpoint, stdio included, calling through this preview's own proxy "
+            "([docs/site.md](site.md#trying-locally-serve---try-it))"
+        },
+        helps={SERVE: "preview the portal with the Try it panel on every endpoint, through a local proxy"},
     ),
     Option(
         key="try_it_tools",
@@ -219,7 +225,7 @@ OPTIONS: tuple[Option, ...] = (
         ),
         usage="--try-it-tools file_defect,delete_document",
         metavar="NAME,...",
-        commands=(BUILD, CHECK),
+        commands=(BUILD, CHECK, SERVE),
         default_doc="none",
     ),
     Option(

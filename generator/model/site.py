@@ -124,7 +124,21 @@ class SiteModel:
 
     def try_it(self, tool: ToolDoc) -> TryIt | None:
         """The Try it panel of *tool*'s page, when the site offers one (:mod:`generator.model.try_it`)."""
-        return try_it(tool, self.config.try_it_tools) if self.config.try_it else None
+        if not self.config.try_it:
+            return None
+        return try_it(tool, self.config.try_it_tools, proxy=self.config.try_it_proxy)
+
+    @cached_property
+    def try_it_panels(self) -> tuple[TryIt, ...]:
+        """Every panel of the site, in tool order (empty without ``try_it``)."""
+        if not self.config.try_it:
+            return ()
+        return tuple(panel for tool in self.tools if (panel := self.try_it(tool)) is not None)
+
+    @property
+    def try_it_origins(self) -> tuple[str, ...]:
+        """Every origin a panel of this site may send to besides its own, sorted."""
+        return tuple(sorted({panel.origin for panel in self.try_it_panels if panel.origin is not None}))
 
     def try_it_warnings(self) -> list[str]:
         """What an author should know about the ``try_it`` settings: names that match no tool, or no panel at all."""
@@ -135,20 +149,13 @@ class SiteModel:
         unknown = [name for name in listed if self.tool_named(name) is None]
         if unknown:
             found.append(f"try_it_tools names tools the server does not list: {', '.join(unknown[:5])}")
-        if not self.try_it_origins:
+        if not self.try_it_panels:
             found.append(
                 "try_it is on, but no page gets the Try it panel: it needs a tool declared readOnlyHint: true "
                 "(or listed in try_it_tools) on a Streamable HTTP endpoint whose address is https:// or a "
                 "loopback http:// one (set `public` for the endpoint in portal.yaml)"
             )
         return found
-
-    @cached_property
-    def try_it_origins(self) -> tuple[str, ...]:
-        """Every origin a panel of this site may send to, sorted (empty without ``try_it``)."""
-        if not self.config.try_it:
-            return ()
-        return tuple(sorted({panel.origin for tool in self.tools if (panel := self.try_it(tool)) is not None}))
 
     def item_named(self, subject: str, name: str) -> ItemDoc | None:
         """The prompt, resource or resource template a change names (by name, URI or URI template)."""

@@ -8,6 +8,10 @@ A panel is offered only where a call from a reader's browser can be made safely:
   loopback ``http://`` one (a server on the reader's own machine), with no ``${VAR}`` left in it;
 * the tool does not require task-augmented execution (the panel makes a plain ``tools/call``).
 
+Under ``serve --try-it`` (:data:`PROXY_PATH`) every endpoint qualifies, stdio included: the panel
+posts to the preview's own proxy, which calls the endpoint through the SDK with the configured
+auth, so the page holds no secret field and connects to its own origin only.
+
 :meth:`TryIt.data` is everything the panel's script needs, as JSON: the endpoint, the era and its
 protocol version, the auth headers as patterns (``Bearer ${TOKEN}``, never a value), the example
 arguments and both schemas.  The page embeds it as a JSON data block; nothing on the page calls the
@@ -20,11 +24,13 @@ import json
 import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import quote, urlsplit
 
 from generator.model.calls import ACCEPT, CAPABILITIES_META, CLIENT_INFO, PROTOCOL_META, EndpointCall
 
 _LOOPBACK = ("127.0.0.1", "::1", "localhost")
+PROXY_PATH = "/.mcp-portal/try-it/"
+"""Where ``serve --try-it`` answers a panel's call: this path, then the endpoint's name."""
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
@@ -56,8 +62,11 @@ class TryIt:
     """One tool's panel: the endpoint it calls and what the reader must confirm first."""
 
     tool: str
+    endpoint: str
+    """The endpoint's name (``serve --try-it`` calls it by name)."""
     call: EndpointCall
-    origin: str
+    origin: str | None
+    """The origin the page may connect to; None through the preview's proxy (the page's own origin)."""
     arguments: Any
     input_schema: Any
     output_schema: Any
@@ -66,8 +75,20 @@ class TryIt:
     ``open-world``); empty for a tool declared read-only."""
 
     @property
+    def proxied(self) -> bool:
+        return self.origin is None
+
+    @property
+    def url(self) -> str:
+        """Where the panel posts: the endpoint's URL, or the preview's proxy path for the endpoint."""
+        return f"{PROXY_PATH}{quote(self.endpoint, safe='')}" if self.proxied else self.call.address
+
+    @property
     def variables(self) -> tuple[str, ...]:
-        """The ``${VAR}`` names of the endpoint's auth headers: one secret field each, in order."""
+        """The ``${VAR}`` names of the endpoint's auth headers: one secret field each, in order (none
+        through the proxy, which sends the configured headers itself)."""
+        if self.proxied:
+            return ()
         found: list[str] = []
         for _, pattern in self.call.auth:
             for name in _VAR.findall(pattern):
@@ -90,10 +111,11 @@ class TryIt:
         escapes it for a ``<script>`` data block)."""
         return {
             "tool": self.tool,
-            "url": self.call.address,
+            "url": self.url,
+            "proxy": self.proxied,
             "sessionless": self.call.sessionless,
             "protocolVersion": self.protocol_version,
-            "auth": [[name, pattern] for name, pattern in self.call.auth],
+            "auth": [] if self.proxied else [[name, pattern] for name, pattern in self.call.auth],
             "arguments": self.arguments,
             "inputSchema": self.input_schema,
             "outputSchema": self.output_schema,
@@ -105,10 +127,11 @@ class TryIt:
         }
 
 
-def try_it(tool: Any, listed: tuple[str, ...]) -> TryIt | None:
+def try_it(tool: Any, listed: tuple[str, ...], *, proxy: bool = False) -> TryIt | None:
     """The panel of *tool* (a :class:`generator.model.tool.ToolDoc`), or None when it gets none.
 
-    *listed* are the tools the author allows although they are not declared read-only.
+    *listed* are the tools the author allows although they are not declared read-only; with *proxy*
+    (``serve --try-it``) the first endpoint that offers the tool is called through the preview.
     """
     read_only = tool.access.hint("readOnlyHint")
     declared_read_only = read_only.declared and read_only.value is True
@@ -119,7 +142,7 @@ def try_it(tool: Any, listed: tuple[str, ...]) -> TryIt | None:
     for endpoint in tool.callers:
         call: EndpointCall = endpoint.call
         origin = panel_origin(call.address) if call.is_http else None
-        if origin is None or tool.name not in call.offered:
+        if (origin is None and not proxy) or tool.name not in call.offered:
             continue
         confirm: tuple[str, ...] = ()
         if not declared_read_only:
@@ -127,5 +150,6 @@ def try_it(tool: Any, listed: tuple[str, ...]) -> TryIt | None:
             if tool.access.hint("openWorldHint").value:
                 confirm += ("open-world",)
         arguments = tool.example_args.value if tool.example_args.ok else {}
-        return TryIt(tool.name, call, origin, arguments, tool.input_schema, tool.output_schema, confirm)
+        where = None if proxy else origin
+        return TryIt(tool.name, endpoint.name, call, where, arguments, tool.input_schema, tool.output_schema, confirm)
     return None

@@ -33,6 +33,7 @@
     "readOnly", "writeOnly", "$defs", "definitions", "x-mcp-header"
   ];
   var TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+  var RUN = "mcp-portal-try-it-run"; // serve --try-it's token for this tab (its key, not a server's secret)
 
   var args = document.getElementById("try-args");
   var check = document.getElementById("try-check");
@@ -318,8 +319,16 @@
     return { jsonrpc: "2.0", id: id, method: "tools/call", params: params };
   }
 
+  /* serve --try-it: the preview calls the endpoint itself, through the SDK, and answers in JSON-RPC. */
+  async function proxied(value, signal) {
+    var token = sessionStorage.getItem(RUN);
+    if (!token) return null;
+    return exchange("POST", { "Mcp-Portal-Run": token }, { name: data.tool, arguments: value }, signal);
+  }
+
   /* The call in the endpoint's era; returns the exchange of the tools/call request. */
   async function run(value, signal) {
+    if (data.proxy) return proxied(value, signal);
     var auth = authHeaders();
     var params = {};
     paramHeaders(data.inputSchema, value, params);
@@ -355,8 +364,12 @@
 
   function show(result, elapsed) {
     answer.textContent = "";
+    if (result === null) {
+      status.textContent = say("no_run_token");
+      return;
+    }
     status.textContent = say("answered", { ms: Math.round(elapsed) });
-    var id = data.sessionless ? 1 : 2;
+    var id = data.sessionless || data.proxy ? 1 : 2;
     var message = reply(result, id) || reply(result, 1);
     if (!result.response.ok) {
       answer.appendChild(element("p", say("http_status", { status: result.response.status }), "try-bad"));
@@ -435,5 +448,14 @@
   window.addEventListener("pagehide", function () {
     document.querySelectorAll(".try-secret").forEach(function (input) { input.value = ""; });
   });
+  // serve --try-it prints an address whose fragment holds its run token: keep it for this tab, and
+  // take it out of the address bar so that it is not copied along with a link.
+  if (data.proxy) {
+    var given = new URLSearchParams(location.hash.slice(1)).get("try-it");
+    if (given) {
+      sessionStorage.setItem(RUN, given);
+      history.replaceState(null, "", location.pathname + location.search);
+    }
+  }
   recheck();
 })();
