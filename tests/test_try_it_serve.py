@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import re
 import subprocess
+import tempfile
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,19 +30,19 @@ def preview() -> Iterator[str]:
     """The address ``serve --try-it`` prints (a tool page, the run token in its fragment)."""
     port = free_port()
     argv = [PYTHON, "-m", "generator", "serve", "--try-it", "--port", str(port)]
-    proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        lines = [proc.stdout.readline(), proc.stdout.readline()]
-        found = re.search(r"at (http://\S+) \(Ctrl\+C to stop\)", lines[1])
-        assert found, (
-            f"serve --try-it printed {lines!r}, stderr {proc.stderr.read() if proc.poll() is not None else ''}"
-        )
-        assert lines[0].startswith("Try it: 3 tool page(s) have the panel")
-        yield found.group(1)
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+    with tempfile.TemporaryFile("w+") as errors:
+        proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
+        try:
+            assert proc.stdout is not None
+            lines = [proc.stdout.readline(), proc.stdout.readline()]
+            found = re.search(r"at (http://\S+) \(Ctrl\+C to stop\)", lines[1])
+            errors.seek(0)
+            assert found, f"serve --try-it printed {lines!r}, and on stderr {errors.read()!r}"
+            assert lines[0].startswith("Try it: 3 tool page(s) have the panel")
+            yield found.group(1)
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
 
 
 def _parts(address: str) -> tuple[str, str]:
