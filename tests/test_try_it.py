@@ -55,6 +55,7 @@ def tried() -> dict[str, bytes]:
         ("http://127.0.0.1:8765/mcp/", "http://127.0.0.1:8765"),
         ("http://localhost/mcp", "http://localhost"),
         ("http://[::1]:9000/mcp", "http://[::1]:9000"),
+        ("http://127.0.0.2:9/mcp", "http://127.0.0.2:9"),
         ("http://mcp.example.com/mcp/", None),  # plain http to another machine: readable by anyone between
         ("http://10.0.0.5/mcp/", None),
         ("https://${HOST}/mcp/", None),  # the page must send where it shows

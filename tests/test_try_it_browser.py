@@ -180,6 +180,23 @@ def test_a_bad_argument_is_flagged_and_still_answered_as_the_server_answers_it(p
     expect(check).to_contain_text("This is not valid JSON")
 
 
+def test_the_panel_works_from_the_keyboard_with_labelled_fields(page: Any, sites: Sites) -> None:
+    from playwright.sync_api import expect
+
+    sent = _requests(page, sites.token_origin)
+    page.goto(sites.token + "ar/tools/search_chat/")
+    assert page.get_by_label("الوسائط (JSON)").input_value().startswith("{")  # each field has its label
+    page.get_by_label("قيمة ${DEMO_TOKEN}").fill(TOKEN)
+    page.focus("#try-args")
+    page.keyboard.press("Tab")  # from the arguments to the secret field, then to Send
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.className") == "try-send"
+    page.keyboard.press("Enter")
+    expect(page.locator(".try-answer")).to_contain_text("structuredContent مطابق لمخطط الإخراج.", timeout=20_000)
+    assert page.get_attribute(".try-status", "role") == "status"
+    assert len(sent) == 1
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 def test_axe_finds_nothing_serious_with_the_answer_open(browser: Any, sites: Sites, scheme: str) -> None:
     context = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=scheme, bypass_csp=True)

@@ -6,10 +6,12 @@ import no renderer, and ``build --from`` imports no MCP SDK.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from generator.commands.demo_portal import demo_config, demo_endpoints, is_bundled_demo
-from generator.config.portal import PortalConfig
+from generator.config.portal import PortalConfig, ServerSpec
 from generator.snapshot.remembered import ToolMemory
 from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot
 
@@ -38,18 +40,22 @@ def obtain_snapshot(
     # Imported here: the SDK takes a second to import, and offline builds never need it.
     from generator.connect.introspect import introspect_all
 
-    if not config.connections:
-        # No server given: document the bundled demo's three endpoints, as a product portal would.
-        from generator.demo.launch import running_http_demo
+    with servers_to_document(config) as (specs, config):
+        found = introspect_all(
+            specs, config.limits, config.capability_version, lenient=lenient, warnings=introspect_warnings
+        )
+        return frozen(found), config
 
-        demo = demo_config(config)
-        with running_http_demo() as base:
-            specs = demo_endpoints(base)
-            found = introspect_all(
-                specs, demo.limits, demo.capability_version, lenient=lenient, warnings=introspect_warnings
-            )
-            return frozen(found), demo
-    found = introspect_all(
-        config.connections, config.limits, config.capability_version, lenient=lenient, warnings=introspect_warnings
-    )
-    return frozen(found), config
+
+@contextmanager
+def servers_to_document(config: PortalConfig) -> Iterator[tuple[tuple[ServerSpec, ...], PortalConfig]]:
+    """The endpoints to connect to, with the configuration to build with: the configured ones, or with
+    no server given the bundled demo's three endpoints, as a product portal would have them (its HTTP
+    server runs until the block ends)."""
+    if config.connections:
+        yield config.connections, config
+        return
+    from generator.demo.launch import running_http_demo
+
+    with running_http_demo() as base:
+        yield demo_endpoints(base), demo_config(config)

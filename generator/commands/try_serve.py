@@ -23,12 +23,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hmac
-import ipaddress
 import json
 import secrets
 import tempfile
-from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -36,10 +34,11 @@ from urllib.parse import unquote
 
 from generator.commands.arguments import config_from_args
 from generator.commands.build import site_files
-from generator.commands.demo_portal import demo_config, demo_endpoints
+from generator.commands.obtain import servers_to_document
 from generator.commands.serve import serve
-from generator.config.portal import Limits, PortalConfig, ServerSpec
+from generator.config.portal import Limits, ServerSpec
 from generator.errors import UsageError
+from generator.model.calls import is_loopback
 from generator.model.gather import gather
 from generator.model.try_it import PROXY_PATH
 from generator.publish.write import publish
@@ -89,36 +88,13 @@ class TryItProxy:
         return 200, json.dumps(call_tool(spec, self.limits, name, arguments), ensure_ascii=True)
 
 
-def is_loopback(host: str) -> bool:
-    """Whether *host* (``--host``) is this machine only: ``localhost`` or a loopback address."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
-
-
-@contextmanager
-def documented(config: PortalConfig) -> Iterator[tuple[tuple[ServerSpec, ...], PortalConfig]]:
-    """The endpoints to introspect and call, with the configuration to build with: the configured
-    ones, or the bundled demo's (its HTTP server running until the block ends)."""
-    if config.connections:
-        yield config.connections, config
-        return
-    from generator.demo.launch import running_http_demo
-
-    with running_http_demo() as base:
-        yield demo_endpoints(base), demo_config(config)
-
-
 def serve_try_it(args: argparse.Namespace, say: Any) -> int:
     """``serve --try-it``: build the preview, then serve it with the proxy until interrupted."""
     if not is_loopback(args.host):
         raise UsageError(f"serve --try-it listens on this machine only: use --host 127.0.0.1 (not {args.host}).")
     from generator.connect.introspect import introspect_all
 
-    with documented(config_from_args(args)) as (specs, config):
+    with servers_to_document(config_from_args(args)) as (specs, config):
         snapshot = frozen(introspect_all(specs, config.limits, config.capability_version))
         config = dataclasses.replace(config, try_it=True, try_it_proxy=True, search=False, base_url=None)
         files, warnings = site_files(snapshot, config)

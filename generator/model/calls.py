@@ -87,6 +87,17 @@ def is_sessionless(protocol_version: str) -> bool:
     return bool(_DATE.fullmatch(protocol_version)) and protocol_version >= MODERN
 
 
+def is_loopback(host: str) -> bool:
+    """Whether *host* (a URL's host or a ``--host``) is this machine only: ``localhost`` or a loopback address."""
+    host = host.strip("[]").rstrip(".").lower()
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
 def is_local(url: str) -> bool:
     """Whether *url* names this machine or a private network (loopback, private, link-local, ``localhost``)."""
     host = (urlsplit(url).hostname or "").rstrip(".").lower()

@@ -26,9 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import quote, urlsplit
 
-from generator.model.calls import ACCEPT, CAPABILITIES_META, CLIENT_INFO, PROTOCOL_META, EndpointCall
+from generator.model.calls import ACCEPT, CAPABILITIES_META, CLIENT_INFO, PROTOCOL_META, EndpointCall, is_loopback
 
-_LOOPBACK = ("127.0.0.1", "::1", "localhost")
 PROXY_PATH = "/.mcp-portal/try-it/"
 """Where ``serve --try-it`` answers a panel's call: this path, then the endpoint's name."""
 _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
@@ -51,7 +50,7 @@ def panel_origin(url: str) -> str | None:
     host = (parts.hostname or "").lower()
     if not host or parts.username is not None or parts.password is not None:
         return None
-    if parts.scheme == "https" or (parts.scheme == "http" and host in _LOOPBACK):
+    if parts.scheme == "https" or (parts.scheme == "http" and is_loopback(host)):
         shown = f"[{host}]" if ":" in host else host
         return f"{parts.scheme}://{shown}" + (f":{port}" if port is not None else "")
     return None

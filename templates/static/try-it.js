@@ -61,7 +61,7 @@
     return value.length > SHOWN ? value.slice(0, SHOWN) + "\n" + say("cut", { limit: SHOWN }) : value;
   }
 
-  function block_of(value) {
+  function preformatted(value) {
     var pre = element("pre", cut(typeof value === "string" ? value : JSON.stringify(value, null, 2)));
     pre.dir = "ltr";
     pre.tabIndex = 0;
@@ -374,12 +374,12 @@
     if (!result.response.ok) {
       answer.appendChild(element("p", say("http_status", { status: result.response.status }), "try-bad"));
       if (message && message.error) showError(message.error);
-      else if (result.raw) answer.appendChild(block_of(result.raw));
+      else if (result.raw) answer.appendChild(preformatted(result.raw));
       return;
     }
     if (!message) {
       answer.appendChild(element("p", say("no_answer"), "try-bad"));
-      if (result.raw) answer.appendChild(block_of(result.raw));
+      if (result.raw) answer.appendChild(preformatted(result.raw));
       return;
     }
     if (message.error) {
@@ -390,11 +390,11 @@
     answer.appendChild(element("p", say(outcome.isError ? "tool_error" : "tool_ok"), outcome.isError ? "try-bad" : ""));
     (Array.isArray(outcome.content) ? outcome.content : []).forEach(function (item) {
       var textItem = item && item.type === "text" && typeof item.text === "string";
-      answer.appendChild(block_of(textItem ? item.text : item));
+      answer.appendChild(preformatted(textItem ? item.text : item));
     });
     if (outcome.structuredContent !== undefined) {
       answer.appendChild(element("h3", "structuredContent"));
-      answer.appendChild(block_of(outcome.structuredContent));
+      answer.appendChild(preformatted(outcome.structuredContent));
       if (data.outputSchema) {
         showVerdict(answer, verdict(data.outputSchema, outcome.structuredContent, "structuredContent"), "output_ok", "output_bad");
       }
@@ -407,7 +407,7 @@
     var code = error && error.code !== undefined ? error.code : "?";
     var said = error && typeof error.message === "string" ? error.message : "";
     answer.appendChild(element("p", say("rpc_error", { code: code, message: said }), "try-bad"));
-    if (error && error.data !== undefined) answer.appendChild(block_of(error.data));
+    if (error && error.data !== undefined) answer.appendChild(preformatted(error.data));
   }
 
   form.addEventListener("submit", async function (event) {
