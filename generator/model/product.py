@@ -320,11 +320,9 @@ class ResourceDoc(ItemDoc):
         return text_of(self.annotations, "lastModified")
 
     @cached_property
-    def example_uri(self) -> str | None:
-        """The URI to read: a resource's own, or a template's with every variable filled with a value
-        made from its name, as tool examples are made; None when the template cannot be expanded."""
-        if not self.template:
-            return self.uri
+    def example_variables(self) -> dict[str, str] | None:
+        """A template's variables, each filled with a value made from its name, as tool examples are
+        made; None for a plain resource or a template that did not parse."""
         parsed = self.parsed
         if parsed is None or parsed.error is not None:
             return None
@@ -334,7 +332,18 @@ class ResourceDoc(ItemDoc):
         example = example_for(schema)
         if not example.ok or not isinstance(example.value, dict):
             return None
-        return expand(parsed, {n: str(example.value[n]) for n in names})
+        return {n: str(example.value[n]) for n in names}
+
+    @cached_property
+    def example_uri(self) -> str | None:
+        """The URI to read: a resource's own, or a template's with every variable filled
+        (:attr:`example_variables`); None when the template cannot be expanded."""
+        if not self.template:
+            return self.uri
+        values = self.example_variables
+        if values is None or self.parsed is None:
+            return None
+        return expand(self.parsed, values)
 
     @property
     def call_request(self) -> tuple[str, dict[str, Any], str] | None:
