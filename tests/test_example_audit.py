@@ -30,7 +30,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.example_audit import RULES, Leaf, exclusive_pairs, given_values, judge
+from tests.example_audit import RULES, Leaf, audit_corpus, exclusive_pairs, given_values, judge, report
+
+
+def test_the_corpus_stays_within_one_questionable_value_per_50_tool_pages() -> None:
+    pages, found = audit_corpus()
+    print(report(pages, found))  # shown with -s, and on failure: every flagged value, by rule
+    assert pages >= 1000, "the corpus shrank: the budget would mean less"
+    assert len(found) <= pages // 50, report(pages, found)
 
 
 def _leaf(name: str, value: str, description: str = "", schema: Any = None) -> Leaf:

@@ -21,7 +21,7 @@ from generator.model.calls import CallSequence, EndpointCall
 from generator.model.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
 from generator.model.kinds import PageKind
 from generator.schema.examples import example_for
-from generator.schema.uritemplate import ParsedTemplate, expand, parse
+from generator.schema.uritemplate import ParsedTemplate, expand, parse, segment_words
 from generator.slugs import item_slugs
 from generator.snapshot.records import EndpointRecord
 from generator.text import json_block
@@ -321,13 +321,18 @@ class ResourceDoc(ItemDoc):
 
     @cached_property
     def example_variables(self) -> dict[str, str] | None:
-        """A template's variables, each filled with a value made from its name, as tool examples are
-        made; None for a plain resource or a template that did not parse."""
+        """A template's variables, each filled with a value made from its name and the path segment it
+        follows (``pods/{name}`` is ``my-pod``; a ``count`` is a number), as tool examples are made; None
+        for a plain resource or a template that did not parse."""
         parsed = self.parsed
         if parsed is None or parsed.error is not None:
             return None
         names = [v.name for v in parsed.variables]
-        properties = {n: {"type": "string", "minLength": 1} for n in names}
+        words = segment_words(parsed)
+        properties = {
+            n: {"type": "string", "minLength": 1, **({"description": f"The {words[n]} {n}"} if n in words else {})}
+            for n in names
+        }
         schema = {"type": "object", "properties": properties, "required": names}
         example = example_for(schema)
         if not example.ok or not isinstance(example.value, dict):
