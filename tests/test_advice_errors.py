@@ -58,4 +58,9 @@ async def test_a_bad_argument_is_answered_as_the_rows_say(mode: str, pages: dict
     assert f"| A missing argument is refused: {both} |" in twin
     assert "older servers" not in twin
     html = pages["en/tools/search_chat/index.html"]
-    assert "A value of <code" in html and both in html and "older servers" not in html
+    code = '<code dir="ltr">'
+    both_html = (
+        f"a result with {code}isError: true</code>, or a JSON-RPC error such as {code}-32602</code> or "
+        f"{code}-32603</code> (servers differ)"
+    )
+    assert "A value of <code" in html and both_html in html and "older servers" not in html
