@@ -38,6 +38,7 @@ class Limits:
     max_schema_bytes: int = default("limits.max_schema_bytes")
     max_schema_depth: int = default("limits.max_schema_depth")
     max_render_seconds: float = default("limits.max_render_seconds")
+    max_snapshot_bytes: int = default("limits.max_snapshot_bytes")
 
 
 _TEMPLATE = re.compile(r"(?:[A-Za-z][A-Za-z0-9-]* )?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")

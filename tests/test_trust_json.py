@@ -1,0 +1,145 @@
+"""JSON files read from the user's disk are bounded in size and refused when a key repeats (issue 47).
+
+- a snapshot file larger than ``limits.max_snapshot_bytes`` (``--max-snapshot-bytes``, 128 MiB by
+  default) is refused with one paragraph naming the option, exit code 1, before it is read: for
+  ``--from``, ``--previous``, each side of ``diff``, the site's ``snapshot.json`` in ``check`` and
+  ``translations --from``. The files are sparse (4.5 GB that take no disk) and the command runs
+  under a 2 GiB address-space limit, so a command that tried to read one fails the test instead of
+  filling the machine's memory; a pipe that never ends is read only up to the bound.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import resource
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.golden_tool import SNAPSHOT
+
+HUGE = 4_500_000_000
+"""The size of the attack's snapshot: 4.5 GB, which passed 8 GB of memory."""
+ADDRESS_SPACE = 2 << 30
+"""What a command may map: far less than reading HUGE would take."""
+
+
+def _limited() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (ADDRESS_SPACE, ADDRESS_SPACE))
+
+
+def _run(cwd: Path, *argv: str, stdin: int | None = None) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "generator", *argv],
+        cwd=cwd,
+        stdin=stdin,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_limited,
+    )
+
+
+def _finished(proc: subprocess.Popen[str]) -> tuple[int, str]:
+    try:
+        _, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return proc.returncode, err
+
+
+def _sparse(path: Path, size: int = HUGE) -> Path:
+    with path.open("wb") as handle:
+        handle.truncate(size)
+    return path
+
+
+def _built(tmp_path: Path) -> Path:
+    site = tmp_path / "site"
+    argv = ["build", "--from", str(SNAPSHOT), "--out", str(site), "--no-search", "--locales", "en", "--jobs", "1"]
+    code, err = _finished(_run(tmp_path, *argv))
+    assert code == 0, err
+    return site
+
+
+def _argv(tmp_path: Path, where: str) -> tuple[list[str], Path]:
+    """The command that reads a huge snapshot *where*, and that file."""
+    huge = _sparse(tmp_path / "huge.json")
+    site = ["--out", str(tmp_path / "out"), "--no-search", "--locales", "en", "--jobs", "1"]
+    if where == "--from":
+        return ["build", "--from", str(huge), *site], huge
+    if where == "--previous":
+        return ["build", "--from", str(SNAPSHOT), "--previous", str(huge), *site], huge
+    if where == "diff OLD":
+        return ["diff", str(huge), str(SNAPSHOT)], huge
+    if where == "diff NEW":
+        return ["diff", str(SNAPSHOT), str(huge)], huge
+    if where == "translations --from":
+        return ["translations", "--locale", "ru", "--from", str(huge), "-o", str(tmp_path / "ru.yaml")], huge
+    site_dir = _built(tmp_path)  # check: the site's own snapshot.json
+    inner = _sparse(site_dir / "snapshot.json")
+    return ["check", "--from", str(SNAPSHOT), "--out", str(site_dir), "--locales", "en", "--no-search"], inner
+
+
+@pytest.mark.parametrize("where", ["--from", "--previous", "diff OLD", "diff NEW", "check", "translations --from"])
+def test_a_snapshot_past_the_bound_is_refused_before_it_is_read(tmp_path: Path, where: str) -> None:
+    argv, huge = _argv(tmp_path, where)
+    code, err = _finished(_run(tmp_path, *argv))
+    assert code == 1, err
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("mcp-portal: error: "), err
+    assert f"The snapshot {huge} holds 4,500,000,000 bytes, more than the 134,217,728 bytes (128 MiB)" in err
+    assert "--max-snapshot-bytes" in err and "max_snapshot_bytes" in err
+    assert not (tmp_path / "out").exists()
+
+
+@contextlib.contextmanager
+def _endless(proc: subprocess.Popen[str]) -> Iterator[list[int]]:
+    """Feed *proc*'s stdin with a JSON text that never ends, until it stops reading; yields the count written."""
+    written = [0]
+
+    def feed() -> None:
+        assert proc.stdin is not None
+        with contextlib.suppress(OSError, ValueError):  # a broken pipe once the reader is gone
+            proc.stdin.write('{"snapshot_version": 2, "tools": [')
+            while True:
+                proc.stdin.write('{"name": "t"},' * 4096)
+                written[0] += 14 * 4096
+
+    thread = threading.Thread(target=feed, daemon=True)
+    thread.start()
+    try:
+        yield written
+    finally:
+        proc.kill()
+        thread.join(timeout=10)
+
+
+def test_a_pipe_that_never_ends_is_read_only_up_to_the_bound(tmp_path: Path) -> None:
+    proc = _run(tmp_path, "diff", "/dev/stdin", str(SNAPSHOT), "--max-snapshot-bytes", "1048576", stdin=subprocess.PIPE)
+    with _endless(proc) as written:
+        code = proc.wait(timeout=120)
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert code == 1, err
+    assert "The snapshot /dev/stdin holds more than 1,048,576 bytes, more than the 1,048,576 bytes (1 MiB)" in err
+    assert written[0] < 64 * 1048576  # it stopped reading near the bound (a pipe buffers a little)
+
+
+def test_the_bound_is_a_setting_of_portal_yaml_and_a_bad_value_a_usage_error(tmp_path: Path) -> None:
+    config = tmp_path / "portal.yaml"
+    config.write_text("limits:\n  max_snapshot_bytes: 1000\n", encoding="utf-8")
+    argv = ["build", "--config", str(config), "--from", str(SNAPSHOT), "--out", str(tmp_path / "out"), "--no-search"]
+    code, err = _finished(_run(tmp_path, *argv))
+    assert code == 1 and "more than the 1,000 bytes" in err and not (tmp_path / "out").exists(), err
+    size = SNAPSHOT.stat().st_size
+    code, err = _finished(_run(tmp_path, *argv, "--max-snapshot-bytes", str(size)))  # the option wins over the file
+    assert code == 0, err
+    code, err = _finished(_run(tmp_path, "diff", str(SNAPSHOT), str(SNAPSHOT), "--max-snapshot-bytes", "0"))
+    assert code == 2 and "`--max-snapshot-bytes` must be a positive whole number" in err, err
