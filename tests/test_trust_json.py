@@ -5,22 +5,34 @@
   ``--from``, ``--previous``, each side of ``diff``, the site's ``snapshot.json`` in ``check`` and
   ``translations --from``. The files are sparse (4.5 GB that take no disk) and the command runs
   under a 2 GiB address-space limit, so a command that tried to read one fails the test instead of
-  filling the machine's memory; a pipe that never ends is read only up to the bound.
+  filling the machine's memory; a pipe that never ends is read only up to the bound;
+- an object that names a key twice is refused, in every JSON input mcp-portal parses itself: a
+  snapshot (``--from``, ``--previous``, ``diff``, a watch's reread), an OpenAPI document in JSON, and
+  a Try it call to the preview's proxy (``tests/test_try_it_serve.py``). JSON leaves which of the two
+  values counts to each reader, so two programs would read two documents; the message names where.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import resource
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 
+from generator.authoring.openapi import load_openapi
+from generator.errors import PortalError
+from generator.snapshot.remembered import ToolMemory
+from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import Run
 from tests.golden_tool import SNAPSHOT
+
+Cli = Callable[..., Run]
 
 HUGE = 4_500_000_000
 """The size of the attack's snapshot: 4.5 GB, which passed 8 GB of memory."""
@@ -143,3 +155,68 @@ def test_the_bound_is_a_setting_of_portal_yaml_and_a_bad_value_a_usage_error(tmp
     assert code == 0, err
     code, err = _finished(_run(tmp_path, "diff", str(SNAPSHOT), str(SNAPSHOT), "--max-snapshot-bytes", "0"))
     assert code == 2 and "`--max-snapshot-bytes` must be a positive whole number" in err, err
+
+
+def _repeat_a_key(text: str, place: str) -> str:
+    """*text* (a snapshot) with a second ``"snapshot_version"`` at the top level, or a second ``"limit"`` in
+    the properties of the first tool that has one."""
+    data = json.loads(text)
+    if place == "top level":
+        data = {"MARK": None, **data}
+        second = '"snapshot_version": 1'
+    else:
+        schema = next(t["inputSchema"] for t in data["tools"] if "limit" in t["inputSchema"].get("properties", {}))
+        schema["properties"] = {"MARK": None, **schema["properties"]}
+        second = '"limit": {"type": "string"}'
+    return json.dumps(data, indent=2).replace('"MARK": null', second, 1)
+
+
+@pytest.mark.parametrize("place", ["top level", "a schema's properties"])
+@pytest.mark.parametrize("reader", ["--from", "--previous", "diff"])
+def test_a_snapshot_that_repeats_a_key_is_refused_naming_where(
+    tmp_path: Path, cli: Cli, place: str, reader: str
+) -> None:
+    text = _repeat_a_key(SNAPSHOT.read_text(encoding="utf-8"), place)
+    twice = tmp_path / "twice.json"
+    twice.write_text(text, encoding="utf-8")
+    json.loads(text)  # Python's own parser takes it, keeping the last value
+    site = ["--out", str(tmp_path / "site"), "--no-search", "--locales", "en", "--jobs", "1"]
+    argv = {
+        "--from": ["build", "--from", str(twice), *site],
+        "--previous": ["build", "--from", str(SNAPSHOT), "--previous", str(twice), *site],
+        "diff": ["diff", str(SNAPSHOT), str(twice)],
+    }[reader]
+    run = cli(*argv)
+    assert run.code == 1, run.err
+    assert run.err.startswith(f"mcp-portal: error: The snapshot {twice} is not usable: ") and run.err.count("\n") == 1
+    key, at = ("snapshot_version", "the top level") if place == "top level" else ("limit", ".inputSchema.properties`")
+    assert f'names the key "{key}" twice, and JSON leaves which of the two values counts to each reader' in run.err
+    assert at in run.err and (place == "top level" or "`tools[" in run.err), run.err
+    assert not (tmp_path / "site").exists()
+
+
+def test_an_openapi_document_that_repeats_a_key_is_refused(tmp_path: Path) -> None:
+    path = tmp_path / "api.json"
+    path.write_text(
+        '{"openapi": "3.1.0", "info": {"title": "A", "version": "1"}, "paths": {"/a": {}, "/a": {"get": {}}}}',
+        encoding="utf-8",
+    )
+    with pytest.raises(PortalError) as caught:
+        load_openapi(path)
+    assert caught.value.message == (
+        f'The OpenAPI document {path} names the key "/a" twice in one object, and JSON leaves which of the two '
+        f"values counts to each reader. Keep one of them and build again."
+    )
+
+
+def test_a_watch_rereading_a_snapshot_refuses_a_repeated_key_as_a_fresh_read_does(tmp_path: Path) -> None:
+    """``build --watch`` reads a changed snapshot through its memory of the tools it has read."""
+    twice = tmp_path / "twice.json"
+    twice.write_text(_repeat_a_key(SNAPSHOT.read_text(encoding="utf-8"), "a schema's properties"), encoding="utf-8")
+    memory = ToolMemory()
+    load_snapshot(SNAPSHOT, memory)
+    with pytest.raises(PortalError) as warm:
+        load_snapshot(twice, memory)
+    with pytest.raises(PortalError) as fresh:
+        load_snapshot(twice)
+    assert warm.value.message == fresh.value.message and 'the key "limit" twice' in fresh.value.message
