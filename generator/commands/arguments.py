@@ -16,7 +16,7 @@ from typing import Any
 
 from generator import __version__
 from generator.commands import flags
-from generator.config.checks import URL_EXAMPLE, Collector, url_problem
+from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
 from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, SERVE, TRANSLATIONS, add_arguments, from_arguments
 from generator.config.options import LIMITS, OPTIONS
 from generator.config.portal import Limits, PortalConfig, ServerSpec, load_config
@@ -198,6 +198,12 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
             name, sep, value = raw.partition(":")
             if not sep or not name.strip():
                 raise UsageError(f'--header {name.strip()!r}... must look like "Name: value".')
+            problem = header_name_problem(name.strip())
+            if problem:
+                raise UsageError(
+                    f'--header: {problem}. Give each header as "Name: value", e.g. '
+                    f'--header "Authorization: Bearer ${{TOKEN}}".'
+                )
             headers.append((name.strip(), value.strip()))
         problem = url_problem(args.url)
         if problem:

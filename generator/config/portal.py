@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from generator.config.checks import URL_EXAMPLE, Collector, url_problem
+from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
 from generator.config.files import load_yaml, yaml_problem
 from generator.config.option import from_file
 from generator.config.options import FILE_KEYS, LIMITS, OPTIONS, default
@@ -198,6 +198,10 @@ def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str
         for name, value in headers_raw.items():
             if not isinstance(value, str):
                 collect.add(f"{key}.headers.{name}", "must be a string (use ${VAR} for secrets)")
+                continue
+            problem = header_name_problem(str(name))
+            if problem:
+                collect.add(f"{key}.headers", f"cannot be sent: {problem}")
                 continue
             headers.append((str(name), value))
     transport = data.get("transport")
