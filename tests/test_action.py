@@ -93,7 +93,7 @@ def read_outputs(text: str) -> dict[str, str]:
 
 
 def run_action(
-    tmp: Path, runner: dict[str, str] | None = None, **inputs: str
+    tmp: Path, runner: dict[str, str] | None = None, /, **inputs: str
 ) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
     """Run scripts/action.sh in *tmp* as a runner would; the process, its outputs and its job summary.
     *runner*: further variables the runner sets (``GITHUB_EVENT_NAME``, ``GITHUB_TOKEN``)."""

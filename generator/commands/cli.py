@@ -321,6 +321,8 @@ def _cmd_translations(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from generator.commands.serve import serve
 
+    # A process manager's stop ends the preview as Ctrl-C does: its temporary site and servers are removed.
+    signal.signal(signal.SIGTERM, _stop)
     if args.try_it:
         from generator.commands.try_serve import serve_try_it
 
