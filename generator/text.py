@@ -64,6 +64,13 @@ def _escape_json(text: str) -> str:
     return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
+def hidden_escaped(json_text: str) -> str:
+    """JSON text with every hidden character (and DEL and the C1 controls) written as a ``\\uXXXX`` escape:
+    the same JSON value, that no viewer can reorder or hide. Such characters only ever sit inside JSON
+    strings, where the escape means the same; ASCII text is returned at once."""
+    return json_text if json_text.isascii() else _escape_json(json_text)
+
+
 def json_block(value: Any) -> str:
     """Pretty JSON with real Unicode, except hidden characters, which stay escaped."""
     text = json.dumps(value, indent=2, ensure_ascii=False, sort_keys=False)

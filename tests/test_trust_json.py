@@ -28,7 +28,7 @@ import pytest
 from generator.authoring.openapi import load_openapi
 from generator.errors import PortalError
 from generator.snapshot.remembered import ToolMemory
-from generator.snapshot.snapshot import load_snapshot
+from generator.snapshot.snapshot import fingerprint, load_snapshot
 from tests.conftest import Run
 from tests.golden_tool import SNAPSHOT
 
@@ -220,3 +220,32 @@ def test_a_watch_rereading_a_snapshot_refuses_a_repeated_key_as_a_fresh_read_doe
     with pytest.raises(PortalError) as fresh:
         load_snapshot(twice)
     assert warm.value.message == fresh.value.message and 'the key "limit" twice' in fresh.value.message
+
+
+HIDDEN = "\u202e\u2066\u200b\u200d\ufeff\u00ad\u061c\u0085"
+"""Bidi controls, zero-width and invisible characters, and a C1 control: what docs/security.md promises
+``snapshot.json`` writes as ``\\uXXXX``."""
+
+
+def test_the_published_snapshot_writes_hidden_characters_as_escapes(tmp_path: Path, cli: Cli) -> None:
+    data = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
+    tool = data["tools"][0]
+    tool["description"] = f"Safe{HIDDEN}text, and Arabic نص stays as it is."
+    tool["inputSchema"].setdefault("properties", {})[f"key{HIDDEN}"] = {"type": "string", "default": HIDDEN}
+    data["fingerprint"] = fingerprint(data["tools"], data.get("endpoints"))
+    source = tmp_path / "hidden.json"
+    source.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    site = ["--no-search", "--locales", "en", "--jobs", "1"]
+    built = [cli("build", "--from", str(source), "--out", str(tmp_path / name), *site, *extra) for name, extra in
+             (("site", ()), ("plain", ("--no-cache",)))]  # fmt: skip
+    assert [run.code for run in built] == [0, 0], [run.err for run in built]
+    published = (tmp_path / "site" / "snapshot.json").read_bytes()
+    (tmp_path / "site" / "snapshot.json").unlink()  # a warm rebuild writes it again, from the cache's texts
+    assert cli("build", "--from", str(source), "--out", str(tmp_path / "site"), *site).code == 0
+    text = published.decode("utf-8")
+    assert not any(c in text for c in HIDDEN), [c for c in HIDDEN if c in text]
+    assert "\\u202e\\u2066\\u200b\\u200d\\ufeff\\u00ad\\u061c\\u0085" in text and "نص" in text
+    assert (tmp_path / "site" / "snapshot.json").read_bytes() == published
+    assert (tmp_path / "plain" / "snapshot.json").read_bytes() == published
+    back = load_snapshot(tmp_path / "site" / "snapshot.json")
+    assert back.tools == load_snapshot(source).tools and back.to_json() == text

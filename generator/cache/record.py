@@ -28,7 +28,7 @@ from typing import Any, BinaryIO
 
 from generator.config.files import open_regular
 
-FORMAT = 7
+FORMAT = 8
 """Bumped when a record's layout or what a key covers changes: older records then never match."""
 MAGIC = f"mcp-portal cache record {FORMAT}\n".encode()
 _TAIL = 96

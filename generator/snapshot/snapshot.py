@@ -29,6 +29,7 @@ from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import JSON, READABLE_VERSIONS, SNAPSHOT_VERSION, check_shape
 from generator.snapshot.wording import quote, shown, where
+from generator.text import hidden_escaped
 
 
 def canonical_json(value: JSON) -> str:
@@ -156,9 +157,11 @@ class Snapshot:
 
         Top-level keys and the server's identity are sorted. Tools, prompts and resources keep
         the order of keys the server sent: a schema's ``properties`` order is how its author
-        meant parameters to be read (required ``query`` first), and pages show them so.
+        meant parameters to be read (required ``query`` first), and pages show them so. Bidi
+        controls and invisible characters are written as ``\\uXXXX`` escapes
+        (:func:`generator.text.hidden_escaped`): the same value, which no viewer can reorder or hide.
         """
-        return pretty(self._document()) + "\n"  # json.dumps(indent=2, ensure_ascii=False), faster
+        return hidden_escaped(pretty(self._document())) + "\n"  # json.dumps(indent=2, ensure_ascii=False), faster
 
     def json_pieces(self, store: TextStore | None = None) -> Iterator[bytes]:
         """:meth:`to_json` encoded, a tool at a time: what a build writes as ``snapshot.json``.
@@ -172,18 +175,18 @@ class Snapshot:
         around = around_list(document, "tools") if store is not None else None
         if store is None or around is None:
             for text_piece in pretty_pieces(document, "tools"):
-                yield text_piece.encode("utf-8")
+                yield hidden_escaped(text_piece).encode("utf-8")
             yield b"\n"
             return
-        yield around[0].encode("utf-8")
+        yield hidden_escaped(around[0]).encode("utf-8")
         separator = b"\n    "
         for tool, key in zip(self.tools, self.tool_keys, strict=True):
             kept = store.text(key)
-            piece = kept if kept is not None else list_item(tool).encode("utf-8")
+            piece = kept if kept is not None else hidden_escaped(list_item(tool)).encode("utf-8")
             store.add(key, piece)
             yield separator + piece
             separator = b",\n    "
-        yield around[1].encode("utf-8") + b"\n"
+        yield hidden_escaped(around[1]).encode("utf-8") + b"\n"
 
     def _document(self) -> dict[str, JSON]:
         """What :meth:`to_json` writes: top-level keys and the server's identity sorted."""
