@@ -222,7 +222,7 @@ def test_a_watch_rereading_a_snapshot_refuses_a_repeated_key_as_a_fresh_read_doe
     assert warm.value.message == fresh.value.message and 'the key "limit" twice' in fresh.value.message
 
 
-HIDDEN = "\u202e\u2066\u200b\u200d\ufeff\u00ad\u061c\u0085"
+HIDDEN = "\u202e\u2066\u200b\u200d\ufeff\u00ad\u061c\u0085\U000e0041"
 """Bidi controls, zero-width and invisible characters, and a C1 control: what docs/security.md promises
 ``snapshot.json`` writes as ``\\uXXXX``."""
 
@@ -244,7 +244,7 @@ def test_the_published_snapshot_writes_hidden_characters_as_escapes(tmp_path: Pa
     assert cli("build", "--from", str(source), "--out", str(tmp_path / "site"), *site).code == 0
     text = published.decode("utf-8")
     assert not any(c in text for c in HIDDEN), [c for c in HIDDEN if c in text]
-    assert "\\u202e\\u2066\\u200b\\u200d\\ufeff\\u00ad\\u061c\\u0085" in text and "نص" in text
+    assert "\\u202e\\u2066\\u200b\\u200d\\ufeff\\u00ad\\u061c\\u0085\\udb40\\udc41" in text and "نص" in text
     assert (tmp_path / "site" / "snapshot.json").read_bytes() == published
     assert (tmp_path / "plain" / "snapshot.json").read_bytes() == published
     back = load_snapshot(tmp_path / "site" / "snapshot.json")
