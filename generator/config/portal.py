@@ -176,6 +176,24 @@ _ENDPOINT_KEYS = _SERVER_KEYS | {"name", "profile"}
 _TRANSPORTS = {"stdio", "streamable-http"}
 
 
+def _headers(raw: Any, collect: Collector, key: str) -> list[tuple[str, str]]:
+    """An entry's ``headers`` mapping as (name, value) pairs; problems are collected under *key*."""
+    headers: list[tuple[str, str]] = []
+    if not isinstance(raw, dict):
+        collect.add(f"{key}.headers", "must be a mapping of header name to value")
+        return headers
+    for name, value in raw.items():
+        if not isinstance(value, str):
+            collect.add(f"{key}.headers.{name}", "must be a string (use ${VAR} for secrets)")
+            continue
+        problem = header_name_problem(str(name))
+        if problem:
+            collect.add(f"{key}.headers", f"cannot be sent: {problem}")
+            continue
+        headers.append((str(name), value))
+    return headers
+
+
 def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str] = _SERVER_KEYS) -> ServerSpec | None:
     """One server or endpoint entry; problems are collected under *key*."""
     if not isinstance(data, dict):
@@ -190,20 +208,7 @@ def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str
     if not isinstance(env, list) or not all(isinstance(e, str) and e for e in env):
         collect.add(f"{key}.env", "must be a list of environment variable names")
         env = []
-    headers_raw = data.get("headers") or {}
-    headers: list[tuple[str, str]] = []
-    if not isinstance(headers_raw, dict):
-        collect.add(f"{key}.headers", "must be a mapping of header name to value")
-    else:
-        for name, value in headers_raw.items():
-            if not isinstance(value, str):
-                collect.add(f"{key}.headers.{name}", "must be a string (use ${VAR} for secrets)")
-                continue
-            problem = header_name_problem(str(name))
-            if problem:
-                collect.add(f"{key}.headers", f"cannot be sent: {problem}")
-                continue
-            headers.append((str(name), value))
+    headers = _headers(data.get("headers") or {}, collect, key)
     transport = data.get("transport")
     expected = "stdio" if stdio is not None else "streamable-http"
     if transport is not None and transport != expected:
