@@ -9,7 +9,8 @@
 #
 # The working directory is the checked-out repository, perhaps a pull request's files: Python runs
 # with -P, so neither pip nor mcp-portal is ever imported from it (a `generator/` folder there is
-# just a folder). Inputs are data too: a line break in a one-line input is refused before anything
+# just a folder). On a pull-request event the inputs that choose a program, its environment or a URL
+# for the headers (config, stdio, url, header, env) are refused unless allow-pr-config is true. Inputs are data too: a line break in a one-line input is refused before anything
 # is printed, every message that shows an input passes through mcp-portal's own neutraliser
 # (generator.text), and outputs are written with a random heredoc delimiter.
 set -euo pipefail
@@ -20,8 +21,9 @@ command="${INPUT_COMMAND:-build}"
 # The inputs of one line each (all but env and header, which take one item per line).
 single_line=(command install python stdio url from config out title base-url public locales server-language
   capability-version templates translations overlays openapi previous jobs cache no-cache no-search try-it
-  try-it-tools strict lenient allow-literal-secrets request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
-  max-reply-bytes max-schema-depth max-render-seconds old new fail-on debug)
+  try-it-tools strict lenient allow-literal-secrets request-timeout total-timeout max-pages max-tools max-description
+  max-schema-bytes max-reply-bytes max-schema-depth max-render-seconds max-snapshot-bytes old new fail-on debug
+  allow-pr-config)
 for name in "${single_line[@]}"; do
   var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
   if [[ "${!var:-}" == *[$'\n\r']* ]]; then
@@ -74,10 +76,30 @@ many() {
   done <<< "$2"
 }
 
+# On a pull request the checkout is the pull request's files (and under pull_request, this workflow's
+# inputs are the pull request's too): the inputs that choose which program runs, with which environment
+# variables, and where headers go are refused unless the workflow says they come from elsewhere.
+case "${INPUT_ALLOW_PR_CONFIG:-false}" in
+  true|false|"") ;;
+  *) fail "input 'allow-pr-config' must be true or false, not '${INPUT_ALLOW_PR_CONFIG}'." ;;
+esac
+case "${GITHUB_EVENT_NAME:-}" in
+  pull_request|pull_request_target|pull_request_review|pull_request_review_comment)
+    chosen=()
+    for name in config stdio url header env; do
+      var="INPUT_$(printf '%s' "$name" | tr 'a-z' 'A-Z')"
+      if [[ -n "${!var:-}" && "${INPUT_ALLOW_PR_CONFIG:-false}" != "true" ]]; then chosen+=("'$name'"); fi
+    done
+    if (( ${#chosen[@]} )); then
+      fail "on a ${GITHUB_EVENT_NAME} event the input(s) ${chosen[*]} are refused: the checkout may be the pull request's, and with them it would choose the program that runs, the environment variables (secrets among them) it gets, and the URL that receives the headers. Build from a snapshot instead (input 'from'), or, if these inputs and the files they name come from the base branch (for example its portal.yaml checked out into another path), set allow-pr-config: true (see docs/ci.md)."
+    fi ;;
+esac
+
 if [[ "$command" == "diff" ]]; then
   [[ -n "${INPUT_OLD:-}" && -n "${INPUT_NEW:-}" ]] || fail "diff needs the inputs 'old' and 'new' (a snapshot file or a built site each)."
   args+=("$INPUT_OLD" "$INPUT_NEW" "--format" "markdown")
   opt fail-on "${INPUT_FAIL_ON:-}"
+  opt max-snapshot-bytes "${INPUT_MAX_SNAPSHOT_BYTES:-}"
 else
   opt stdio "${INPUT_STDIO:-}"
   many env "${INPUT_ENV:-}"
@@ -107,6 +129,7 @@ else
   opt max-reply-bytes "${INPUT_MAX_REPLY_BYTES:-}"
   opt max-schema-depth "${INPUT_MAX_SCHEMA_DEPTH:-}"
   opt max-render-seconds "${INPUT_MAX_RENDER_SECONDS:-}"
+  opt max-snapshot-bytes "${INPUT_MAX_SNAPSHOT_BYTES:-}"
   flag no-search "${INPUT_NO_SEARCH:-}"
   flag try-it "${INPUT_TRY_IT:-}"
   opt try-it-tools "${INPUT_TRY_IT_TOOLS:-}"

@@ -8,10 +8,14 @@ sets (``GITHUB_ACTION_PATH``, ``GITHUB_OUTPUT``, ``GITHUB_STEP_SUMMARY``, ``RUNN
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import os
 import re
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -74,7 +78,7 @@ def test_inputs_mirror_the_command_line() -> None:
     options -= {"help", "format", "quiet"}  # the action chooses these: markdown for diff, quiet for build
     options -= {"watch", "watch-path"}  # a watch never ends by itself: a preview for people, not a CI step
     assert options <= inputs, options - inputs
-    assert inputs - options == {"command", "install", "python", "old", "new"}
+    assert inputs - options == {"command", "install", "python", "old", "new", "allow-pr-config"}
 
 
 def read_outputs(text: str) -> dict[str, str]:
@@ -88,8 +92,11 @@ def read_outputs(text: str) -> dict[str, str]:
     return found
 
 
-def run_action(tmp: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
-    """Run scripts/action.sh in *tmp* as a runner would; the process, its outputs and its job summary."""
+def run_action(
+    tmp: Path, runner: dict[str, str] | None = None, /, **inputs: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """Run scripts/action.sh in *tmp* as a runner would; the process, its outputs and its job summary.
+    *runner*: further variables the runner sets (``GITHUB_EVENT_NAME``, ``GITHUB_TOKEN``)."""
     output, summary = tmp / "github_output", tmp / "step_summary"
     output.write_text("", encoding="utf-8")
     summary.write_text("", encoding="utf-8")
@@ -103,7 +110,7 @@ def run_action(tmp: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[st
         "INPUT_PYTHON": sys.executable,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",  # the console script
     }
-    env |= {"INPUT_" + k.upper(): v for k, v in inputs.items()}
+    env |= {"INPUT_" + k.upper(): v for k, v in inputs.items()} | (runner or {})
     run = subprocess.run(["bash", str(SCRIPT)], cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
     return run, read_outputs(output.read_text(encoding="utf-8")), summary.read_text(encoding="utf-8")
 
@@ -178,3 +185,97 @@ def test_the_guide_uses_only_inputs_the_action_has() -> None:
     for step in steps:
         assert set(step["with"]) <= inputs, step
         assert step["with"]["command"] in ("build", "check", "diff")
+
+
+# ---------------------------------------------------------------- a pull request's checkout (issue 47)
+
+TOKEN = "ghs_the_jobs_token_0123456789"
+LEAK = "import os, sys\nopen(sys.argv[1], 'w').write(os.environ.get('GITHUB_TOKEN', '(none)'))\n"
+"""The stdio "server" a pull request's portal.yaml names: it writes down the token it was given."""
+
+
+@contextlib.contextmanager
+def _listener() -> Iterator[tuple[str, list[str]]]:
+    """A real HTTP server on 127.0.0.1 that keeps the Authorization header of every request it gets."""
+    heard: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            heard.append(self.headers.get("Authorization", ""))
+            self.send_error(404)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp", heard
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def _checkout(tmp: Path, kind: str, url: str) -> None:
+    """A pull request's files in *tmp*: a portal.yaml whose server is a program of its own, or a URL of its
+    choice that gets the job's token in a header."""
+    (tmp / "leak.py").write_text(LEAK, encoding="utf-8")
+    if kind == "stdio":
+        server = f"  stdio: {sys.executable} leak.py {tmp / 'leaked'}\n  env: [GITHUB_TOKEN]\n"
+    else:
+        server = f"  url: {url}\n  headers:\n    Authorization: Bearer ${{GITHUB_TOKEN}}\n"
+    (tmp / "portal.yaml").write_text("server:\n" + server, encoding="utf-8")
+
+
+@pytest.mark.parametrize("event", ["pull_request", "pull_request_target"])
+@pytest.mark.parametrize("kind", ["stdio", "url"])
+def test_a_pull_requests_config_is_refused_unless_the_workflow_opts_in(tmp_path: Path, kind: str, event: str) -> None:
+    with _listener() as (url, heard):
+        _checkout(tmp_path, kind, url)
+        runner = {"GITHUB_EVENT_NAME": event, "GITHUB_TOKEN": TOKEN}
+        inputs = {"command": "build", "config": "portal.yaml", "out": "site", "no_search": "true", "env": ""}
+        run, _, _ = run_action(tmp_path, runner, **inputs)
+        assert run.returncode == 2, run.stderr
+        assert f"on a {event} event the input(s) 'config' are refused" in run.stderr
+        assert "allow-pr-config: true" in run.stderr and TOKEN not in run.stderr + run.stdout
+        assert not (tmp_path / "leaked").exists() and heard == []
+        # The same inputs, with the workflow saying they come from the base branch: they are used.
+        run, _, _ = run_action(tmp_path, runner, **inputs, allow_pr_config="true")
+        assert run.returncode == 1, run.stderr  # no MCP server answers, but the config was acted on
+        if kind == "stdio":
+            assert (tmp_path / "leaked").read_text(encoding="utf-8") == TOKEN
+        else:
+            assert heard and heard[0] == f"Bearer {TOKEN}"
+
+
+@pytest.mark.parametrize("names", [("stdio",), ("stdio", "env"), ("url",), ("url", "header")])
+def test_server_inputs_are_refused_on_a_pull_request_and_taken_on_a_push(
+    tmp_path: Path, names: tuple[str, ...]
+) -> None:
+    (tmp_path / "leak.py").write_text(LEAK, encoding="utf-8")
+    with _listener() as (url, heard):
+        given = {
+            "stdio": f"{sys.executable} leak.py {tmp_path / 'leaked'}",
+            "env": "GITHUB_TOKEN",
+            "url": url,
+            "header": "Authorization: Bearer ${GITHUB_TOKEN}",
+        }
+        inputs = {name: given[name] for name in names}
+        run, _, _ = run_action(tmp_path, {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_TOKEN": TOKEN}, **inputs)
+        assert run.returncode == 2, run.stderr
+        assert "the input(s) " + " ".join(f"'{name}'" for name in names) + " are refused" in run.stderr
+        assert not (tmp_path / "leaked").exists() and heard == []
+        run, _, _ = run_action(tmp_path, {"GITHUB_EVENT_NAME": "push", "GITHUB_TOKEN": TOKEN}, **inputs)
+        assert run.returncode == 1, run.stderr  # acted on: no MCP server answers
+        assert (tmp_path / "leaked").exists() or heard
+
+
+def test_a_pull_request_may_build_from_a_snapshot(tmp_path: Path) -> None:
+    runner = {"GITHUB_EVENT_NAME": "pull_request_target", "GITHUB_TOKEN": TOKEN}
+    run, outputs, _ = run_action(
+        tmp_path, runner, command="build", **{"from": str(DEMO)}, out="site", locales="en", no_search="true"
+    )
+    assert run.returncode == 0, run.stderr
+    assert outputs["exit-code"] == "0" and (tmp_path / "site" / "en" / "index.html").is_file()

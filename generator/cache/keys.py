@@ -106,6 +106,20 @@ def _tree(digest: Any, root: Path | None, label: str, follow: bool = False) -> N
             digest.update(hashlib.sha256(file.read_bytes()).digest())
 
 
+def _previous(digest: Any, path: Path | None, max_bytes: int) -> None:
+    """Feed the previous snapshot into *digest*, as :func:`_tree` does, unless it is larger than *max_bytes*:
+    the build refuses such a file before it reads it (``limits.max_snapshot_bytes``), and the key must not
+    read it first."""
+    try:
+        too_large = path is not None and path.is_file() and path.stat().st_size > max_bytes
+    except OSError:
+        too_large = False
+    if too_large:
+        digest.update(b"\0previous\0too large\0")
+        return
+    _tree(digest, path, "previous")
+
+
 @functools.cache
 def code_digest() -> str:
     """A hash of the installed mcp-portal (every file of the ``generator`` package but Python's byte
@@ -129,8 +143,11 @@ def _none(_: object) -> None:
     return None
 
 
-_CONNECTION_LIMITS = frozenset({"request_timeout", "total_timeout", "max_reply_bytes", "max_render_seconds"})
-"""Limits that bound how long or how much reading the server and rendering may take, never what a page says."""
+_CONNECTION_LIMITS = frozenset(
+    {"request_timeout", "total_timeout", "max_reply_bytes", "max_render_seconds", "max_snapshot_bytes"}
+)
+"""Limits that bound how long or how much reading the server, a snapshot file and rendering may take, never
+what a page says."""
 
 
 def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) -> str:
@@ -149,9 +166,9 @@ def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) 
         ("overlays", config.overlays_dir),
         ("translations", config.translations_dir),
         ("openapi", config.openapi),
-        ("previous", config.previous),
     ):
         _tree(digest, Path(path) if path else None, label)
+    _previous(digest, Path(config.previous) if config.previous else None, config.limits.max_snapshot_bytes)
     data = snapshot.to_dict()
     data.pop("fingerprint", None)  # a hash of every tool: pages show the capability version instead
     data["tools"] = [tool.get("name") for tool in snapshot.tools]

@@ -16,10 +16,10 @@ from typing import Any
 
 from generator import __version__
 from generator.commands import flags
-from generator.config.checks import URL_EXAMPLE, Collector, url_problem
-from generator.config.option import BUILD, CHECK, INTROSPECT, SERVE, TRANSLATIONS, add_arguments, from_arguments
+from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
+from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, SERVE, TRANSLATIONS, add_arguments, from_arguments
 from generator.config.options import LIMITS, OPTIONS
-from generator.config.portal import PortalConfig, ServerSpec, load_config
+from generator.config.portal import Limits, PortalConfig, ServerSpec, load_config
 from generator.errors import UsageError
 
 EPILOG = """examples:
@@ -102,6 +102,7 @@ def _diff_command(sub: Any) -> None:
     diff.add_argument("new", metavar="NEW", help="the new side: a snapshot file or a built site directory")
     for flag in (flags.DIFF_FORMAT, flags.FAIL_ON, flags.DEBUG):
         flag.add_to(diff)
+    add_arguments(diff.add_argument_group("limits"), DIFF, LIMITS)
 
 
 def _translations_and_serve(sub: Any) -> None:
@@ -197,6 +198,12 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
             name, sep, value = raw.partition(":")
             if not sep or not name.strip():
                 raise UsageError(f'--header {name.strip()!r}... must look like "Name: value".')
+            problem = header_name_problem(name.strip())
+            if problem:
+                raise UsageError(
+                    f'--header: {problem}. Give each header as "Name: value", e.g. '
+                    f'--header "Authorization: Bearer ${{TOKEN}}".'
+                )
             headers.append((name.strip(), value.strip()))
         problem = url_problem(args.url)
         if problem:
@@ -212,6 +219,15 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
     if args.public:
         raise UsageError("--public needs --stdio or --url: it is what readers are shown instead of them.")
     return None
+
+
+def diff_limits(args: argparse.Namespace) -> Limits:
+    """The limits ``diff`` takes (it reads no configuration file): the defaults, and its options, checked."""
+    collect = Collector()
+    limits = from_arguments(args, collect, LIMITS)
+    if collect.problems:
+        raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
+    return Limits(**limits)
 
 
 def config_from_args(args: argparse.Namespace) -> PortalConfig:

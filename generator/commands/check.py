@@ -25,7 +25,7 @@ from generator.errors import PortalError
 from generator.forked import usable_cpus
 from generator.publish.location import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
-from generator.snapshot.snapshot import Snapshot, canonical_json
+from generator.snapshot.snapshot import Snapshot, canonical_json, read_bounded
 from generator.text import json_report, one_line
 
 DRIFT_EXIT = 3
@@ -87,13 +87,15 @@ class DriftReport:
         }
 
 
-def _read_tree(root: Path) -> dict[str, bytes]:
-    """Every regular file under *root*, keyed by POSIX relative path."""
+def _read_tree(root: Path, max_snapshot_bytes: int) -> dict[str, bytes]:
+    """Every regular file under *root*, keyed by POSIX relative path; the site's ``snapshot.json`` (read as
+    a snapshot) only when it holds at most *max_snapshot_bytes*."""
     files: dict[str, bytes] = {}
     try:
         for path in sorted(root.rglob("*")):
             if path.is_file():
-                files[path.relative_to(root).as_posix()] = path.read_bytes()
+                name = path.relative_to(root).as_posix()
+                files[name] = read_bounded(path, max_snapshot_bytes) if name == "snapshot.json" else path.read_bytes()
     except OSError as exc:
         raise PortalError(f"Cannot read the site in {root} ({exc.strerror or exc}). Check its permissions.") from None
     return files
@@ -192,7 +194,9 @@ def check(
         )
     snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
     fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
-    return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings))
+    return replace(
+        compare(site, _read_tree(site, config.limits.max_snapshot_bytes), fresh, snapshot), warnings=tuple(warnings)
+    )
 
 
 def render(report: DriftReport, fmt: str) -> str:

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import heap
-from generator.commands.arguments import config_from_args, make_parser, reject_empty_options
+from generator.commands.arguments import config_from_args, diff_limits, make_parser, reject_empty_options
 from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
@@ -128,7 +128,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from generator.compare.changes import DIFF_EXIT
     from generator.compare.diff import diff
 
-    found = diff(Path(args.old), Path(args.new))
+    found = diff(Path(args.old), Path(args.new), diff_limits(args).max_snapshot_bytes)
     say(render(found, args.format), end="")
     return DIFF_EXIT if found.fails(args.fail_on) else 0
 
@@ -321,6 +321,8 @@ def _cmd_translations(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from generator.commands.serve import serve
 
+    # A process manager's stop ends the preview as Ctrl-C does: its temporary site and servers are removed.
+    signal.signal(signal.SIGTERM, _stop)
     if args.try_it:
         from generator.commands.try_serve import serve_try_it
 

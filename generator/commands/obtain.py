@@ -32,7 +32,7 @@ def obtain_snapshot(
     :func:`~generator.snapshot.snapshot.load_snapshot`.
     """
     if from_file is not None:
-        snapshot = load_snapshot(from_file, memory)
+        snapshot = load_snapshot(from_file, memory, max_bytes=config.limits.max_snapshot_bytes)
         if not config.connections and is_bundled_demo(snapshot):
             # A snapshot of the bundled demo renders as the live demo build does.
             config = demo_config(config)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from generator.commands import flags
-from generator.config.option import BUILD, CHECK, INTROSPECT, TRANSLATIONS, Flag, Option
+from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, TRANSLATIONS, Flag, Option
 from generator.config.options import LIMITS, OPTIONS, regenerate
 
 Documented = Option | Flag
@@ -75,7 +75,7 @@ TABLES: dict[str, Callable[[], str]] = {
         (_setting("--out"), flags.CHECK_FORMAT),
         "| server, limit and site options | as for `build` | `--from snapshot.json --locales en,ru` |",
     ),
-    "diff": _table("diff", (flags.DIFF_FORMAT, flags.FAIL_ON)),
+    "diff": _table(DIFF, (flags.DIFF_FORMAT, flags.FAIL_ON, *(o for o in LIMITS if DIFF in o.commands))),
     "translations": _table(TRANSLATIONS, (flags.LOCALE, _setting("--translations"), flags.TODO_OUTPUT)),
     "serve": _table(
         "serve",

@@ -7,7 +7,7 @@ Part of the single table of settings in :mod:`generator.config.options` (which r
 from __future__ import annotations
 
 from generator.config import checks
-from generator.config.option import SERVER_COMMANDS, SITE_COMMANDS, Option
+from generator.config.option import BUILD, CHECK, DIFF, SERVER_COMMANDS, SITE_COMMANDS, TRANSLATIONS, Option
 
 LIMITS: tuple[Option, ...] = (
     Option(
@@ -146,6 +146,24 @@ LIMITS: tuple[Option, ...] = (
         usage="--max-render-seconds 300",
         metavar="SECONDS",
         commands=SITE_COMMANDS,
+    ),
+    Option(
+        key="limits.max_snapshot_bytes",
+        field="max_snapshot_bytes",
+        default=134217728,
+        type_doc="positive whole number",
+        meaning="bytes of one snapshot file read (`--from`, `previous`, each side of `diff`, a site's "
+        "`snapshot.json` in `check`); a larger one is refused before it is read",
+        check=checks.count,
+        cli="--max-snapshot-bytes",
+        reference=(
+            "bytes of one snapshot file read: `--from`, `--previous`, each side of `diff`, the site's "
+            "`snapshot.json` in `check`; a larger one is refused before it is read, with an error naming this "
+            "option (default 134217728, 128 MiB)"
+        ),
+        usage="--max-snapshot-bytes 536870912",
+        metavar="BYTES",
+        commands=(BUILD, CHECK, TRANSLATIONS, DIFF),
     ),
 )
 """The bounds on what one server can cost a build (``limits:``), one option each."""

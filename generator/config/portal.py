@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from generator.config.checks import URL_EXAMPLE, Collector, url_problem
+from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
 from generator.config.files import load_yaml, yaml_problem
 from generator.config.literal_secrets import LiteralSecret, advice, in_command, in_url, masked
 from generator.config.option import from_file
@@ -39,6 +39,7 @@ class Limits:
     max_schema_bytes: int = default("limits.max_schema_bytes")
     max_schema_depth: int = default("limits.max_schema_depth")
     max_render_seconds: float = default("limits.max_render_seconds")
+    max_snapshot_bytes: int = default("limits.max_snapshot_bytes")
 
 
 _TEMPLATE = re.compile(r"(?:[A-Za-z][A-Za-z0-9-]* )?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
@@ -217,6 +218,24 @@ _ENDPOINT_KEYS = _SERVER_KEYS | {"name", "profile"}
 _TRANSPORTS = {"stdio", "streamable-http"}
 
 
+def _headers(raw: Any, collect: Collector, key: str) -> list[tuple[str, str]]:
+    """An entry's ``headers`` mapping as (name, value) pairs; problems are collected under *key*."""
+    headers: list[tuple[str, str]] = []
+    if not isinstance(raw, dict):
+        collect.add(f"{key}.headers", "must be a mapping of header name to value")
+        return headers
+    for name, value in raw.items():
+        if not isinstance(value, str):
+            collect.add(f"{key}.headers.{name}", "must be a string (use ${VAR} for secrets)")
+            continue
+        problem = header_name_problem(str(name))
+        if problem:
+            collect.add(f"{key}.headers", f"cannot be sent: {problem}")
+            continue
+        headers.append((str(name), value))
+    return headers
+
+
 def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str] = _SERVER_KEYS) -> ServerSpec | None:
     """One server or endpoint entry; problems are collected under *key*."""
     if not isinstance(data, dict):
@@ -231,16 +250,7 @@ def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str
     if not isinstance(env, list) or not all(isinstance(e, str) and e for e in env):
         collect.add(f"{key}.env", "must be a list of environment variable names")
         env = []
-    headers_raw = data.get("headers") or {}
-    headers: list[tuple[str, str]] = []
-    if not isinstance(headers_raw, dict):
-        collect.add(f"{key}.headers", "must be a mapping of header name to value")
-    else:
-        for name, value in headers_raw.items():
-            if not isinstance(value, str):
-                collect.add(f"{key}.headers.{name}", "must be a string (use ${VAR} for secrets)")
-                continue
-            headers.append((str(name), value))
+    headers = _headers(data.get("headers") or {}, collect, key)
     transport = data.get("transport")
     expected = "stdio" if stdio is not None else "streamable-http"
     if transport is not None and transport != expected:

@@ -41,7 +41,7 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
     warnings += check_overlays(overlays, snapshot.tools)
     warnings += unused_locales(overlays, config.locales)
     warnings += fingerprint_version(snapshot, config)
-    previous = load_side(Path(config.previous)) if config.previous else None
+    previous = load_side(Path(config.previous), config.limits.max_snapshot_bytes) if config.previous else None
     api, operations = None, {}
     if config.operation_meta_key and not config.openapi:
         warnings.append(

@@ -91,8 +91,28 @@
     return value.length > SHOWN ? value.slice(0, SHOWN) + "\n" + say("cut", { limit: SHOWN }) : value;
   }
 
+  /* Hidden characters in an answer are marked as the static pages mark them (generator/text.py):
+     bidi controls, zero-width and other invisible characters (and C0/C1 controls in text) show as
+     [U+XXXX] in text, and as \uXXXX escapes inside JSON, the same value. */
+  var HIDDEN = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u00ad\u180e\u034f]|\udb40[\udc00-\udc7f]/g;
+  var CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+  var JSON_RAW = /[\x7f-\x9f]/g;
+
+  function marked(value) {
+    return value.replace(HIDDEN, function (c) {
+      return "[U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") + "]";
+    }).replace(CONTROL, function (c) {
+      return "[U+" + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") + "]";
+    });
+  }
+
+  function escaped(json) {
+    function unit(c) { return "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"); }
+    return json.replace(HIDDEN, function (c) { return c.split("").map(unit).join(""); }).replace(JSON_RAW, unit);
+  }
+
   function preformatted(value) {
-    var pre = element("pre", cut(typeof value === "string" ? value : JSON.stringify(value, null, 2)));
+    var pre = element("pre", cut(typeof value === "string" ? marked(value) : escaped(String(JSON.stringify(value, null, 2)))));
     pre.dir = "ltr";
     pre.tabIndex = 0;
     return pre;
@@ -435,7 +455,7 @@
 
   function showError(error) {
     var code = error && error.code !== undefined ? error.code : "?";
-    var said = error && typeof error.message === "string" ? error.message : "";
+    var said = error && typeof error.message === "string" ? marked(error.message) : "";
     answer.appendChild(line("p", "rpc_error", { code: code, message: said }, "try-bad"));
     if (error && error.data !== undefined) answer.appendChild(preformatted(error.data));
   }
