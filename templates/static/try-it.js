@@ -502,9 +502,9 @@
   // serve --try-it prints an address whose fragment holds its run token: keep it for this tab, and
   // take it out of the address bar so that it is not copied along with a link.
   if (data.proxy) {
-    var given = new URLSearchParams(location.hash.slice(1)).get("try-it");
-    if (given) {
-      sessionStorage.setItem(RUN, given);
+    var printed = new URLSearchParams(location.hash.slice(1)).get("try-it");
+    if (printed) {
+      sessionStorage.setItem(RUN, printed);
       history.replaceState(null, "", location.pathname + location.search);
     }
   }
