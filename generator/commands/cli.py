@@ -312,6 +312,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
         Path(args.from_file) if args.from_file else None,
         lenient=getattr(args, "lenient", False),
         introspect_warnings=args.introspect_warnings,
+        prove=False,  # translators need what the server lists, not what it answers
     )
     directory = Path(config.translations_dir or "translations")
     existing = load_translations(directory if directory.is_dir() else None, [args.locale])

@@ -46,7 +46,7 @@ def obtain_snapshot(
     from generator.connect.introspect import introspect_all
 
     proving = config.prove or not config.connections if prove is None else prove
-    if config.prove_tools and not proving and introspect_warnings is not None:
+    if config.prove_tools and not (config.prove or proving) and introspect_warnings is not None:
         introspect_warnings.append("prove_tools has no effect without prove: add `prove: true` (or --prove)")
     with servers_to_document(config) as (specs, config):
         found = introspect_all(
