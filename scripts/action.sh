@@ -21,9 +21,9 @@ command="${INPUT_COMMAND:-build}"
 # The inputs of one line each (all but env and header, which take one item per line).
 single_line=(command install python stdio url from config out title base-url public locales server-language
   capability-version templates translations overlays openapi previous jobs cache no-cache no-search try-it
-  try-it-tools strict lenient allow-literal-secrets request-timeout total-timeout max-pages max-tools max-description
-  max-schema-bytes max-reply-bytes max-schema-depth max-render-seconds max-snapshot-bytes old new fail-on debug
-  allow-pr-config)
+  try-it-tools prove prove-tools prove-timeout strict lenient allow-literal-secrets request-timeout total-timeout
+  max-pages max-tools max-description max-schema-bytes max-reply-bytes max-schema-depth max-render-seconds
+  max-snapshot-bytes old new fail-on debug allow-pr-config)
 for name in "${single_line[@]}"; do
   var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
   if [[ "${!var:-}" == *[$'\n\r']* ]]; then
@@ -133,6 +133,9 @@ else
   flag no-search "${INPUT_NO_SEARCH:-}"
   flag try-it "${INPUT_TRY_IT:-}"
   opt try-it-tools "${INPUT_TRY_IT_TOOLS:-}"
+  flag prove "${INPUT_PROVE:-}"
+  opt prove-tools "${INPUT_PROVE_TOOLS:-}"
+  opt prove-timeout "${INPUT_PROVE_TIMEOUT:-}"
   flag strict "${INPUT_STRICT:-}"
   flag lenient "${INPUT_LENIENT:-}"
   flag allow-literal-secrets "${INPUT_ALLOW_LITERAL_SECRETS:-}"

@@ -32,7 +32,7 @@ SLOW_MODULES = frozenset({
     "accessibility", "advice_errors", "action", "assemble", "browser", "build", "build_properties", "cache", "check",
     "ci_workflow", "cli", "demo_server", "fast_paths", "fidelity", "forked", "golden", "hostile", "hosting",
     "html_validity", "introspect", "links", "llms_full", "optional_methods", "overlays_changes", "overrides",
-    "page_weight", "product", "publish", "reader", "row_memo", "rtl_runs", "schema_properties", "search",
+    "page_weight", "product", "prove", "publish", "reader", "row_memo", "rtl_runs", "schema_properties", "search",
     "search_reuse", "secrets", "sequences", "serve_limits", "shown", "slug_collisions", "snapshot_mutations", "startup",
     "trust_cache", "trust_inputs", "trust_json", "trust_processes", "trust_replies", "trust_symlinks", "try_it",
     "try_it_browser", "try_it_serve", "watch", "wheel", "xss",

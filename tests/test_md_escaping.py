@@ -221,6 +221,9 @@ def test_front_matter_reads_back_as_the_exact_values(builds: list[tuple[str, str
         front = _front(bad)
         keys = {"title", "description", "locale", "verbatim_language", "version", "canonical", "generated"}
         keys.add("server_text")
+        if any(f"/{kind}/" in bad_path for kind in ("tools", "prompts", "resources", "resource-templates")):
+            keys.add("proven")  # the server accepted the page's example (--prove): false, none was sent
+            assert front["proven"] is False, bad_path
         assert set(front) == keys, bad_path
         assert front["verbatim_language"] == "en"
         assert front["version"] == visible(new.capability_version)

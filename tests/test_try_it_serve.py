@@ -72,7 +72,7 @@ def test_the_printed_address_opens_a_panel_that_calls_the_demo_over_stdio(browse
         assert sent[0].headers["mcp-portal-run"] == token
         assert json.loads(sent[0].post_data) == {
             "name": "search_chat",
-            "arguments": {"query": "quarterly report", "limit": 20},
+            "arguments": {"query": "search timeout", "limit": 20},
         }
         # Another tab has not seen the printed address: the panel says what to open, and sends nothing.
         other = context.new_page()

@@ -29,10 +29,11 @@ from generator.model.product import Doc
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, raw_digest
 
-_IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints")
+_IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints", "prove", "prove_tools")
 """Settings that change where or how fast a site is built, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection
-settings may hold secrets, so they stay out of the key altogether.)"""
+settings may hold secrets, so they stay out of the key altogether. What ``prove`` found is in the
+snapshot too.)"""
 LIBRARIES = (
     "Jinja2",
     "MarkupSafe",
@@ -144,7 +145,7 @@ def _none(_: object) -> None:
 
 
 _CONNECTION_LIMITS = frozenset(
-    {"request_timeout", "total_timeout", "max_reply_bytes", "max_render_seconds", "max_snapshot_bytes"}
+    {"request_timeout", "total_timeout", "prove_timeout", "max_reply_bytes", "max_render_seconds", "max_snapshot_bytes"}
 )
 """Limits that bound how long or how much reading the server, a snapshot file and rendering may take, never
 what a page says."""

@@ -18,14 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from generator.commands.build import site_files
-from generator.commands.obtain import obtain_snapshot
+from generator.commands.demo_portal import is_bundled_demo
+from generator.commands.obtain import obtain_snapshot, servers_to_document
 from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
-from generator.errors import PortalError
+from generator.errors import PortalError, UsageError
 from generator.forked import usable_cpus
 from generator.publish.location import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
-from generator.snapshot.snapshot import Snapshot, canonical_json, read_bounded
+from generator.snapshot.snapshot import Snapshot, SnapshotError, canonical_json, parse_snapshot, read_bounded
 from generator.text import json_report, one_line
 
 DRIFT_EXIT = 3
@@ -64,10 +65,14 @@ class DriftReport:
     kept: tuple[str, ...] = ()
     """Files the site's manifest.json does not list: not written by mcp-portal, and kept by every build
     (a CNAME, a .nojekyll), so they are not drift (see publish.py, the --out contract)."""
+    proofs_sent: int | None = None
+    """How many proven examples ``check --prove`` sent again (None: it sent none)."""
+    proof_drift: tuple[str, ...] = ()
+    """One line per proven example the server no longer accepts, or whose answer changed shape."""
 
     @property
     def status(self) -> str:
-        return "drift" if self.files else "ok"
+        return "drift" if self.files or self.proof_drift else "ok"
 
     @property
     def server_changed(self) -> bool:
@@ -84,6 +89,11 @@ class DriftReport:
             "hand_edited": list(self.hand_edited),
             "kept": list(self.kept),
             "notes": list(self.notes),
+            **(
+                {}
+                if self.proofs_sent is None
+                else {"proofs": {"sent": self.proofs_sent, "drift": list(self.proof_drift)}}
+            ),
         }
 
 
@@ -192,11 +202,46 @@ def check(
             f"The site directory {site} {what}, so there is nothing to check. Build it first with "
             f"`mcp-portal build --out {site}`, or point --out (or `out` in the config) at the built site."
         )
-    snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
-    fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
-    return replace(
-        compare(site, _read_tree(site, config.limits.max_snapshot_bytes), fresh, snapshot), warnings=tuple(warnings)
+    snapshot, config = obtain_snapshot(
+        config, from_file, lenient=lenient, introspect_warnings=introspect_warnings, prove=False
     )
+    on_disk = _read_tree(site, config.limits.max_snapshot_bytes)
+    if snapshot.proofs is None:  # what the published pages show: the answers recorded when the site was built
+        snapshot = replace(snapshot, proofs=_recorded_proofs(on_disk.get("snapshot.json"), site))
+    sent, drift = _reprove(snapshot, config, from_file) if config.prove else (None, [])
+    fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
+    report = compare(site, on_disk, fresh, snapshot)
+    return replace(report, warnings=tuple(warnings), proofs_sent=sent, proof_drift=tuple(drift))
+
+
+def _recorded_proofs(raw: bytes | None, site: Path) -> dict[str, Any] | None:
+    """The proofs in the site's own ``snapshot.json`` (checked as any snapshot is); None when it has none
+    or cannot be read (the file comparison then says so)."""
+    if raw is None or b'"proofs"' not in raw:
+        return None
+    try:
+        return parse_snapshot(raw.decode("utf-8"), site / "snapshot.json").proofs
+    except (SnapshotError, UnicodeDecodeError):
+        return None
+
+
+def _reprove(snapshot: Snapshot, config: PortalConfig, from_file: Path | None) -> tuple[int, list[str]]:
+    """``check --prove``: the recorded examples sent again to the live server (the bundled demo when none is
+    given); how many were sent, and a line for each that drifted."""
+    from generator.commands.prove import reprove
+
+    if snapshot.proofs is None:
+        raise PortalError(
+            f"check --prove sends the examples the site's snapshot.json proved again, but the site in {config.out} "
+            f"was built without --prove, so it records none. Build it with --prove first."
+        )
+    if from_file is not None and not config.connections and not is_bundled_demo(snapshot):
+        raise UsageError(
+            "check --prove --from needs the server the snapshot was taken from, to send its examples again: "
+            'give it with --stdio, --url or --config, e.g. --stdio "uvx mcp-server-time".'
+        )
+    with servers_to_document(config) as (specs, config):
+        return reprove(snapshot, config, specs)
 
 
 def render(report: DriftReport, fmt: str) -> str:
@@ -213,10 +258,17 @@ def render_text(report: DriftReport) -> str:
         if report.kept
         else ""
     )
-    if report.status == "ok":
-        return (
-            f"The site in {report.site} is up to date: all {report.files_checked} files match a fresh build.\n" + kept
-        )
+    proofs = _proof_lines(report)
+    if not report.files:
+        if report.status == "ok":
+            head = f"The site in {report.site} is up to date: all {report.files_checked} files match a fresh build."
+        else:
+            head = (
+                f"Drift: all {report.files_checked} files of the site in {report.site} match a fresh build, but "
+                f"the server no longer answers every example the site shows as proven as it did."
+            )
+        tail = ["", "Build again with --prove to record what the server answers now."] if report.proof_drift else []
+        return "\n".join([head, *proofs, *tail]) + "\n" + kept
     lines = [f"Drift: the site in {report.site} differs from what `mcp-portal build` would write now."]
     if report.server_changed:
         lines += ["", "The server changed (the site's snapshot.json against the server now):"]
@@ -230,6 +282,8 @@ def render_text(report: DriftReport) -> str:
             "The tools, prompts and resources are unchanged: the difference comes from the files, "
             "the options or mcp-portal itself.",
         ]
+    if proofs:
+        lines += ["", *proofs]
     hand = set(report.hand_edited)
     lines += ["", "Files:"]
     for label, names in (("added", report.files.added), ("removed", report.files.removed),
@@ -241,6 +295,18 @@ def render_text(report: DriftReport) -> str:
         lines += ["", kept.rstrip("\n")]
     lines += ["", "Rebuild with `mcp-portal build` (same options) to bring the site up to date."]
     return "\n".join(lines) + "\n"
+
+
+def _proof_lines(report: DriftReport) -> list[str]:
+    """What ``check --prove`` found: one line per proven example that drifted, after a line that counts."""
+    if report.proofs_sent is None:
+        return []
+    if not report.proof_drift:
+        return [
+            f"Proven examples: all {report.proofs_sent} sent again are still accepted, with answers of the same shape."
+        ]
+    head = f"Proven examples: {len(report.proof_drift)} of {report.proofs_sent} sent again drifted on the server:"
+    return [head, *(f"  {line}" for line in report.proof_drift)]
 
 
 def _why(label: str, by_hand: bool) -> str:

@@ -158,10 +158,12 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 def _cmd_introspect(args: argparse.Namespace) -> int:
     from generator.commands.obtain import obtain_snapshot
+    from generator.model.proofs import proof_warnings
 
     snapshot, _ = obtain_snapshot(
         config_from_args(args), None, lenient=args.lenient, introspect_warnings=args.introspect_warnings
     )
+    args.introspect_warnings.extend(proof_warnings(snapshot.proofs))
     output = Path(args.output)
     try:
         # Renamed over the name: a watching build never sees half a snapshot, a symlink there is replaced.
@@ -178,6 +180,12 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    if args.from_file and args.prove:
+        raise UsageError(
+            "--prove sends the pages' examples to the server, and --from builds from a snapshot file without "
+            "one. Prove while you take the snapshot (mcp-portal introspect --prove -o snapshot.json): a build "
+            "--from that file shows what the server answered."
+        )
     if args.watch_path and not args.watch:
         raise UsageError("--watch-path only applies with --watch, e.g. --watch --watch-path src/.")
     if args.watch:
@@ -304,6 +312,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
         Path(args.from_file) if args.from_file else None,
         lenient=getattr(args, "lenient", False),
         introspect_warnings=args.introspect_warnings,
+        prove=False,  # translators need what the server lists, not what it answers
     )
     directory = Path(config.translations_dir or "translations")
     existing = load_translations(directory if directory.is_dir() else None, [args.locale])

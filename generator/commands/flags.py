@@ -182,7 +182,8 @@ CHECK_FORMAT = Flag(
     reference=(
         'report format; `json` prints `{"status": "ok"\\|"drift", "tools": {"added", "removed", '
         '"changed"}, "prompts": {...}, "resources": {...}, "resource_templates": {...}, "files": '
-        '{"added", "removed", "changed"}, "hand_edited": [...], "kept": [...], "notes": [...]}`'
+        '{"added", "removed", "changed"}, "hand_edited": [...], "kept": [...], "notes": [...]}`, and with '
+        '`--prove` `"proofs": {"sent": N, "drift": [...]}`'
     ),
     usage="--format json",
     settings={"choices": ("text", "json"), "default": "text"},

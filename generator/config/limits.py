@@ -41,6 +41,23 @@ LIMITS: tuple[Option, ...] = (
         commands=SERVER_COMMANDS,
     ),
     Option(
+        key="limits.prove_timeout",
+        field="prove_timeout",
+        default=60.0,
+        type_doc="positive number",
+        meaning="seconds `--prove` may spend calling one endpoint, connection included; what was not proven "
+        "by then is left unproven, with a warning",
+        check=checks.seconds,
+        cli="--prove-timeout",
+        reference=(
+            "seconds `--prove` may spend calling one endpoint, connection included (default 60); each call "
+            "is also bound by `--request-timeout`, and what was not proven in time is left unproven, with a warning"
+        ),
+        usage="--prove-timeout 20",
+        metavar="SECONDS",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
         key="limits.max_pages",
         field="max_pages",
         default=100,

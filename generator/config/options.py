@@ -20,7 +20,7 @@ from typing import Any
 from generator.config import checks
 from generator.config.files import replace_file
 from generator.config.limits import LIMITS as LIMITS
-from generator.config.option import BUILD, CHECK, SERVE, SERVER_COMMANDS, TRANSLATIONS, Option
+from generator.config.option import BUILD, CHECK, INTROSPECT, SERVE, SERVER_COMMANDS, TRANSLATIONS, Option
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -226,6 +226,47 @@ OPTIONS: tuple[Option, ...] = (
         usage="--try-it-tools file_defect,delete_document",
         metavar="NAME,...",
         commands=(BUILD, CHECK, SERVE),
+        default_doc="none",
+    ),
+    Option(
+        key="prove",
+        field="prove",
+        default=False,
+        type_doc="`true` / `false`",
+        meaning="call each read-only tool, prompt and resource with its example on the server and show what it "
+        "answered; never a tool declared destructive",
+        check=checks.flag,
+        cli="--prove",
+        reference=(
+            "after listing, call on the server each tool declared `readOnlyHint: true` (and each named in "
+            "`prove_tools`), each prompt and each resource with the page's example, record the answers in the "
+            "snapshot and show them on the pages; a tool declared `destructiveHint: true` is never called "
+            "([docs/cli.md](cli.md#proving-the-examples---prove))"
+        ),
+        usage="--prove",
+        commands=(BUILD, CHECK, INTROSPECT),
+        references={
+            CHECK: "call the server again with every example the site's `snapshot.json` proved, and report "
+            "drift (exit 3) when one is no longer accepted or its answer changed shape",
+        },
+        helps={CHECK: "re-run the site's proven examples on the server: drift when one fails or changes shape"},
+    ),
+    Option(
+        key="prove_tools",
+        field="prove_tools",
+        default=(),
+        type_doc="list of tool names",
+        meaning="tools not declared read-only that --prove calls too (never one declared destructive)",
+        check=checks.names,
+        cli="--prove-tools",
+        reference=(
+            "tools not declared read-only that `--prove` calls too, with their page's example: name only tools "
+            "whose calls change nothing that matters; a tool declared `destructiveHint: true` is refused "
+            "(exit 2)"
+        ),
+        usage="--prove-tools workspace_status",
+        metavar="NAME,...",
+        commands=(BUILD, CHECK, INTROSPECT),
         default_doc="none",
     ),
     Option(

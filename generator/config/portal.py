@@ -32,6 +32,7 @@ class Limits:
 
     request_timeout: float = default("limits.request_timeout")
     total_timeout: float = default("limits.total_timeout")
+    prove_timeout: float = default("limits.prove_timeout")
     max_pages: int = default("limits.max_pages")
     max_tools: int = default("limits.max_tools")
     max_reply_bytes: int = default("limits.max_reply_bytes")
@@ -151,6 +152,10 @@ class PortalConfig:
     """Tools not declared read-only that get the panel too, behind a confirmation."""
     try_it_proxy: bool = False
     """Panels call ``serve --try-it``'s proxy, on every endpoint (set by that command; no option, no key)."""
+    prove: bool = default("prove")
+    """Send the examples to the server and show its answers (``--prove``; :mod:`generator.commands.prove`)."""
+    prove_tools: tuple[str, ...] = default("prove_tools")
+    """Tools not declared read-only that ``prove`` calls too (never one declared destructive)."""
     search: bool = default("search")
     """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None

@@ -18,6 +18,7 @@ from generator.authoring.translations import load_translations
 from generator.compare.diff import load_side
 from generator.config.portal import PortalConfig
 from generator.model.pages import check_one_page_per_item
+from generator.model.proofs import proof_warnings
 from generator.model.site import SiteModel, build_model
 from generator.model.tool import ToolDoc
 from generator.snapshot.snapshot import Snapshot
@@ -41,6 +42,7 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
     warnings += check_overlays(overlays, snapshot.tools)
     warnings += unused_locales(overlays, config.locales)
     warnings += fingerprint_version(snapshot, config)
+    warnings += proof_warnings(snapshot.proofs)
     previous = load_side(Path(config.previous), config.limits.max_snapshot_bytes) if config.previous else None
     api, operations = None, {}
     if config.operation_meta_key and not config.openapi:

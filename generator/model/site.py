@@ -35,6 +35,7 @@ from generator.model.product import (
     prompts_of,
     resources_of,
 )
+from generator.model.proofs import proof_of, refusal_of
 from generator.model.tool import ToolDoc, grants_tool
 from generator.model.try_it import TryIt, try_it
 from generator.slugs import assign_slugs
@@ -170,6 +171,16 @@ class SiteModel:
 
     common_troubles = ToolDoc.common_troubles
     """The errors any tool can return, listed once on the Connecting page (catalog ``trouble.*``)."""
+
+    @cached_property
+    def refusal(self) -> str | None:
+        """How the server refuses an invalid argument, when ``--prove``'s probe saw it (``isError``, ``-32602``...)."""
+        return refusal_of(self.snapshot.proofs)
+
+    @property
+    def proved(self) -> bool:
+        """The snapshot records ``--prove``'s calls: pages say which examples the server was asked."""
+        return self.snapshot.proofs is not None
 
     @property
     def server_language(self) -> str:
@@ -364,6 +375,7 @@ def build_model(
     endpoints = endpoints_of(snapshot.endpoints)
     offered = [(e, frozenset(e.tools)) for e in endpoints]  # a name in a tuple of 5,000 costs 5,000 compares
     slugs = assign_slugs(t["name"] for t in snapshot.tools)
+    proofs, refusal = snapshot.proofs, refusal_of(snapshot.proofs)
     tools = []
     for raw in snapshot.tools:
         name = raw["name"]
@@ -377,6 +389,8 @@ def build_model(
                 overlay=(overlays or {}).get(name),
                 scope_meta_key=config.scope_meta_key,
                 operations=(operations or {}).get(name, ()),
+                proof=proof_of(proofs, "tools", name),
+                refusal=refusal,
             )
         )
     site = SiteModel(
@@ -384,9 +398,9 @@ def build_model(
         config=config,
         tools=tuple(tools),
         endpoints=endpoints,
-        prompts=prompts_of(snapshot.prompts, endpoints),
-        resources=resources_of(snapshot.resources, endpoints, template=False),
-        resource_templates=resources_of(snapshot.resource_templates, endpoints, template=True),
+        prompts=prompts_of(snapshot.prompts, endpoints, proofs),
+        resources=resources_of(snapshot.resources, endpoints, template=False, proofs=proofs),
+        resource_templates=resources_of(snapshot.resource_templates, endpoints, template=True, proofs=proofs),
         api=api,
         translations=translations or Translations({}),
         changes=tuple(diff_snapshots(previous, snapshot)) if previous else (),

@@ -188,6 +188,12 @@ def md_fence(text: str, info: str = "") -> Md:
 _URL_SAFE = "/:?#[]@!$&*+,;=%-._~"
 
 
+def md_block(value: Any) -> Md:
+    """Blocks a macro wrote, without the blank lines around them, to place between other blocks
+    (anything that is not Markdown yet is escaped as inline text first)."""
+    return Md((value if isinstance(value, Md) else md_text(value)).strip("\n"))
+
+
 def md_url(value: Any) -> Md:
     """A link target: percent-encoded where Markdown would end or split it; unsafe schemes refused.
 
@@ -374,6 +380,7 @@ FILTERS = {
     "md_code": md_code,
     "md_cell_code": md_cell_code,
     "md_fence": md_fence,
+    "md_block": md_block,
     "md_text": md_text,
     "md_url": md_url,
     "md_link": md_link,

@@ -25,6 +25,7 @@ from generator.heap import paused
 from generator.snapshot import remembered
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
 from generator.snapshot.jsontext import around_list, compact, list_item, pretty, pretty_pieces
+from generator.snapshot.proofs import check_proofs
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import JSON, READABLE_VERSIONS, SNAPSHOT_VERSION, check_shape
@@ -114,6 +115,9 @@ class Snapshot:
     resource_templates: tuple[dict[str, JSON], ...] = ()
     skipped_tools: tuple[dict[str, JSON], ...] = ()
     """Tools left out in ``--lenient`` mode: ``{"name": ..., "reason": ...}``."""
+    proofs: dict[str, JSON] | None = None
+    """What the server answered to the pages' examples (``--prove``; :mod:`generator.snapshot.proofs`), or None.
+    Not part of the fingerprint."""
     digests: tuple[bytes, ...] = field(default=(), compare=False, repr=False)
     """Each tool's :func:`raw_digest`, when the reader of a watch already made them for its memory
     (:func:`_parse_remembering`); empty otherwise. :func:`revised` empties it."""
@@ -136,6 +140,7 @@ class Snapshot:
         return {id(tool): i for i, tool in enumerate(self.tools)}
 
     def to_dict(self) -> dict[str, JSON]:
+        proofs = {} if self.proofs is None else {"proofs": self.proofs}
         return {
             "snapshot_version": SNAPSHOT_VERSION,
             "capability_version": self.capability_version,
@@ -150,6 +155,7 @@ class Snapshot:
             "resource_templates": list(self.resource_templates),
             "skipped_tools": list(self.skipped_tools),
             "endpoints": [e.to_json() for e in self.endpoints],
+            **proofs,
         }
 
     def to_json(self) -> str:
@@ -192,7 +198,18 @@ class Snapshot:
         """What :meth:`to_json` writes: top-level keys and the server's identity sorted."""
         data = self.to_dict()
         data["server"] = _sorted(data["server"])
+        if "proofs" in data:  # the portal's own keys sorted; the server's JSON inside keeps its order
+            data["proofs"] = _sorted_proofs(data["proofs"])
         return dict(sorted(data.items()))
+
+
+def _sorted_proofs(proofs: JSON) -> JSON:
+    """*proofs* with the portal's own keys sorted: the sections, the names in each, each proof's and
+    attempt's fields; requests and answers keep the order they were sent in."""
+    out: dict[str, JSON] = {}
+    for section, found in sorted(proofs.items()):
+        out[section] = {key: dict(sorted(entry.items())) for key, entry in sorted(found.items())}
+    return out
 
 
 def resolve_capability_version(rule: str, server: dict[str, JSON], tools_fingerprint: str) -> str:
@@ -241,6 +258,7 @@ def new_snapshot(
     resources: tuple[dict[str, JSON], ...] = (),
     resource_templates: tuple[dict[str, JSON], ...] = (),
     skipped_tools: tuple[dict[str, JSON], ...] = (),
+    proofs: dict[str, JSON] | None = None,
 ) -> Snapshot:
     """A :class:`Snapshot` with its fingerprint computed; with no *endpoints*, one stand-in record,
     ``default``, that offers every tool (a version 1 snapshot, or one endpoint built by hand)."""
@@ -260,6 +278,7 @@ def new_snapshot(
         resources=resources,
         resource_templates=resource_templates,
         skipped_tools=skipped_tools,
+        proofs=proofs,
     )
 
 
@@ -430,7 +449,9 @@ def _checked(
         "resources": tuple(data.get("resources", [])),
         "resource_templates": tuple(data.get("resource_templates", [])),
         "skipped_tools": tuple(data.get("skipped_tools", [])),
+        "proofs": data.get("proofs"),
     }
+    check_proofs(fields["proofs"])  # type: ignore[arg-type]
     records = _endpoints(data.get("endpoints", []), set(first))  # type: ignore[arg-type]
     if computed_fingerprint is None or not records:
         snap = new_snapshot(**fields, endpoints=records)  # type: ignore[arg-type]
