@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +64,8 @@ class DriftReport:
     kept: tuple[str, ...] = ()
     """Files the site's manifest.json does not list: not written by mcp-portal, and kept by every build
     (a CNAME, a .nojekyll), so they are not drift (see publish.py, the --out contract)."""
+    snapshot: Snapshot | None = field(default=None, compare=False, repr=False)
+    """What the fresh build was made from (``check --lint`` lints it)."""
 
     @property
     def status(self) -> str:
@@ -192,7 +194,7 @@ def check(
         )
     snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
     fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
-    return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings))
+    return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings), snapshot=snapshot)
 
 
 def render(report: DriftReport, fmt: str) -> str:
