@@ -243,7 +243,8 @@ INJECTION_TAGS = ("<important>", "<system>", "<instructions>", "<secret>", "<hid
 WRITE_VERBS = _set(
     "create add insert delete remove update modify write save upload send post publish move rename drop "
     "kill terminate deploy install uninstall clear erase purge destroy overwrite replace edit patch commit "
-    "push merge submit cancel revoke grant assign archive set"
+    "push merge submit cancel revoke grant assign archive set refund charge pay transfer approve reject restore "
+    "reset disable enable start stop restart"
 )
 """Verbs of a tool that changes something: a tool that leads with one is not read-only."""
 DESTRUCTIVE_VERBS = _set(

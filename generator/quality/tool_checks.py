@@ -259,9 +259,10 @@ def conciseness(tool: ToolText) -> list[Finding]:
 
 
 def _hidden(text: str) -> str | None:
+    """The text around its first invisible or control character, that character shown as ``[U+XXXX]``."""
     flat = text.replace("\r", "")
-    shown = visible(flat)
-    return excerpt(shown) if shown != flat else None
+    at = next((i for i, char in enumerate(flat) if visible(char) != char), -1)
+    return excerpt(visible(flat[max(0, at - 16) :]), 80) if at >= 0 else None
 
 
 def _injection(text: str) -> str | None:
