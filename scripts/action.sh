@@ -23,7 +23,7 @@ single_line=(command install python stdio url from config out title base-url pub
   capability-version templates translations overlays openapi previous jobs cache no-cache no-search try-it
   try-it-tools strict lenient request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
   max-reply-bytes max-schema-depth max-render-seconds old new fail-on min-score enable disable lint comment
-  github-token debug)
+  github-token lint-page debug)
 for name in "${single_line[@]}"; do
   var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
   if [[ "${!var:-}" == *[$'\n\r']* ]]; then
@@ -112,6 +112,7 @@ else
   flag no-search "${INPUT_NO_SEARCH:-}"
   flag try-it "${INPUT_TRY_IT:-}"
   opt try-it-tools "${INPUT_TRY_IT_TOOLS:-}"
+  flag lint-page "${INPUT_LINT_PAGE:-}"
   flag strict "${INPUT_STRICT:-}"
   flag lenient "${INPUT_LENIENT:-}"
   if [[ "$command" == "build" ]]; then

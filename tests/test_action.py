@@ -89,12 +89,15 @@ def read_outputs(text: str) -> dict[str, str]:
     return found
 
 
-def run_action(
-    tmp: Path, extra_env: dict[str, str] | None = None, **inputs: str
-) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
-    """Run scripts/action.sh in *tmp* as a runner would; the process, its outputs and its job summary.
+def run_action(tmp: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """Run scripts/action.sh in *tmp* as a runner would; the process, its outputs and its job summary."""
+    return run_action_in(tmp, {}, inputs)
 
-    *extra_env* adds runner variables (``GITHUB_EVENT_PATH``, ``GITHUB_API_URL``...)."""
+
+def run_action_in(
+    tmp: Path, extra_env: dict[str, str], inputs: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """:func:`run_action` with more runner variables (``GITHUB_EVENT_PATH``, ``GITHUB_API_URL``...)."""
     tmp.mkdir(parents=True, exist_ok=True)
     output, summary = tmp / "github_output", tmp / "step_summary"
     output.write_text("", encoding="utf-8")
@@ -109,7 +112,7 @@ def run_action(
         "INPUT_PYTHON": sys.executable,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",  # the console script
     }
-    env |= {"INPUT_" + k.upper(): v for k, v in inputs.items()} | (extra_env or {})
+    env |= {"INPUT_" + k.upper(): v for k, v in inputs.items()} | extra_env
     run = subprocess.run(["bash", str(SCRIPT)], cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
     return run, read_outputs(output.read_text(encoding="utf-8")), summary.read_text(encoding="utf-8")
 
@@ -261,7 +264,7 @@ def test_lint_comments_its_report_on_the_pull_request_and_updates_it(tmp_path: P
     try:
         runner = {"GITHUB_EVENT_PATH": str(event), "GITHUB_REPOSITORY": "acme/tools", "GITHUB_API_URL": github.url}
         inputs = {"command": "lint", "from": str(DEMO), "comment": "true", "github_token": "s3cret-token"}
-        run, outputs, summary = run_action(tmp_path / "first", runner, **inputs, min_score="95")
+        run, outputs, summary = run_action_in(tmp_path / "first", runner, {**inputs, "min_score": "95"})
         assert run.returncode == 5, run.stderr  # the bar is missed, and the report is commented all the same
         assert "commented the report on pull request #42" in run.stdout
         (comment,) = github.comments
@@ -271,7 +274,7 @@ def test_lint_comments_its_report_on_the_pull_request_and_updates_it(tmp_path: P
         assert posts[0][2]["Authorization"] == "Bearer s3cret-token"
         assert "s3cret-token" not in run.stdout + run.stderr
 
-        again, _, _ = run_action(tmp_path / "second", runner, **inputs)
+        again, _, _ = run_action_in(tmp_path / "second", runner, inputs)
         assert again.returncode == 0, again.stderr
         assert "updated the report comment on pull request #42" in again.stdout
         assert len(github.comments) == 1  # one comment, rewritten
@@ -286,9 +289,8 @@ def test_lint_comments_nothing_outside_a_pull_request(tmp_path: Path) -> None:
     github = FakeGitHub()
     try:
         runner = {"GITHUB_EVENT_PATH": str(event), "GITHUB_REPOSITORY": "acme/tools", "GITHUB_API_URL": github.url}
-        run, _, _ = run_action(
-            tmp_path / "push", runner, command="lint", comment="true", github_token="t", **{"from": str(DEMO)}
-        )
+        inputs = {"command": "lint", "comment": "true", "github_token": "t", "from": str(DEMO)}
+        run, _, _ = run_action_in(tmp_path / "push", runner, inputs)
         assert run.returncode == 0, run.stderr
         assert "not a pull request" in run.stdout
         assert github.requests == []

@@ -76,10 +76,10 @@ RULES: tuple[Rule, ...] = (
          "Give the parameter a description: its meaning, format and allowed values, with an example.",
          "docs"),
     Rule("params-no-unit", "parameters", "warning", "a numeric quantity does not say its unit",
-         'Name the unit in the description ("in seconds") or in the name (timeout_ms).', "smelly"),
+         'Name the unit in the description ("in seconds") or in the name (timeout_ms).', "tdqs"),
     Rule("params-no-format", "parameters", "warning", "a date or time string does not say its format",
          'Declare "format": "date-time" (or date, time), or name the format in the description with an '
-         "example (2025-01-31T09:30:00Z).", "smelly"),
+         "example (2025-01-31T09:30:00Z).", "tdqs"),
     Rule("params-no-values", "parameters", "warning", "a choice among fixed values does not list them",
          'List the allowed values with "enum", or name them in the description.', "docs"),
     Rule("returns-undescribed", "returns", "warning", "nothing says what the tool returns",
@@ -87,7 +87,7 @@ RULES: tuple[Rule, ...] = (
          "what an empty result looks like.", "docs"),
     Rule("errors-unstated", "errors", "warning", "the description states no error or limit",
          "Say how the tool fails and what bounds it: not found, permissions, size or count caps, rate "
-         "limits, timeouts.", "smelly"),
+         "limits, timeouts.", "tdqs"),
     Rule("concise-wall-of-text", "conciseness", "warning", "the description is a wall of text",
          "Cut it to what an agent needs to choose and call the tool; move parameter details into the "
          "schema's descriptions and long guides into a resource or the docs.", "tdqs"),
