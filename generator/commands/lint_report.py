@@ -81,7 +81,8 @@ def render_text(report: Report, width: int = 100) -> str:
             fixes.add_row(rule, BY_ID[rule].fix)
         console.print("How to fix:")
         console.print(fixes)
-    return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+    text: str = console.file.getvalue()  # type: ignore[attr-defined]
+    return "".join(line.rstrip() + "\n" for line in text.splitlines())  # rich pads every line to the width
 
 
 QUOTE = 48

@@ -244,29 +244,35 @@ def conciseness(tool: ToolText) -> list[Finding]:
                 f"{size:,} characters (more than {WALL:,})",
             )
         )
-    fields = (("/description", tool.description.text), ("/title", tool.title), *tool.texts)
+    fields = (
+        ("/description", tool.description),
+        ("/title", Words(tool.title)),
+        *((f, Words(t)) for f, t in tool.texts),
+    )
     for rule, check in (
         ("concise-hidden-text", _hidden),
         ("concise-injection", _injection),
         ("concise-shouting", _shouting),
     ):
-        for field, text in fields:
-            quoted = check(text)
+        for field, words in fields:
+            quoted = check(words)
             if quoted is not None:
                 found.append(tool.finding(rule, field, quoted, BY_ID[rule].title))
                 break
     return found
 
 
-def _hidden(text: str) -> str | None:
+def _hidden(words: Words) -> str | None:
     """The text around its first invisible or control character, that character shown as ``[U+XXXX]``."""
-    flat = text.replace("\r", "")
-    at = next((i for i, char in enumerate(flat) if visible(char) != char), -1)
-    return excerpt(visible(flat[max(0, at - 16) :]), 80) if at >= 0 else None
+    flat = words.text.replace("\r", "")
+    if visible(flat) == flat:
+        return None
+    at = next(i for i, char in enumerate(flat) if visible(char) != char)
+    return excerpt(visible(flat[max(0, at - 16) :]), 80)
 
 
-def _injection(text: str) -> str | None:
-    words = Words(text)
+def _injection(words: Words) -> str | None:
+    text = words.text
     phrase = words.has(cues.INJECTION)
     if phrase is not None:
         return words.sentence(phrase)
@@ -275,12 +281,12 @@ def _injection(text: str) -> str | None:
     return excerpt(text[lowered.find(tag) :]) if tag else None
 
 
-def _shouting(text: str) -> str | None:
+def _shouting(words: Words) -> str | None:
+    text = words.text
     match = next((m for m in _CAPS.finditer(text) if m.group() in cues.SHOUTED), None)
     if match is not None:
         start = max(text.rfind(c, 0, match.start()) for c in ".!?\n") + 1
         return excerpt(text[start:].lstrip())
-    words = Words(text)
     phrase = words.has(cues.PUSHY)
     return words.sentence(phrase) if phrase is not None else None
 

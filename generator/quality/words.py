@@ -1,22 +1,20 @@
 """Server text read as words, in bounded time: the one place the linter looks inside prose.
 
 Every string is cut to a fixed length before it is read, and every function here makes one pass
-over what is left (a character class matched left to right, set look-ups), so a hostile
+over what is left (a character class matched left to right, dictionary look-ups), so a hostile
 description costs at most a few milliseconds whatever it holds. Phrases are matched as word
-sequences against a set of n-grams, never as a regular expression built from server text.
+sequences, looked for only where their first word occurs, never as a regular expression built
+from server text.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property
 
 MAX_TEXT = 20_000
 """Characters of one description that are read; the rest is ignored (its length still counts)."""
-MAX_PHRASE = 4
-"""The longest cue phrase, in words: the n-grams of a text go up to this length."""
 
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 """A word: letters and digits of any script, with one inner apostrophe (``don't``)."""
@@ -88,7 +86,7 @@ def _wide(char: str) -> bool:
 
 @dataclass(frozen=True)
 class Words:
-    """The words of one text, lowercased, with the n-grams phrases are looked up in."""
+    """The words of one text, lowercased, and where each occurs (phrases are looked up from there)."""
 
     text: str
     """The text as read (already cut)."""
@@ -100,23 +98,34 @@ class Words:
     @cached_property
     def count(self) -> int:
         """How many words the text holds; a run of CJK characters counts one word per two characters."""
+        if self.text.isascii():
+            return len(self.words)
         wide = sum(1 for c in self.text if _wide(c))
         return len([w for w in self.words if not _wide(w[0])]) + (wide + 1) // 2
 
     @cached_property
-    def grams(self) -> frozenset[tuple[str, ...]]:
-        words = self.words
-        return frozenset(tuple(words[i : i + n]) for n in range(1, MAX_PHRASE + 1) for i in range(len(words) - n + 1))
+    def _starts(self) -> dict[str, list[int]]:
+        """Where each word occurs: a phrase is looked for only where its first word is."""
+        found: dict[str, list[int]] = {}
+        for i, word in enumerate(self.words):
+            found.setdefault(word, []).append(i)
+        return found
 
     @cached_property
     def identifiers(self) -> frozenset[str]:
         """Every identifier-like token as written (case kept): how a description names a parameter."""
         return frozenset(_IDENT.findall(self.text))
 
-    def has(self, phrases: Iterable[tuple[str, ...]]) -> tuple[str, ...] | None:
-        """The first of *phrases* (word tuples, lowercase) the text contains, or None."""
-        grams = self.grams
-        return next((p for p in phrases if p in grams), None)
+    def has(self, phrases: Phrases) -> tuple[str, ...] | None:
+        """The first of *phrases* (in their list's order) the text contains, or None."""
+        words, starts = self.words, self._starts
+        found = [
+            (phrases.order[phrase], phrase)
+            for first in phrases.by_first.keys() & starts.keys()
+            for phrase in phrases.by_first[first]
+            if any(words[i : i + len(phrase)] == phrase for i in starts[first])
+        ]
+        return min(found)[1] if found else None
 
     def sentence(self, phrase: tuple[str, ...], width: int = 160) -> str:
         """Where *phrase* occurs: the stretch of text around its first word, for a finding to quote."""
@@ -128,9 +137,27 @@ class Words:
         return excerpt(self.text[start:].lstrip(), width)
 
 
-def phrases(text: str) -> tuple[tuple[str, ...], ...]:
-    """Cue phrases written one per line (``use this when``) as word tuples."""
-    return tuple(tuple(line.split()) for line in text.strip().splitlines() if line.strip())
+@dataclass(frozen=True)
+class Phrases:
+    """Cue phrases (lowercase word tuples), indexed by their first word."""
+
+    items: tuple[tuple[str, ...], ...]
+
+    @cached_property
+    def by_first(self) -> dict[str, list[tuple[str, ...]]]:
+        index: dict[str, list[tuple[str, ...]]] = {}
+        for phrase in self.items:
+            index.setdefault(phrase[0], []).append(phrase)
+        return index
+
+    @cached_property
+    def order(self) -> dict[tuple[str, ...], int]:
+        return {phrase: i for i, phrase in enumerate(self.items)}
+
+
+def phrases(text: str) -> Phrases:
+    """Cue phrases written one per line (``use this when``)."""
+    return Phrases(tuple(tuple(line.split()) for line in text.strip().splitlines() if line.strip()))
 
 
 def first_sentence(text: str, width: int = 160) -> str:
