@@ -40,9 +40,12 @@ def timed(label: str, runs: int, func: Callable[[], object]) -> float:
     return median
 
 
+SENTENCE = "search the archive for matching records and return the newest first with their ids"
+
+
 def synthetic(count: int) -> list[dict[str, Any]]:
     """*count* tools in the shape real servers send: a paragraph of description, a dozen parameters."""
-    words = ["search", "the", "archive", "for", "matching", "records", "and", "return", "the", "newest", "first", "with", "their", "ids"]
+    words = SENTENCE.split()
     return [
         {
             "name": f"tool_{i}",
