@@ -21,7 +21,7 @@ command="${INPUT_COMMAND:-build}"
 # The inputs of one line each (all but env and header, which take one item per line).
 single_line=(command install python stdio url from config out title base-url public locales server-language
   capability-version templates translations overlays openapi previous jobs cache no-cache no-search try-it
-  try-it-tools strict lenient request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
+  try-it-tools strict lenient allow-literal-secrets request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
   max-reply-bytes max-schema-depth max-render-seconds old new fail-on min-score enable disable lint comment
   github-token lint-page debug)
 for name in "${single_line[@]}"; do
@@ -115,6 +115,7 @@ else
   flag lint-page "${INPUT_LINT_PAGE:-}"
   flag strict "${INPUT_STRICT:-}"
   flag lenient "${INPUT_LENIENT:-}"
+  flag allow-literal-secrets "${INPUT_ALLOW_LITERAL_SECRETS:-}"
   if [[ "$command" == "build" ]]; then
     opt cache "${INPUT_CACHE:-}"
     flag no-cache "${INPUT_NO_CACHE:-}"

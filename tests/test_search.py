@@ -222,12 +222,12 @@ def test_a_tool_page_is_found_by_its_own_words_not_by_the_words_every_tool_page_
         "Profiles:",
         "readOnlyHint",
         "array of",
-        "older servers: JSON-RPC error -32602",
+        "a JSON-RPC error such as -32602 or -32603",
         "Generated from the running server",
     ):
         assert stock not in content, stock
     # The errors every tool shares are still searchable, once, on the Connecting page.
-    assert "JSON-RPC error -32602" in demo_fragments["/en/connecting/index.html"]
+    assert "JSON-RPC error such as -32602 or -32603" in demo_fragments["/en/connecting/index.html"]
     # A prompt page: its arguments' descriptions are indexed, its stock request sentence is not.
     prompt = demo_fragments["/en/prompts/triage_defect/index.html"]
     assert "Who reads the triage note" in prompt

@@ -53,7 +53,7 @@ def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
 def _server_options(parser: argparse.ArgumentParser) -> Any:
     """The group of options that say where the server is (``--stdio``, ``--url`` and theirs)."""
     group = parser.add_argument_group("server (choose one; default: the bundled demo server)")
-    for flag in (flags.STDIO, flags.ENV, flags.URL, flags.PUBLIC, flags.HEADER):
+    for flag in (flags.STDIO, flags.ENV, flags.URL, flags.PUBLIC, flags.HEADER, flags.ALLOW_LITERAL_SECRETS):
         flag.add_to(group)
     return group
 
@@ -250,4 +250,6 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
         raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
     if limits:
         changes["limits"] = replace(config.limits, **limits)
-    return config.with_overrides(**changes)
+    return config.with_overrides(**changes).without_literal_secrets(
+        allowed=args.allow_literal_secrets, from_cli=server is not None
+    )

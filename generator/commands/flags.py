@@ -65,6 +65,20 @@ HEADER = Flag(
     settings={"action": "append", "default": []},
 )
 
+ALLOW_LITERAL_SECRETS = Flag(
+    names=("--allow-literal-secrets",),
+    help="go on when --stdio, --url or --public holds what looks like a literal secret (it is masked in every output)",
+    reference=(
+        "go on when the server's command, URL or `public` value holds what looks like a secret written "
+        "literally (a value after `--api-key`, `--token`, `--password`, `--secret` and the like; `key=` or "
+        "`token=` in a query; a user name and password in a URL; a key in a known credential shape), "
+        "which is otherwise refused with exit 2. The value is still masked in every page, file and message "
+        "([security.md](security.md#literal-secrets))"
+    ),
+    usage="--allow-literal-secrets",
+    settings={"action": "store_true"},
+)
+
 FROM = Flag(
     names=("--from",),
     help="render offline from a snapshot file",

@@ -46,7 +46,16 @@ def _table(command: str, options: Sequence[Documented], extra: str = "") -> Call
     return table
 
 
-_SERVER = (flags.STDIO, flags.ENV, flags.URL, flags.HEADER, flags.PUBLIC, flags.FROM, flags.CONFIG)
+_SERVER = (
+    flags.STDIO,
+    flags.ENV,
+    flags.URL,
+    flags.HEADER,
+    flags.PUBLIC,
+    flags.ALLOW_LITERAL_SECRETS,
+    flags.FROM,
+    flags.CONFIG,
+)
 TABLES: dict[str, Callable[[], str]] = {
     "server": _table(BUILD, (*_SERVER, _setting("--capability-version"), flags.LENIENT, flags.DEBUG)),
     "cli-limits": _table(BUILD, LIMITS),

@@ -18,9 +18,10 @@ import yaml
 
 from generator.config.checks import URL_EXAMPLE, Collector, url_problem
 from generator.config.files import load_yaml, yaml_problem
+from generator.config.literal_secrets import LiteralSecret, advice, in_command, in_url, masked
 from generator.config.option import from_file
 from generator.config.options import FILE_KEYS, LIMITS, OPTIONS, default
-from generator.errors import ConfigError
+from generator.errors import ConfigError, UsageError
 
 DEFAULT_LOCALES: tuple[str, ...] = default("locales")
 
@@ -69,26 +70,45 @@ class ServerSpec:
     """The product profile this endpoint serves (``full``, ``readonly``...); defaults to the name."""
     public: str | None = None
     """The address readers use, when it differs from the one we connect to (a public URL, a packaged command)."""
+    literal_secrets: tuple[LiteralSecret, ...] = ()
+    """Likely secrets written literally in the command, URL or ``public``, kept because the user said
+    ``--allow-literal-secrets``: masked wherever the endpoint is shown (:mod:`generator.config.literal_secrets`)."""
 
     @property
     def transport(self) -> str:
         return "streamable-http" if self.url else "stdio"
 
     def describe(self) -> str:
-        """A safe, human description (no header values, no expanded variables)."""
+        """A safe, human description (no header values, no expanded variables, no literal secrets)."""
         if self.url:
-            where = f"the server at {_strip_credentials(self.url)}"
+            where = f"the server at {masked(_strip_credentials(self.url), self.literal_secrets)}"
         else:
-            where = f"the server started by `{self.label or shlex.join(self.command)}`"
+            where = f"the server started by `{self.label or self._shown(self.command)}`"
         return where if self.name == "default" else f"{where} (endpoint `{self.name}`)"
 
     def public_endpoint(self) -> str:
         """What the snapshot records as the endpoint: never a secret."""
         if self.public:
-            return _strip_credentials(self.public) if self.url else self.public
+            if self.url:
+                return masked(_strip_credentials(self.public), self.literal_secrets)
+            return self._shown(tuple(shlex.split(self.public))) if self.literal_secrets else self.public
         if self.url:
-            return _strip_credentials(self.url)
-        return self.label or shlex.join(self.command)
+            return masked(_strip_credentials(self.url), self.literal_secrets)
+        return self.label or self._shown(self.command)
+
+    def _shown(self, words: tuple[str, ...]) -> str:
+        """*words* as one command line, each literal secret replaced by how pages show it."""
+        return shlex.join(masked(word, self.literal_secrets) for word in words)
+
+    def find_literal_secrets(self, where: dict[str, str]) -> tuple[LiteralSecret, ...]:
+        """Likely secrets in the command, URL and ``public`` value; *where* names each (``stdio``,
+        ``url``, ``public``) as the user wrote it (``--stdio``, ```server.url` in portal.yaml``)."""
+        found = in_url(self.url, where["url"]) if self.url else in_command(self.command, where["stdio"])
+        if self.public and self.url:
+            found += in_url(self.public, where["public"])
+        elif self.public:
+            found += in_command(tuple(shlex.split(self.public)), where["public"])
+        return tuple(found)
 
     def auth_template(self) -> tuple[tuple[str, str | None], ...]:
         """Header names with their value templates (``Bearer ${TOKEN}``); None where the value may hold a secret.
@@ -158,6 +178,28 @@ class PortalConfig:
     def with_overrides(self, **changes: Any) -> PortalConfig:
         """A copy with the given fields replaced (CLI options win over the file)."""
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
+
+    def without_literal_secrets(self, *, allowed: bool, from_cli: bool) -> PortalConfig:
+        """This configuration once no endpoint holds a literal secret: a :class:`UsageError` naming what was
+        found (never its value) and how to pass it instead, or, when *allowed*, each endpoint with the
+        secrets it holds recorded, so that they are masked wherever it is shown."""
+        kept: list[ServerSpec] = []
+        for i, spec in enumerate(self.connections):
+            found = spec.find_literal_secrets(_where(i, from_cli=from_cli, endpoints=bool(self.endpoints)))
+            if found and not allowed:
+                raise UsageError(advice(list(found), stdio=not spec.url))
+            kept.append(replace(spec, literal_secrets=found))
+        if self.endpoints:
+            return replace(self, endpoints=tuple(kept))
+        return replace(self, server=kept[0]) if kept else self
+
+
+def _where(index: int, *, from_cli: bool, endpoints: bool) -> dict[str, str]:
+    """How a message names an endpoint's ``stdio``, ``url`` and ``public`` values: as options, or as keys."""
+    if from_cli:
+        return {key: f"--{key}" for key in ("stdio", "url", "public")}
+    prefix = f"endpoints[{index}]" if endpoints else "server"
+    return {key: f"`{prefix}.{key}` of the configuration" for key in ("stdio", "url", "public")}
 
 
 def _strip_credentials(url: str) -> str:

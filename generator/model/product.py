@@ -21,7 +21,7 @@ from generator.model.calls import CallSequence, EndpointCall
 from generator.model.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
 from generator.model.kinds import PageKind
 from generator.schema.examples import example_for
-from generator.schema.uritemplate import ParsedTemplate, expand, parse
+from generator.schema.uritemplate import ParsedTemplate, expand, parse, segment_words
 from generator.slugs import item_slugs
 from generator.snapshot.records import EndpointRecord
 from generator.text import json_block
@@ -320,21 +320,35 @@ class ResourceDoc(ItemDoc):
         return text_of(self.annotations, "lastModified")
 
     @cached_property
-    def example_uri(self) -> str | None:
-        """The URI to read: a resource's own, or a template's with every variable filled with a value
-        made from its name, as tool examples are made; None when the template cannot be expanded."""
-        if not self.template:
-            return self.uri
+    def example_variables(self) -> dict[str, str] | None:
+        """A template's variables, each filled with a value made from its name and the path segment it
+        follows (``pods/{name}`` is ``my-pod``; a ``count`` is a number), as tool examples are made; None
+        for a plain resource or a template that did not parse."""
         parsed = self.parsed
         if parsed is None or parsed.error is not None:
             return None
         names = [v.name for v in parsed.variables]
-        properties = {n: {"type": "string", "minLength": 1} for n in names}
+        words = segment_words(parsed)
+        properties = {
+            n: {"type": "string", "minLength": 1, **({"description": f"The {words[n]} {n}"} if n in words else {})}
+            for n in names
+        }
         schema = {"type": "object", "properties": properties, "required": names}
         example = example_for(schema)
         if not example.ok or not isinstance(example.value, dict):
             return None
-        return expand(parsed, {n: str(example.value[n]) for n in names})
+        return {n: str(example.value[n]) for n in names}
+
+    @cached_property
+    def example_uri(self) -> str | None:
+        """The URI to read: a resource's own, or a template's with every variable filled
+        (:attr:`example_variables`); None when the template cannot be expanded."""
+        if not self.template:
+            return self.uri
+        values = self.example_variables
+        if values is None or self.parsed is None:
+            return None
+        return expand(self.parsed, values)
 
     @property
     def call_request(self) -> tuple[str, dict[str, Any], str] | None:

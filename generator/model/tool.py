@@ -232,16 +232,18 @@ class ToolDoc(Doc):
     def example_args(self) -> Example:
         if self.input_too_large:
             return Example(None, False, "the input schema is larger than the size limit")
-        return self._watched(self.input_schema, max_optional=MAX_OPTIONAL_ARGUMENTS, prose=self.full_description)
+        return self._watched(
+            self.input_schema, max_optional=MAX_OPTIONAL_ARGUMENTS, prose=self.full_description, subject=self.name
+        )
 
-    def _watched(self, schema: Any, max_optional: int | None = None, prose: str = "") -> Example:
+    def _watched(self, schema: Any, max_optional: int | None = None, prose: str = "", subject: str = "") -> Example:
         """:func:`example_for`, noting on this tool the patterns it could not decide in bounded time.
 
         Whoever asks first (this tool's page, or the Connecting page looking for a tool to show),
         the tool keeps the patterns, so the build's warning names the tool either way.
         """
         with watch() as undecided:
-            example = example_for(schema, max_optional=max_optional, prose=prose)
+            example = example_for(schema, max_optional=max_optional, prose=prose, subject=subject)
         noted: list[str] = self.__dict__.setdefault("_undecided", [])
         noted.extend(source for source in undecided if source not in noted)
         return example

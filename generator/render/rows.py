@@ -44,7 +44,7 @@ def field_rows(context: Context, flat: Any, show_required: bool = True) -> Marku
         description = (
             f'<span dir="auto" lang="{lang}">{markdown_inline(row.description)}</span>' if row.description else ""
         )
-        rules = f'<div class="constraints" dir="auto">{constraints(context, row)}</div>' if row.constraints else ""
+        rules = f'<div class="constraints">{constraints(context, row)}</div>' if row.constraints else ""
         out.append(
             f'<tr>\n  <td class="depth-{min(row.depth, 6)}"><code dir="ltr" class="ident">{wbr(row.path or "(root)")}'
             f"</code>{variant}</td>\n"

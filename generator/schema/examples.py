@@ -90,12 +90,18 @@ class _Generator(Candidates):
 
 
 def example_for(
-    schema: object, *, prefer_optional: bool = False, max_optional: int | None = None, prose: str = ""
+    schema: object,
+    *,
+    prefer_optional: bool = False,
+    max_optional: int | None = None,
+    prose: str = "",
+    subject: str = "",
 ) -> Example:
     """A realistic instance that validates (``ok``), or ``ok=False`` with the reason; with *max_optional*,
     no object in it carries more optional properties than that (:meth:`Candidates.fewest`) besides those
     the descriptions say it needs. *prose* is what is said of the instance outside its schema (a tool's
-    description), read for the requirements it states (:mod:`generator.schema.prose_requirements`)."""
+    description), read for the requirements it states (:mod:`generator.schema.prose_requirements`); *subject*
+    names what the instance is about (a tool's name: ``delete_chart``'s ``name`` is ``my-chart``)."""
     try:
         checker = Checker.cached(schema)
         checker.overflows = 0
@@ -105,7 +111,7 @@ def example_for(
             return Example(None, False, "the schema is false: no value is allowed")
         generator = _Generator(schema, checker, prefer_optional, max_optional, prose)
         try:
-            value = generator.solve(schema, Ctx())
+            value = generator.solve(schema, Ctx(owner=subject or None))
         except (GiveUp, PatternUndecided) as exc:
             return Example(None, False, str(exc))
         if value is FAIL:
