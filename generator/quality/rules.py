@@ -62,28 +62,29 @@ RULES: tuple[Rule, ...] = (
     Rule("purpose-too-short", "purpose", "warning", "the description is too short to state a purpose",
          "Expand the description to a full sentence: a verb, the object and the scope.", "smelly"),
     Rule("usage-missing", "usage", "warning", "the description never says when to use the tool",
-         'Add when to use it and when not ("Use this when ...; for ..., use other_tool instead"), or the '
+         'Add when to use it and when not ("Use this when ...; for ..., use `other_tool` instead"), or the '
          "step it belongs to in a workflow.", "tdqs"),
     Rule("behaviour-contradicts-annotations", "behaviour", "error",
          "the description contradicts the tool's annotations",
-         "Make the annotations tell the truth: a tool that writes is not readOnlyHint: true, one that deletes "
-         "is not destructiveHint: false.", "tdqs"),
+         "Make the annotations tell the truth: a tool that writes is not `readOnlyHint: true`, one that "
+         "deletes is not `destructiveHint: false`.", "tdqs"),
     Rule("behaviour-undeclared", "behaviour", "warning",
          "neither annotations nor the description say what the tool changes",
-         "Declare readOnlyHint (and destructiveHint, idempotentHint, openWorldHint for a tool that writes), "
+         "Declare `readOnlyHint` (and `destructiveHint`, `idempotentHint`, `openWorldHint` for a tool that "
+         "writes), "
          "or say in the description whether it changes anything and what.", "spec"),
     Rule("params-undescribed", "parameters", "warning", "a parameter has no description",
          "Give the parameter a description: its meaning, format and allowed values, with an example.",
          "docs"),
     Rule("params-no-unit", "parameters", "warning", "a numeric quantity does not say its unit",
-         'Name the unit in the description ("in seconds") or in the name (timeout_ms).', "tdqs"),
+         'Name the unit in the description ("in seconds") or in the name (`timeout_ms`).', "tdqs"),
     Rule("params-no-format", "parameters", "warning", "a date or time string does not say its format",
-         'Declare "format": "date-time" (or date, time), or name the format in the description with an '
-         "example (2025-01-31T09:30:00Z).", "tdqs"),
+         'Declare `"format": "date-time"` (or `date`, `time`), or name the format in the description with an '
+         "example (`2025-01-31T09:30:00Z`).", "tdqs"),
     Rule("params-no-values", "parameters", "warning", "a choice among fixed values does not list them",
-         'List the allowed values with "enum", or name them in the description.', "docs"),
+         'List the allowed values with `"enum"`, or name them in the description.', "docs"),
     Rule("returns-undescribed", "returns", "warning", "nothing says what the tool returns",
-         "Declare an outputSchema, or say in the description what comes back: its fields, its form, and "
+         "Declare an `outputSchema`, or say in the description what comes back: its fields, its form, and "
          "what an empty result looks like.", "docs"),
     Rule("errors-unstated", "errors", "warning", "the description states no error or limit",
          "Say how the tool fails and what bounds it: not found, permissions, size or count caps, rate "
@@ -92,31 +93,31 @@ RULES: tuple[Rule, ...] = (
          "Cut it to what an agent needs to choose and call the tool; move parameter details into the "
          "schema's descriptions and long guides into a resource or the docs.", "tdqs"),
     Rule("concise-shouting", "conciseness", "warning", "the text shouts orders at the model",
-         "State the constraint plainly (\"query_id comes from execute_query\"); capitals and MUST or ALWAYS "
-         "do not make an agent choose better, and read like a prompt injection.", "docs"),
+         "State the constraint plainly (\"`query_id` comes from `execute_query`\"); capitals and `MUST` or "
+         "`ALWAYS` do not make an agent choose better, and read like a prompt injection.", "docs"),
     Rule("concise-injection", "conciseness", "error", "the text holds an instruction aimed at overriding the agent",
          "Remove it: a tool description describes the tool. Text that tells the model to ignore its "
          "instructions or hide things from the user is a prompt injection.", "spec"),
     Rule("concise-hidden-text", "conciseness", "error", "the text holds invisible or bidirectional-control characters",
          "Remove the invisible characters: a reader cannot see what they hide, an agent reads it anyway.",
          "spec"),
-    Rule("name-invalid-characters", "naming", "error", "the name has characters outside A-Z a-z 0-9 _ - .",
+    Rule("name-invalid-characters", "naming", "error", "the name has characters outside `A-Z a-z 0-9 _ - .`",
          "Rename the tool with letters, digits, underscore, hyphen and dot only.", "sep986"),
     Rule("name-length", "naming", "error", "the name is empty or longer than 128 characters",
          "Rename the tool to between 1 and 128 characters.", "sep986"),
     Rule("name-edge-character", "naming", "warning", "the name starts or ends with a dot or a hyphen",
          "Remove the leading or trailing dot or hyphen.", "sep986"),
     Rule("name-generic", "naming", "warning", "the name is a bare generic verb that collides across servers",
-         "Add the object the tool acts on (search_docs, not search).", "spec"),
+         "Add the object the tool acts on (`search_docs`, not `search`).", "spec"),
     Rule("server-similar-tools", "server", "warning", "two tools an agent cannot tell apart",
          "Make the two tools' purposes distinct and say in each description when to use the other, or "
          "merge them into one.", "tdqs"),
     Rule("server-tool-count", "server", "warning", "more tools than an agent chooses among well",
          "Group related operations into fewer tools, or split the server by audience.", "tdqs"),
     Rule("server-missing-annotations", "server", "warning", "tools without annotations",
-         "Declare readOnlyHint, destructiveHint, idempotentHint and openWorldHint on every tool.", "spec"),
+         "Declare `readOnlyHint`, `destructiveHint`, `idempotentHint` and `openWorldHint` on every tool.", "spec"),
     Rule("server-mixed-naming", "server", "warning", "tool names mix naming conventions",
-         "Use one convention for every tool name (snake_case, camelCase or kebab-case).", "tdqs"),
+         "Use one convention for every tool name (`snake_case`, `camelCase` or `kebab-case`).", "tdqs"),
 )  # fmt: skip
 
 BY_ID: dict[str, Rule] = {rule.id: rule for rule in RULES}
