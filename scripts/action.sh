@@ -2,10 +2,11 @@
 # The GitHub Action's one step (action.yml runs this file; tests/test_action.py runs it too).
 #
 # Reads the action's inputs from INPUT_* variables (action.yml passes them), installs mcp-portal
-# from the action's own checkout unless INPUT_INSTALL is "false", runs `build`, `check` or `diff`,
-# and writes outputs to $GITHUB_OUTPUT. For `diff`, the Markdown report also goes to
-# $GITHUB_STEP_SUMMARY. The command's exit code is the step's (0 ok, 1 error, 2 usage, 3 check
-# drift, 4 diff --fail-on), so a workflow fails exactly when the command does.
+# from the action's own checkout unless INPUT_INSTALL is "false", runs `build`, `check`, `diff` or
+# `lint`, and writes outputs to $GITHUB_OUTPUT. For `diff` and `lint`, the Markdown report also goes
+# to $GITHUB_STEP_SUMMARY, and with `comment: true` the lint report is posted on the pull request
+# (scripts/pr_comment.py). The command's exit code is the step's (0 ok, 1 error, 2 usage, 3 check
+# drift, 4 diff --fail-on, 5 lint's bar missed), so a workflow fails exactly when the command does.
 #
 # The working directory is the checked-out repository, perhaps a pull request's files: Python runs
 # with -P, so neither pip nor mcp-portal is ever imported from it (a `generator/` folder there is
@@ -23,7 +24,8 @@ single_line=(command install python stdio url from config out title base-url pub
   capability-version templates translations overlays openapi previous jobs cache no-cache no-search try-it
   try-it-tools prove prove-tools prove-timeout strict lenient allow-literal-secrets request-timeout total-timeout
   max-pages max-tools max-description max-schema-bytes max-reply-bytes max-schema-depth max-render-seconds
-  max-snapshot-bytes old new fail-on debug allow-pr-config)
+  max-snapshot-bytes old new fail-on min-score enable disable lint comment github-token lint-page debug
+  allow-pr-config)
 for name in "${single_line[@]}"; do
   var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
   if [[ "${!var:-}" == *[$'\n\r']* ]]; then
@@ -53,8 +55,8 @@ fail() {
 }
 
 case "$command" in
-  build|check|diff) ;;
-  *) fail "input 'command' must be build, check or diff, not '$command'." ;;
+  build|check|diff|lint) ;;
+  *) fail "input 'command' must be build, check, diff or lint, not '$command'." ;;
 esac
 
 args=("$command")
@@ -136,6 +138,7 @@ else
   flag prove "${INPUT_PROVE:-}"
   opt prove-tools "${INPUT_PROVE_TOOLS:-}"
   opt prove-timeout "${INPUT_PROVE_TIMEOUT:-}"
+  flag lint-page "${INPUT_LINT_PAGE:-}"
   flag strict "${INPUT_STRICT:-}"
   flag lenient "${INPUT_LENIENT:-}"
   flag allow-literal-secrets "${INPUT_ALLOW_LITERAL_SECRETS:-}"
@@ -144,17 +147,35 @@ else
     flag no-cache "${INPUT_NO_CACHE:-}"
     args+=("--quiet")
   fi
+  # lint, and check with lint: the gate (lint takes the server options above, no site option).
+  if [[ "$command" == "check" ]]; then flag lint "${INPUT_LINT:-}"; fi
+  if [[ "$command" == "lint" ]]; then args+=("--format" "markdown"); fi
+  if [[ "$command" == "lint" || "$command" == "check" ]]; then
+    opt min-score "${INPUT_MIN_SCORE:-}"
+    opt fail-on "${INPUT_FAIL_ON:-}"
+    opt enable "${INPUT_ENABLE:-}"
+    opt disable "${INPUT_DISABLE:-}"
+  fi
 fi
 flag debug "${INPUT_DEBUG:-}"
 
+case "${INPUT_COMMENT:-false}" in
+  true|false) ;;
+  *) fail "input 'comment' must be true or false, not '${INPUT_COMMENT}'." ;;
+esac
+
 status=0
-if [[ "$command" == "diff" ]]; then
+if [[ "$command" == "diff" || "$command" == "lint" ]]; then
   # A new directory of our own: a name planted in a shared temporary directory is never written through.
-  report="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/mcp-portal-diff.XXXXXXXX")/report.md"
+  report="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/mcp-portal-$command.XXXXXXXX")/report.md"
   portal "${args[@]}" > "$report" || status=$?
   cat "$report"
-  if [[ -n "${GITHUB_STEP_SUMMARY:-}" && ( "$status" == 0 || "$status" == 4 ) ]]; then
-    cat "$report" >> "$GITHUB_STEP_SUMMARY"
+  # The report is whole when the command ran to its end: 0, or its own "bar missed" code (4, 5).
+  if [[ "$status" == 0 || ( "$command" == "diff" && "$status" == 4 ) || ( "$command" == "lint" && "$status" == 5 ) ]]; then
+    if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then cat "$report" >> "$GITHUB_STEP_SUMMARY"; fi
+    if [[ "$command" == "lint" && "${INPUT_COMMENT:-false}" == "true" ]]; then
+      MCP_PORTAL_GITHUB_TOKEN="${INPUT_GITHUB_TOKEN:-}" "$python" -P "${GITHUB_ACTION_PATH:?}/scripts/pr_comment.py" "$report"
+    fi
   fi
 else
   portal "${args[@]}" || status=$?
@@ -168,6 +189,6 @@ output() {
 }
 if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
   output exit-code "$status"
-  if [[ "$command" == "diff" ]]; then output report "$report"; else output site "${INPUT_OUT:-site}"; fi
+  if [[ "$command" == "diff" || "$command" == "lint" ]]; then output report "$report"; else output site "${INPUT_OUT:-site}"; fi
 fi
 exit "$status"

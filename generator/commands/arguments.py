@@ -17,7 +17,17 @@ from typing import Any
 from generator import __version__
 from generator.commands import flags
 from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
-from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, SERVE, TRANSLATIONS, add_arguments, from_arguments
+from generator.config.option import (
+    BUILD,
+    CHECK,
+    DIFF,
+    INTROSPECT,
+    LINT,
+    SERVE,
+    TRANSLATIONS,
+    add_arguments,
+    from_arguments,
+)
 from generator.config.options import LIMITS, OPTIONS
 from generator.config.portal import Limits, PortalConfig, ServerSpec, load_config
 from generator.errors import UsageError
@@ -30,9 +40,10 @@ EPILOG = """examples:
   mcp-portal build --from snapshot.json --locales en,ru
   mcp-portal check --out site --from snapshot.json       # exit 3 when the site drifted
   mcp-portal diff old/snapshot.json site --fail-on breaking
+  mcp-portal lint --from snapshot.json --min-score 80 --format sarif
 
 exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 usage error,
-  3 check found drift, 4 diff --fail-on found such changes"""
+  3 check found drift, 4 diff --fail-on found such changes, 5 lint missed --min-score or --fail-on"""
 
 
 def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
@@ -80,7 +91,10 @@ def make_parser() -> argparse.ArgumentParser:
     flags.CHECK_FORMAT.add_to(check)
     _strict_option(check)
     _lenient_option(check)
+    for flag in (flags.CHECK_LINT, *LINT_GATE):
+        flag.add_to(check)
     _diff_command(sub)
+    _lint_command(sub)
     _translations_and_serve(sub)
     return parser
 
@@ -103,6 +117,19 @@ def _diff_command(sub: Any) -> None:
     for flag in (flags.DIFF_FORMAT, flags.FAIL_ON, flags.DEBUG):
         flag.add_to(diff)
     add_arguments(diff.add_argument_group("limits"), DIFF, LIMITS)
+
+
+LINT_GATE = (flags.MIN_SCORE, flags.LINT_FAIL_ON, flags.ENABLE, flags.DISABLE)
+"""The lint options ``check --lint`` takes too."""
+
+
+def _lint_command(sub: Any) -> None:
+    """``lint``: the server options of ``build``, the report format and the gate."""
+    lint = _command(sub, "lint", "score how well the tools' descriptions and schemas serve an agent (exit 5 on a miss)")
+    _source_options(lint, LINT)
+    _lenient_option(lint)
+    for flag in (flags.LINT_FORMAT, *LINT_GATE):
+        flag.add_to(lint)
 
 
 def _translations_and_serve(sub: Any) -> None:
@@ -141,6 +168,9 @@ _PATH_OPTIONS = {
     "header": ("--header", '--header "Authorization: Bearer ${TOKEN}"'),
     "env": ("--env", "--env API_KEY"),
     "watch_path": ("--watch-path", "--watch-path src/"),
+    "fail_on": ("--fail-on", "--fail-on concise-injection"),
+    "enable": ("--enable", "--enable purpose-restates-name"),
+    "disable": ("--disable", "--disable errors-unstated"),
     # and every path setting of the options table (--out, --templates, ...), with its example
     **{o.dest: (o.cli, f"{o.cli} {o.example}") for o in OPTIONS if o.cli and o.example},
 }

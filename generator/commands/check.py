@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +69,8 @@ class DriftReport:
     """How many proven examples ``check --prove`` sent again (None: it sent none)."""
     proof_drift: tuple[str, ...] = ()
     """One line per proven example the server no longer accepts, or whose answer changed shape."""
+    snapshot: Snapshot | None = field(default=None, compare=False, repr=False)
+    """What the fresh build was made from (``check --lint`` lints it)."""
 
     @property
     def status(self) -> str:
@@ -211,7 +213,9 @@ def check(
     sent, drift = _reprove(snapshot, config, from_file) if config.prove else (None, [])
     fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
     report = compare(site, on_disk, fresh, snapshot)
-    return replace(report, warnings=tuple(warnings), proofs_sent=sent, proof_drift=tuple(drift))
+    return replace(
+        report, warnings=tuple(warnings), proofs_sent=sent, proof_drift=tuple(drift), snapshot=snapshot
+    )
 
 
 def _recorded_proofs(raw: bytes | None, site: Path) -> dict[str, Any] | None:

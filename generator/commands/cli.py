@@ -1,7 +1,8 @@
 """The ``mcp-portal`` command line: parse, load config, call one function.
 
 Exit codes: 0 success; 1 an error with a one-paragraph message; 2 a usage error;
-3 ``check`` found drift; 4 ``diff --fail-on`` found such changes.
+3 ``check`` found drift; 4 ``diff --fail-on`` found such changes; 5 ``lint`` (or ``check --lint``)
+missed ``--min-score`` or ``--fail-on`` (when ``check`` finds drift too, 3 wins).
 Tracebacks are shown only with ``--debug``.  The parser and the options it turns into a
 configuration are in :mod:`generator.commands.arguments`; this module runs the commands.
 """
@@ -134,10 +135,15 @@ def _cmd_diff(args: argparse.Namespace) -> int:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from generator.commands import lint as linting
     from generator.commands.check import DRIFT_EXIT, check
     from generator.commands.check import render as render_report
 
     config = config_from_args(args)
+    gate = linting.gate_from_args(args)
+    rules = linting.rules_from_args(args, gate) if args.lint else ()
+    if not args.lint and (gate.min_score is not None or gate.fail_on or args.enable or args.disable):
+        raise UsageError("--min-score, --fail-on, --enable and --disable need --lint: check --lint --min-score 80.")
     if capped := usable_jobs(config.jobs)[1]:  # check renders the site too, with as many workers
         say(f"mcp-portal: {capped}", err=True)
     report = check(
@@ -152,8 +158,19 @@ def _cmd_check(args: argparse.Namespace) -> int:
         )
     for warning in report.warnings:
         say(f"warning: {one_line(warning)}", err=True)
-    say(render_report(report, args.format), end="")
-    return DRIFT_EXIT if report.status == "drift" else 0
+    if not args.lint:
+        say(render_report(report, args.format), end="")
+        return DRIFT_EXIT if report.status == "drift" else 0
+    linted = linting.lint_snapshot(report.snapshot, rules)
+    say(linting.with_drift(render_report(report, args.format), report.to_dict(), linted, args.format), end="")
+    code = linting.finish(linted, gate, say)
+    return DRIFT_EXIT if report.status == "drift" else code
+
+
+def _cmd_lint(args: argparse.Namespace) -> int:
+    from generator.commands.lint import run
+
+    return run(args, say)
 
 
 def _cmd_introspect(args: argparse.Namespace) -> int:
@@ -355,6 +372,7 @@ COMMANDS = {
     "introspect": _cmd_introspect,
     "check": _cmd_check,
     "diff": _cmd_diff,
+    "lint": _cmd_lint,
     "translations": _cmd_translations,
     "serve": _cmd_serve,
 }

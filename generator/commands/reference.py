@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from generator.commands import flags
-from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, TRANSLATIONS, Flag, Option
+from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, LINT, TRANSLATIONS, Flag, Option
 from generator.config.options import LIMITS, OPTIONS, regenerate
 
 Documented = Option | Flag
@@ -72,10 +72,15 @@ TABLES: dict[str, Callable[[], str]] = {
     "introspect": _table(INTROSPECT, (flags.SNAPSHOT_OUTPUT,)),
     "check": _table(
         CHECK,
-        (_setting("--out"), flags.CHECK_FORMAT),
+        (_setting("--out"), flags.CHECK_FORMAT, flags.CHECK_LINT),
         "| server, limit and site options | as for `build` | `--from snapshot.json --locales en,ru` |",
     ),
     "diff": _table(DIFF, (flags.DIFF_FORMAT, flags.FAIL_ON, *(o for o in LIMITS if DIFF in o.commands))),
+    "lint": _table(
+        LINT,
+        (flags.LINT_FORMAT, flags.MIN_SCORE, flags.LINT_FAIL_ON, flags.ENABLE, flags.DISABLE),
+        "| server and limit options | as for `build` | `--from snapshot.json` |",
+    ),
     "translations": _table(TRANSLATIONS, (flags.LOCALE, _setting("--translations"), flags.TODO_OUTPUT)),
     "serve": _table(
         "serve",

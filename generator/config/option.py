@@ -21,7 +21,8 @@ Check = Callable[[Any, str, Collector], Any]
 BUILD, CHECK, INTROSPECT, TRANSLATIONS, SERVE, DIFF = "build", "check", "introspect", "translations", "serve", "diff"
 SITE_COMMANDS = (BUILD, CHECK)
 """The commands that render a site; the others only read a server."""
-SERVER_COMMANDS = (BUILD, CHECK, INTROSPECT, TRANSLATIONS)
+LINT = "lint"
+SERVER_COMMANDS = (BUILD, CHECK, INTROSPECT, TRANSLATIONS, LINT)
 """The commands that can connect to a server."""
 
 

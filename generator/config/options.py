@@ -270,6 +270,21 @@ OPTIONS: tuple[Option, ...] = (
         default_doc="none",
     ),
     Option(
+        key="lint_page",
+        field="lint_page",
+        default=False,
+        type_doc="`true` / `false`",
+        meaning="add an Agent readiness page: each tool's score and findings, as mcp-portal lint reports them",
+        check=checks.flag,
+        cli="--lint-page",
+        reference=(
+            "add a per-server \"Agent readiness\" page, for the server's authors: the score, each tool's "
+            "dimensions and every finding of `mcp-portal lint` with how to fix it ([docs/lint.md](lint.md)); "
+            "linked from the sidebar, not from tool pages"
+        ),
+        usage="--lint-page",
+    ),
+    Option(
         key="overlays",
         field="overlays_dir",
         default=None,

@@ -150,6 +150,8 @@ class PortalConfig:
     """Offer the Try it panel on tool pages (``try_it``, ``--try-it``; :mod:`generator.model.try_it`)."""
     try_it_tools: tuple[str, ...] = default("try_it_tools")
     """Tools not declared read-only that get the panel too, behind a confirmation."""
+    lint_page: bool = default("lint_page")
+    """Add the "Agent readiness" page (``lint_page``, ``--lint-page``; :mod:`generator.quality`)."""
     try_it_proxy: bool = False
     """Panels call ``serve --try-it``'s proxy, on every endpoint (set by that command; no option, no key)."""
     prove: bool = default("prove")

@@ -24,7 +24,7 @@ _ITEM_DIRS = {
     PageKind.RESOURCE_TEMPLATE: "resource-templates",
 }
 """Where the pages of prompts, resources and resource templates live (``en/prompts/x/``)."""
-_SECTIONS = (PageKind.CONNECTING, PageKind.CHANGES, PageKind.INSTRUCTIONS, PageKind.API)
+_SECTIONS = (PageKind.CONNECTING, PageKind.CHANGES, PageKind.INSTRUCTIONS, PageKind.API, PageKind.READINESS)
 """Pages of their own, one per locale, each in a directory named after its kind."""
 
 
@@ -101,7 +101,7 @@ class Page:
 
 def pages_for(model: SiteModel) -> list[Page]:
     """Every page of the site, in a stable order: per locale, index, connecting, changes,
-    instructions and API operations, then tools, prompts, resources and resource templates.
+    instructions, API operations and agent readiness, then tools, prompts, resources and resource templates.
 
     Made once per model (a build asks for them for the render job, each ``llms.txt`` and the sitemap:
     15,000 pages at 5,000 tools); each call returns a list of its own.
@@ -126,6 +126,8 @@ def _pages(model: SiteModel) -> list[Page]:
             pages.append(Page(PageKind.INSTRUCTIONS, locale))
         if model.api is not None:
             pages.append(Page(PageKind.API, locale))
+        if model.readiness is not None:
+            pages.append(Page(PageKind.READINESS, locale))
         pages.extend(Page.of(tool, locale) for tool in model.tools)
         pages.extend(Page.of(p, locale) for p in model.prompts)
         pages.extend(Page.of(r, locale) for r in model.resources)

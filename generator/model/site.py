@@ -38,6 +38,9 @@ from generator.model.product import (
 from generator.model.proofs import proof_of, refusal_of
 from generator.model.tool import ToolDoc, grants_tool
 from generator.model.try_it import TryIt, try_it
+from generator.quality.lint import lint
+from generator.quality.report import Report, ToolReport
+from generator.quality.rules import DIMENSIONS, RULES
 from generator.slugs import assign_slugs
 from generator.snapshot.snapshot import Snapshot
 
@@ -301,6 +304,31 @@ class SiteModel:
     def capabilities(self) -> dict[str, Any]:
         value = self.server.get("capabilities")
         return value if isinstance(value, dict) else {}
+
+    @cached_property
+    def readiness(self) -> Report | None:
+        """The agent-readiness report of the "Agent readiness" page (``lint_page``), or None without it."""
+        return lint(self.snapshot) if self.config.lint_page else None
+
+    @property
+    def readiness_dimensions(self) -> tuple[str, ...]:
+        """The dimensions the readiness page's table has a column for, in report order."""
+        return DIMENSIONS
+
+    @cached_property
+    def readiness_tools(self) -> tuple[tuple[ToolReport, ToolDoc | None], ...]:
+        """Each tool's report with its doc (for the link to its page), worst score first."""
+        report = self.readiness
+        if report is None:
+            return ()
+        ranked = sorted(enumerate(report.tools), key=lambda pair: (pair[1].score, pair[0]))
+        return tuple((tool, self.tools[i] if i < len(self.tools) else None) for i, tool in ranked)
+
+    @cached_property
+    def readiness_rules(self) -> tuple[str, ...]:
+        """The ids of the rules that found something, in rule-table order (the page says how to fix each)."""
+        found = {f.rule for f in self.readiness.findings} if self.readiness is not None else set()
+        return tuple(rule.id for rule in RULES if rule.id in found)
 
     @property
     def has_instructions(self) -> bool:
