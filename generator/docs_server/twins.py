@@ -1,0 +1,93 @@
+"""A Markdown twin taken apart for the search index: its front matter, its labelled lines and its prose.
+
+A twin starts with YAML front matter (``title``, ``description``, ``locale``, ``verbatim_language``,
+``canonical``...) and then Markdown. The index weighs its parts differently, so they are kept apart:
+the title and description of the front matter, the values of ``**Label:** value`` lines (a tool's
+title, in a translation where there is one), and the rest of the text. Fenced code is left out of the
+text (raw schemas and call sequences say the same of every tool), except ``text`` and ``markdown``
+fences, which hold the server's own descriptions and the authors' notes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+KINDS = {"tools": "tool", "prompts": "prompt", "resources": "resource", "resource-templates": "resource-template"}
+"""The directory of a locale's twins that documents one kind of item, and that kind."""
+_KEPT_FENCES = ("text", "markdown")
+_LABEL = re.compile(r"\*\*[^*\n]{1,80}:\*\* (.+)")
+_FENCE = re.compile(r"(`{3,}|~{3,})([A-Za-z0-9_-]*)")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+@dataclass(frozen=True)
+class Twin:
+    """One twin: where it is, what kind of page it is, and its text in the parts the index weighs."""
+
+    path: str
+    locale: str
+    kind: str
+    front: dict[str, str]
+    labels: tuple[str, ...]
+    prose: tuple[str, ...] = field(repr=False)
+
+    @property
+    def title(self) -> str:
+        return self.front.get("title", "")
+
+    @property
+    def description(self) -> str:
+        return self.front.get("description", "")
+
+
+def kind_of(path: str) -> str:
+    """``tool`` for ``L/tools/x.md`` (and the like for prompts, resources, templates), else ``page``."""
+    parts = path.split("/")
+    return KINDS.get(parts[-2], "page") if len(parts) >= 3 else "page"
+
+
+def front_matter(text: str) -> tuple[dict[str, str], str]:
+    """The front matter's string values and the Markdown after it; no front matter gives ``{}`` and *text*."""
+    if not text.startswith("---\n"):
+        return {}, text
+    end = text.find("\n---\n", 3)
+    if end < 0:
+        return {}, text
+    try:
+        data: Any = yaml.load(text[4:end], Loader=_LOADER)
+    except yaml.YAMLError:
+        return {}, text[end + 5 :]
+    if not isinstance(data, dict):
+        return {}, text[end + 5 :]
+    return {str(k): str(v) for k, v in data.items() if isinstance(v, str | int | float)}, text[end + 5 :]
+
+
+def parse_twin(path: str, text: str) -> Twin:
+    """*text* (the twin at *path*) in the parts :mod:`.index` weighs."""
+    front, body = front_matter(text)
+    labels: list[str] = []
+    prose: list[str] = []
+    fence: str | None = None
+    keep = True
+    for line in body.splitlines():
+        opened = _FENCE.match(line.lstrip())
+        if fence is None and opened:
+            fence, keep = opened.group(1), opened.group(2) in _KEPT_FENCES
+            continue
+        if fence is not None:
+            if line.strip() == fence:
+                fence = None
+            elif keep:
+                prose.append(line)
+            continue
+        label = _LABEL.fullmatch(line.strip())
+        if label:
+            labels.append(label.group(1).replace("`", ""))
+        elif line.strip():
+            prose.append(line)
+    locale = front.get("locale") or path.split("/", 1)[0]
+    return Twin(path, locale, kind_of(path), front, tuple(labels), tuple(prose))
