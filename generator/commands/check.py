@@ -23,6 +23,7 @@ from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.forked import usable_cpus
+from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from generator.publish.location import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot, canonical_json
@@ -64,10 +65,12 @@ class DriftReport:
     kept: tuple[str, ...] = ()
     """Files the site's manifest.json does not list: not written by mcp-portal, and kept by every build
     (a CNAME, a .nojekyll), so they are not drift (see publish.py, the --out contract)."""
+    invalid: tuple[str, ...] = ()
+    """Where the site's ``server.json`` or Server Card breaks its schema (:mod:`generator.model.discovery`)."""
 
     @property
     def status(self) -> str:
-        return "drift" if self.files else "ok"
+        return "drift" if self.files or self.invalid else "ok"
 
     @property
     def server_changed(self) -> bool:
@@ -83,6 +86,7 @@ class DriftReport:
             "files": self.files.to_dict(),
             "hand_edited": list(self.hand_edited),
             "kept": list(self.kept),
+            "invalid": list(self.invalid),
             "notes": list(self.notes),
         }
 
@@ -192,7 +196,24 @@ def check(
         )
     snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
     fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
-    return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings))
+    on_disk = _read_tree(site)
+    report = compare(site, on_disk, fresh, snapshot)
+    return replace(report, warnings=tuple(warnings), invalid=invalid_discovery(on_disk))
+
+
+def invalid_discovery(on_disk: dict[str, bytes]) -> tuple[str, ...]:
+    """Where the site's ``server.json`` and ``server-card.json`` (those it has) break their schemas."""
+    found: list[str] = []
+    for path in (SERVER_JSON, SERVER_CARD):
+        if path not in on_disk:
+            continue
+        try:
+            document = json.loads(on_disk[path].decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            found.append(f"{path}: it is not JSON")
+            continue
+        found += [f"{path}: {problem}" for problem in problems(path, document)]
+    return tuple(found)
 
 
 def render(report: DriftReport, fmt: str) -> str:
@@ -231,6 +252,8 @@ def render_text(report: DriftReport) -> str:
     for label, names in (("added", report.files.added), ("removed", report.files.removed),
                          ("changed", report.files.changed)):  # fmt: skip
         lines += [f"  {label}: {one_line(name)}{_why(label, name in hand)}" for name in names]
+    if report.invalid:
+        lines += ["", "Invalid (against the vendored schemas):", *(f"  {one_line(text)}" for text in report.invalid)]
     if report.notes:
         lines += ["", *(f"Note: {note}." for note in report.notes)]
     if kept:

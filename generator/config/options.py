@@ -21,6 +21,7 @@ from generator.config import checks
 from generator.config.files import replace_file
 from generator.config.limits import LIMITS as LIMITS
 from generator.config.option import BUILD, CHECK, SERVE, SERVER_COMMANDS, TRANSLATIONS, Option
+from generator.config.registry import REGISTRY
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -138,6 +139,16 @@ OPTIONS: tuple[Option, ...] = (
         meaning="bounds on what one server can cost a build",
         default_doc="see [`limits`](#limits)",
         cli_doc="one option per limit",
+    ),
+    Option(
+        key="registry",
+        field="registry",
+        default=None,
+        type_doc="mapping of strings",
+        meaning="what registries need to know of the server that it does not say: its reverse-DNS name, a short "
+        "description, its repository and package (`server.json`, the Server Card)",
+        default_doc="see [`registry`](#registry)",
+        cli_doc="none",
     ),
     Option(
         key="templates",
@@ -387,7 +398,14 @@ def limits_table() -> str:
     return "\n".join(rows)
 
 
-TABLES: dict[str, Callable[[], str]] = {"keys": keys_table, "limits": limits_table}
+def registry_table() -> str:
+    """The table of the ``registry`` section."""
+    rows = ["| key | meaning | type |", "| --- | --- | --- |"]
+    rows += [f"| `{o.name}` | {o.meaning} | {o.type_doc} |" for o in REGISTRY]
+    return "\n".join(rows)
+
+
+TABLES: dict[str, Callable[[], str]] = {"keys": keys_table, "limits": limits_table, "registry": registry_table}
 """Generated blocks of the reference, each between ``<!-- options:NAME -->`` and ``<!-- /options:NAME -->``."""
 
 

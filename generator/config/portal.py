@@ -20,6 +20,7 @@ from generator.config.checks import URL_EXAMPLE, Collector, url_problem
 from generator.config.files import load_yaml, yaml_problem
 from generator.config.option import from_file
 from generator.config.options import FILE_KEYS, LIMITS, OPTIONS, default
+from generator.config.registry import Registry, load_registry
 from generator.errors import ConfigError
 
 DEFAULT_LOCALES: tuple[str, ...] = default("locales")
@@ -130,6 +131,8 @@ class PortalConfig:
     """Tools not declared read-only that get the panel too, behind a confirmation."""
     try_it_proxy: bool = False
     """Panels call ``serve --try-it``'s proxy, on every endpoint (set by that command; no option, no key)."""
+    registry: Registry = field(default_factory=Registry)
+    """What registries need that the server does not say (``registry:``; :mod:`generator.model.discovery`)."""
     search: bool = default("search")
     """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None
@@ -314,6 +317,8 @@ def _changes(data: dict[str, Any], collect: Collector) -> dict[str, Any]:
             collect.add("server", "and `endpoints` cannot both be given: list the server as one of the endpoints")
     if "limits" in data:
         changes["limits"] = _limits(data["limits"], collect)
+    if "registry" in data:
+        changes["registry"] = load_registry(data["registry"], collect)
     return changes
 
 
