@@ -30,8 +30,8 @@ NODE_BIN = TESTS / "node_modules" / ".bin"
 
 SLOW_MODULES = frozenset({
     "accessibility", "advice_errors", "action", "assemble", "browser", "build", "build_properties", "cache", "check",
-    "ci_workflow", "cli", "demo_server", "fast_paths", "fidelity", "forked", "golden", "hostile", "hosting",
-    "html_validity", "introspect", "links", "llms_full", "optional_methods", "overlays_changes", "overrides",
+    "ci_workflow", "cli", "demo_server", "docs_server", "fast_paths", "fidelity", "forked", "golden", "hostile",
+    "hosting", "html_validity", "introspect", "links", "llms_full", "optional_methods", "overlays_changes", "overrides",
     "page_weight", "product", "publish", "reader", "row_memo", "schema_properties", "search", "search_reuse", "secrets",
     "sequences", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
     "trust_processes", "trust_replies", "trust_symlinks", "try_it", "try_it_browser", "try_it_serve", "watch",

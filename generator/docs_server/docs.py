@@ -86,7 +86,7 @@ class Docs:
 
     async def page(self, path: str, version: str | None) -> dict[str, Any]:
         portal = await self.portal(version)
-        twin = _twin_path(site_path(path))
+        twin = site_path(_twin_path(path))
         text = await _text(portal, twin)
         return {
             "path": portal.prefix + twin,

@@ -93,7 +93,8 @@ class Analyzer:
         known = self._seen.get(word)
         if known is None:
             stems = {stem(word) for stem in self._stemmers} if len(word) > 2 else set()
-            known = tuple(sorted(stems)) if stems else (word,)
+            changed = stems - {word}  # a stemmer of another script leaves the word as it is
+            known = tuple(sorted(changed)) if changed else (word,)
             self._seen[word] = known
         return known
 
@@ -190,16 +191,25 @@ class SearchIndex:
     def _word_scores(self, word: str) -> dict[int, float]:
         """Each document's score for one query word: its best term, exact stems at full weight, prefixes at half."""
         best: dict[int, float] = {}
-        for term, weight in self._alternatives(word):
+        alternatives = self._alternatives(word)
+        # A longer word the query word begins is the same word to the reader: it counts no rarer than the
+        # word itself, so a rare compound (chat_message_ids) never outranks the word (chat) it contains.
+        exact = [self._idf(term) for term, weight in alternatives if weight == 1.0 and term in self._postings]
+        ceiling = max(exact) if exact else math.inf
+        for term, weight in alternatives:
             postings = self._postings.get(term, ())
             if not postings:
                 continue
-            idf = math.log(1 + (len(self.documents) - len(postings) + 0.5) / (len(postings) + 0.5))
+            idf = min(self._idf(term), ceiling)
             for number, tf in postings:
                 score = weight * idf * tf * (K1 + 1) / (tf + K1)
                 if score > best.get(number, 0.0):
                     best[number] = score
         return best
+
+    def _idf(self, term: str) -> float:
+        found = len(self._postings[term])
+        return math.log(1 + (len(self.documents) - found + 0.5) / (found + 0.5))
 
     def _alternatives(self, word: str) -> list[tuple[str, float]]:
         """The indexed terms *word* stands for: its own terms, then the terms they are a prefix of."""

@@ -152,13 +152,22 @@ def _step(fd: int, part: str, flags: int, path: str) -> int:
     try:
         return os.open(part, flags, dir_fd=fd)
     except OSError as exc:
-        if exc.errno in (errno.ELOOP, errno.EMLINK):
+        if exc.errno in (errno.ELOOP, errno.EMLINK) or (exc.errno == errno.ENOTDIR and _is_link(fd, part)):
             raise Refused(f"{_shown(path)} goes through a symbolic link; links in a site are never followed.") from None
         if exc.errno in (errno.ENOENT, errno.ENOTDIR):
             raise NotFound(f"The site has no file {_shown(path)}.") from None
         raise SiteError(f"Cannot read {_shown(path)} from the site ({exc.strerror}).") from None
     finally:
         os.close(fd)
+
+
+def _is_link(fd: int, part: str) -> bool:
+    """Whether *part* of the directory *fd* is a symbolic link (a link to a directory opened with
+    ``O_DIRECTORY | O_NOFOLLOW`` fails with ENOTDIR, not ELOOP)."""
+    try:
+        return stat.S_ISLNK(os.stat(part, dir_fd=fd, follow_symlinks=False).st_mode)
+    except OSError:
+        return False
 
 
 class URLSource:
