@@ -29,13 +29,13 @@ TESTS = ROOT / "tests"
 NODE_BIN = TESTS / "node_modules" / ".bin"
 
 SLOW_MODULES = frozenset({
-    "accessibility", "advice_errors", "action", "assemble", "browser", "build", "build_properties", "cache", "check",
-    "ci_workflow", "cli", "demo_server", "docs_server", "fast_paths", "fidelity", "forked", "golden", "hostile",
-    "hosting", "html_validity", "introspect", "links", "llms_full", "optional_methods", "overlays_changes", "overrides",
-    "page_weight", "product", "publish", "reader", "row_memo", "schema_properties", "search", "search_reuse", "secrets",
-    "sequences", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
-    "trust_processes", "trust_replies", "trust_symlinks", "try_it", "try_it_browser", "try_it_serve", "watch",
-    "wheel", "xss",
+    "accessibility", "advice_errors", "action", "assemble", "browser", "build", "build_properties", "cache",
+    "check", "ci_workflow", "cli", "demo_server", "discovery_site", "docs_server", "fast_paths", "fidelity",
+    "forked", "golden", "hostile", "hosting", "html_validity", "introspect", "links", "llms_full",
+    "optional_methods", "overlays_changes", "overrides", "page_weight", "product", "publish", "reader", "row_memo",
+    "schema_properties", "search", "search_reuse", "secrets", "sequences", "shown", "slug_collisions",
+    "snapshot_mutations", "startup", "trust_cache", "trust_inputs", "trust_processes", "trust_replies",
+    "trust_symlinks", "try_it", "try_it_browser", "try_it_serve", "watch", "wheel", "xss",
 })  # fmt: skip
 """The test modules (``tests/test_NAME.py``) marked ``slow``: they build whole sites, start real servers, browsers
 or the CLI as a process. ``scripts/test --fast`` leaves them out; a new module is fast until it is listed here."""
