@@ -14,12 +14,10 @@ import contextlib
 import http.server
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
 import threading
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -29,7 +27,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from generator.commands.cli import main
-from tests.conftest import NODE_BIN, ROOT
+from tests.conftest import NODE_BIN, ROOT, running
 
 pytestmark = pytest.mark.anyio
 
@@ -37,7 +35,6 @@ GOLDEN = ROOT / "tests" / "golden" / "demo.snapshot.json"
 TRANSLATIONS = ROOT / "tests" / "fixtures" / "demo-translations"
 QUERIES = {"en": "chat archive", "ru": "архив чатов", "ar": "أرشيف المحادثات"}
 """The same question in each locale: what a reader looking for the chat archive's search would type."""
-STARTUP = 60.0
 
 
 @pytest.fixture
@@ -52,37 +49,6 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     argv = ["build", "--from", str(GOLDEN), "--translations", str(TRANSLATIONS), "--no-search", "--out", str(out)]
     assert main(argv) == 0
     return out
-
-
-def wait_for_line(log: Path, pattern: str, proc: subprocess.Popen[bytes]) -> re.Match[str]:
-    """The first line of *log* (a process's output file) that matches *pattern*, within :data:`STARTUP`."""
-    deadline = time.monotonic() + STARTUP
-    while time.monotonic() < deadline:
-        found = re.search(pattern, log.read_text(encoding="utf-8", errors="replace"))
-        if found:
-            return found
-        if proc.poll() is not None:
-            pytest.fail(f"the process ended with {proc.returncode}: {log.read_text(errors='replace')[-800:]}")
-        time.sleep(0.05)
-    pytest.fail(f"no line matching {pattern!r} within {STARTUP} s: {log.read_text(errors='replace')[-800:]}")
-
-
-@contextlib.contextmanager
-def running(argv: list[str], log: Path, pattern: str) -> Iterator[str]:
-    """Run ``python -m generator ARGV`` with its output in *log*; yield the address its line names."""
-    with open(log, "wb") as out:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "generator", *argv], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT
-        )
-    try:
-        yield wait_for_line(log, pattern, proc).group(1)
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 @pytest.fixture(scope="module")

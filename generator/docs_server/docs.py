@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio
 
-from generator.docs_server.index import Hit, fold, words
+from generator.docs_server.index import Hit, fold
 from generator.docs_server.portal import Portal
 from generator.docs_server.source import NotFound, SiteError, SiteSource, TooLarge, site_path
 from generator.docs_server.versions import Versions, load_versions, prefix_for
@@ -205,8 +205,8 @@ def excerpt(fields: tuple[tuple[str, str], ...], matched: tuple[str, ...]) -> st
     for name, text in fields:
         if name in ("name", "param") or not text.strip():
             continue
-        found = set(words(text))
-        count = sum(1 for word in matched if any(term.startswith(word[:4]) for term in found))
+        folded = fold(text)
+        count = sum(1 for word in matched if word[:4] in folded)
         if count > best_count:
             best, best_count = text.strip(), count
     if len(best) <= EXCERPT_CHARS:

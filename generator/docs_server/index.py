@@ -25,8 +25,9 @@ import math
 import re
 import unicodedata
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 import snowballstemmer
 
@@ -68,25 +69,33 @@ def fold(text: str) -> str:
     return unicodedata.normalize("NFKC", bare).casefold()
 
 
-def words(text: str) -> list[str]:
-    """The words of *text*, folded; an identifier (``search_chat``, ``fileDefect``) also gives its parts."""
-    found: list[str] = []
-    for match in _WORD.finditer(text):
-        word = match.group()
-        found.append(fold(word))
-        parts = [p for p in _IDENT_PART.findall(word) if len(p) > 1] if not word.isdigit() else []
+def _token_words(token: str) -> list[str]:
+    """One token's words, folded: the token, and an identifier's parts (``search_chat``: search, chat)."""
+    found = [fold(token)]
+    if not token.isdigit():
+        parts = [p for p in _IDENT_PART.findall(token) if len(p) > 1]
         if len(parts) > 1:
             found.extend(fold(p) for p in parts)
     return found
 
 
+def words(text: str) -> list[str]:
+    """The words of *text*, folded; an identifier (``search_chat``, ``fileDefect``) also gives its parts."""
+    return [word for token in _WORD.findall(text) for word in _token_words(token)]
+
+
 class Analyzer:
-    """Words to index terms for one locale: each word under its stems in two languages, remembered."""
+    """Words to index terms for one locale: each word under its stems in two languages, remembered.
+
+    A site repeats the same words on every page, so each distinct word (and each distinct token of the
+    text) is taken apart and stemmed once; indexing a large portal is then mostly dictionary lookups.
+    """
 
     def __init__(self, locale: str, verbatim: str = "en") -> None:
         stemmers = [s for s in (_stemmer(locale), _stemmer(verbatim)) if s is not None]
         self._stemmers = list(dict.fromkeys(stemmers))
         self._seen: dict[str, tuple[str, ...]] = {}
+        self._tokens: dict[str, tuple[str, ...]] = {}
 
     def terms(self, word: str) -> tuple[str, ...]:
         """The terms *word* (folded) is indexed and looked up under: its stems, or itself when it is short."""
@@ -97,6 +106,26 @@ class Analyzer:
             known = tuple(sorted(changed)) if changed else (word,)
             self._seen[word] = known
         return known
+
+    def token_terms(self, token: str) -> tuple[str, ...]:
+        """The terms of one token of text (a ``\\w+`` run): the terms of each of its words."""
+        known = self._tokens.get(token)
+        if known is None:
+            known = tuple(term for word in _token_words(token) for term in self.terms(word))
+            self._tokens[token] = known
+        return known
+
+    def counted(self, text: str) -> Counter[str]:
+        """How often each term occurs in *text* (its tokens counted first, then each distinct one expanded)."""
+        found: Counter[str] = Counter()
+        for token, count in Counter(_WORD.findall(text)).items():
+            for term in self.token_terms(token):
+                found[term] += count
+        return found
+
+    def text_terms(self, text: str) -> Iterator[str]:
+        """Every term of *text*, in order, repeated as often as it occurs."""
+        return chain.from_iterable(map(self.token_terms, _WORD.findall(text)))
 
 
 @dataclass(frozen=True)
@@ -140,17 +169,14 @@ class SearchIndex:
         counted: list[tuple[dict[str, float], Counter[str], int]] = []
         for doc in documents:
             head: dict[str, float] = {}
-            prose: Counter[str] = Counter()
             for name, text in doc.fields:
-                weight = WEIGHTS[name]
-                for word in words(text):
-                    for term in analyzer.terms(word):
-                        if name == "prose":
-                            prose[term] += 1
-                        else:
-                            head[term] = head.get(term, 0.0) + weight
+                if name != "prose":
+                    weight = WEIGHTS[name]
+                    for term in analyzer.text_terms(text):
+                        head[term] = head.get(term, 0.0) + weight
+            prose = analyzer.counted("\n".join(text for name, text in doc.fields if name == "prose"))
             self.documents.append(doc)
-            counted.append((head, prose, sum(prose.values())))
+            counted.append((head, prose, prose.total()))
         average = sum(length for _, _, length in counted) / len(counted) if counted else 1.0
         self._postings: dict[str, list[tuple[int, float]]] = {}
         for number, (head, prose, length) in enumerate(counted):

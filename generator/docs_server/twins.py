@@ -22,6 +22,9 @@ _KEPT_FENCES = ("text", "markdown")
 _LABEL = re.compile(r"\*\*[^*\n]{1,80}:\*\* (.+)")
 _FENCE = re.compile(r"(`{3,}|~{3,})([A-Za-z0-9_-]*)")
 _LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_FRONT_LINE = re.compile(r'([A-Za-z_][A-Za-z0-9_]*): (?:"((?:[^"\\]|\\.)*)"|([^"\s]\S*))')
+_ESCAPE = re.compile(r"\\(x[0-9A-Fa-f]{2}|u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|.)")
+_ESCAPES = {"n": "\n", "t": "\t", "L": "\u2028", "P": "\u2029", "0": "\0", "/": "/", "\\": "\\", '"': '"'}
 
 
 @dataclass(frozen=True)
@@ -51,19 +54,42 @@ def kind_of(path: str) -> str:
 
 
 def front_matter(text: str) -> tuple[dict[str, str], str]:
-    """The front matter's string values and the Markdown after it; no front matter gives ``{}`` and *text*."""
+    """The front matter's string values and the Markdown after it; no front matter gives ``{}`` and *text*.
+
+    A twin's front matter is one ``key: "double-quoted scalar"`` (or plain word) per line, read here
+    directly; anything else is handed to a YAML parser.
+    """
     if not text.startswith("---\n"):
         return {}, text
     end = text.find("\n---\n", 3)
     if end < 0:
         return {}, text
+    block, body = text[4:end], text[end + 5 :]
+    front: dict[str, str] = {}
+    for line in block.splitlines():
+        match = _FRONT_LINE.fullmatch(line)
+        if match is None:
+            return _yaml_front(block), body
+        quoted, plain = match.group(2), match.group(3)
+        front[match.group(1)] = _ESCAPE.sub(_unescape, quoted) if quoted is not None else plain
+    return front, body
+
+
+def _unescape(match: re.Match[str]) -> str:
+    code = match.group(1)
+    if code[0] in "xuU":
+        return chr(int(code[1:], 16))
+    return _ESCAPES.get(code, code)
+
+
+def _yaml_front(block: str) -> dict[str, str]:
     try:
-        data: Any = yaml.load(text[4:end], Loader=_LOADER)
+        data: Any = yaml.load(block, Loader=_LOADER)
     except yaml.YAMLError:
-        return {}, text[end + 5 :]
+        return {}
     if not isinstance(data, dict):
-        return {}, text[end + 5 :]
-    return {str(k): str(v) for k, v in data.items() if isinstance(v, str | int | float)}, text[end + 5 :]
+        return {}
+    return {str(k): str(v) for k, v in data.items() if isinstance(v, str | int | float)}
 
 
 def parse_twin(path: str, text: str) -> Twin:
@@ -74,7 +100,7 @@ def parse_twin(path: str, text: str) -> Twin:
     fence: str | None = None
     keep = True
     for line in body.splitlines():
-        opened = _FENCE.match(line.lstrip())
+        opened = _FENCE.match(line.lstrip()) if "```" in line[:12] or "~~~" in line[:12] else None
         if fence is None and opened:
             fence, keep = opened.group(1), opened.group(2) in _KEPT_FENCES
             continue
@@ -84,7 +110,7 @@ def parse_twin(path: str, text: str) -> Twin:
             elif keep:
                 prose.append(line)
             continue
-        label = _LABEL.fullmatch(line.strip())
+        label = _LABEL.fullmatch(line.strip()) if line.startswith("**") else None
         if label:
             labels.append(label.group(1).replace("`", ""))
         elif line.strip():
