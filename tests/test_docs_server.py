@@ -147,6 +147,10 @@ async def test_lists_tools_and_resources_in_pages(site: Path, tmp_path: Path) ->
         assert "cursor" in await refusal(client, "list_tools", cursor="12")
         assert "'de' is not one of" in await refusal(client, "get_tool", name="search_chat", locale="de")
         assert "Invalid arguments" in await refusal(client, "search_docs", query="x", limit=500)
+        for path in ("en/llms-full.txt", "llms.txt", "ar/"):
+            page = await call(client, "get_page", path=path)
+            shown = page["path"]
+            assert page["text"].encode("utf-8") == (site / shown).read_bytes(), path
 
         resources = (await client.list_resources()).resources
         uris = [str(r.uri) for r in resources]

@@ -30,6 +30,11 @@ HTTP = EndpointFacts(
 )
 SAFE = re.compile(r"[A-Za-z0-9%._~:/?&=-]*")
 """What a link may hold: nothing an HTML attribute or a Markdown link target would need escaped."""
+INSTALL_LINK = re.compile(
+    r"(?:vscode|vscode-insiders):mcp/install\?[A-Za-z0-9%._~-]*|cursor://anysphere\.cursor-deeplink/mcp/install\?name=[A-Za-z0-9%._~-]*&config=[A-Za-z0-9%._~-]*"
+)
+"""An install link of the connecting page, the one kind of link to another scheme the pages may hold:
+an editor's scheme, and everything it carries percent-encoded."""
 
 
 def vscode_decoded(url: str, scheme: str = "vscode") -> dict[str, Any]:
@@ -62,10 +67,10 @@ def test_links_decode_to_the_entry_the_snippet_shows(facts: EndpointFacts) -> No
     assert [link.client for link in links] == ["vscode", "vscode-insiders"]
     for link in links:
         assert vscode_decoded(link.url, link.client) == expected == link.config
-        assert SAFE.fullmatch(link.url), link.url
+        assert SAFE.fullmatch(link.url) and INSTALL_LINK.fullmatch(link.url), link.url
     (cursor,) = shown["cursor"].links
     assert cursor_decoded(cursor.url) == (key, json.loads(shown["cursor"].text)["mcpServers"][key])
-    assert SAFE.fullmatch(cursor.url), cursor.url
+    assert SAFE.fullmatch(cursor.url) and INSTALL_LINK.fullmatch(cursor.url), cursor.url
     for snippet in shown.values():
         assert SECRET not in snippet.text and all(SECRET not in link.url for link in snippet.links)
     assert not any(snippet.links for client, snippet in shown.items() if client not in ("vscode", "cursor"))
@@ -91,6 +96,6 @@ def test_hostile_values_are_carried_exactly_and_stay_encoded(args: list[str], ho
     shown = by_client(facts, hostile)
     key = next(iter(json.loads(shown["cursor"].text)["mcpServers"]))
     for link in (*shown["vscode"].links, *shown["cursor"].links):
-        assert SAFE.fullmatch(link.url), link.url
+        assert SAFE.fullmatch(link.url) and INSTALL_LINK.fullmatch(link.url), link.url
     assert vscode_decoded(shown["vscode"].links[0].url)["args"] == args
     assert cursor_decoded(shown["cursor"].links[0].url) == (key, json.loads(shown["cursor"].text)["mcpServers"][key])

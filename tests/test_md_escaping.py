@@ -32,6 +32,7 @@ from generator.render.filters import md_cell, md_code, md_link, md_text, md_url,
 from generator.snapshot.snapshot import Snapshot, new_snapshot
 from generator.text import for_terminal, json_report, visible
 from tests.conftest import PYTHON, ROOT
+from tests.test_install_links import INSTALL_LINK
 
 PAYLOAD = (
     "1.0\n\n## Injected\n| a | b |\n| --- | --- |\n<img src=x onerror=alert(1)>\n<script>alert(1)</script>"
@@ -40,8 +41,6 @@ PAYLOAD = (
     " &#60;b&#62; *em* _em_ ~~del~~ \u202egnp\r\n1. item\n> quote\n---\n===\n- [ ] task\n[ref]: https://x.example\n"
 )
 SAFE_SCHEMES = {"", "http", "https", "mailto"}
-INSTALL_LINK = re.compile(r"(?:vscode|vscode-insiders|cursor):[A-Za-z0-9%._~:/?&=-]*")
-"""A one-click install link of the connecting page: an editor's scheme, everything else percent-encoded."""
 LOCALES = ("en", "ru", "ar")
 MD = MarkdownIt("commonmark").enable(["table", "strikethrough"])
 

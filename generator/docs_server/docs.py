@@ -8,6 +8,7 @@ the structured content of one tool's result, bounded in size, or raises a
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import anyio
@@ -27,6 +28,7 @@ EXCERPT_CHARS = 280
 MAX_REPLY = 1024 * 1024
 """The most bytes of one page or twin a reply carries; a larger file is refused with its address."""
 TOOLS_PAGE = 100
+_LLMS = re.compile(r"(^|/)llms(-full(-\d+)?)?\.txt$")
 
 
 class Docs:
@@ -168,8 +170,8 @@ def _cursor(cursor: str | None, total: int) -> int:
 
 
 def _twin_path(path: str) -> str:
-    """The twin a path names: a twin or an llms.txt as it is, a page's route (``en/tools/x/``) as its twin."""
-    if path.endswith((".md", "llms.txt")):
+    """The twin a path names: a twin or an llms file as it is, a page's route (``en/tools/x/``) as its twin."""
+    if path.endswith(".md") or _LLMS.search(path):
         return path
     if path.endswith("/index.html"):
         path = path[: -len("/index.html")]
