@@ -5,10 +5,9 @@ comes from what the server said (its ``serverInfo``: name, title, version, descr
 endpoints and the protocol versions they speak) or from what the author configured (``registry:`` in
 ``portal.yaml``); nothing is made up. A field the portal cannot know is left out; when a *required* one is
 missing (a reverse-DNS name, a description of at most 100 characters, a version), the file is not written,
-with a warning once the author has started to configure ``registry:`` (or the server's own name is a
-registry name). Each document is checked against its vendored schema (``schemas/``, see its README) and
-written only when valid; an optional field that breaks the schema (an icon at an ``http:`` address) is left
-out with a warning.
+with a warning once the author has started to configure ``registry:``. Each document is checked against
+its vendored schema (``schemas/``, see its README) and written only when valid; an optional field that
+breaks the schema (an icon at an ``http:`` address) is left out with a warning.
 
 * ``server.json``: the MCP registry's entry, schema 2025-12-11: identity, the stdio package the author names,
   and the public Streamable HTTP endpoints as ``remotes``.
@@ -92,10 +91,9 @@ def discover(site: SiteModel) -> Discovery:
     server = site.server
     identity, missing = _identity(server, registry)
     if missing:
-        # A server with no registry name whose author configured nothing is simply not advertised.
-        loud = bool(registry) or "name" not in missing
+        # An author who configured nothing for registries is not told about them (nor failed by --strict).
         reason = f"server.json and {SERVER_CARD} are not written: {'; '.join(missing.values())}"
-        return Discovery({}, (reason,) if loud else ())
+        return Discovery({}, (reason,) if registry else ())
     warnings: list[str] = []
     repository = _repository(registry, warnings)
     remotes = [_remote(e) for e in _published(site.endpoints)]
