@@ -32,6 +32,7 @@ from generator.render.filters import md_cell, md_code, md_link, md_text, md_url,
 from generator.snapshot.snapshot import Snapshot, new_snapshot
 from generator.text import for_terminal, json_report, visible
 from tests.conftest import PYTHON, ROOT
+from tests.test_install_links import INSTALL_LINK
 
 PAYLOAD = (
     "1.0\n\n## Injected\n| a | b |\n| --- | --- |\n<img src=x onerror=alert(1)>\n<script>alert(1)</script>"
@@ -191,7 +192,8 @@ def test_payload_adds_no_markdown_structure(builds: list[tuple[str, str, str, st
             assert token.type not in ("html_block", "html_inline", "image"), f"{bad_path}: {token.type}"
             if token.type == "link_open":
                 href = str(token.attrs.get("href", ""))
-                assert urlsplit(href).scheme.lower() in SAFE_SCHEMES, f"{bad_path}: {href}"
+                safe = urlsplit(href).scheme.lower() in SAFE_SCHEMES or INSTALL_LINK.fullmatch(href)
+                assert safe, f"{bad_path}: {href}"
         assert "\x1b" not in bad and "\x9b" not in bad and "\u202e" not in bad and "\r" not in bad
 
 

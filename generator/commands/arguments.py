@@ -96,6 +96,7 @@ def make_parser() -> argparse.ArgumentParser:
     _diff_command(sub)
     _lint_command(sub)
     _translations_and_serve(sub)
+    _mcp_command(sub)
     return parser
 
 
@@ -148,6 +149,14 @@ def _translations_and_serve(sub: Any) -> None:
     flags.CONFIG.add_to(_server_options(serve))
 
 
+def _mcp_command(sub: Any) -> None:
+    """``mcp SITE``: the docs server over a built site; it takes no server or site options."""
+    mcp = sub.add_parser("mcp", help="serve a built portal to agents over MCP (stdio, or --http on 127.0.0.1)")
+    mcp.add_argument("site", metavar="SITE", help="the built site: its folder, or the base URL it is published at")
+    for flag in (flags.MCP_HTTP, flags.MCP_PORT, flags.DEBUG):
+        flag.add_to(mcp)
+
+
 def _lenient_option(parser: argparse.ArgumentParser) -> None:
     flags.LENIENT.add_to(parser)
 
@@ -165,6 +174,7 @@ _PATH_OPTIONS = {
     "output": ("--output", "-o snapshot.json"),
     "old": ("OLD", "old/snapshot.json"),
     "new": ("NEW", "site"),
+    "site": ("SITE", "site"),
     "header": ("--header", '--header "Authorization: Bearer ${TOKEN}"'),
     "env": ("--env", "--env API_KEY"),
     "watch_path": ("--watch-path", "--watch-path src/"),

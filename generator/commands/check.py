@@ -24,6 +24,7 @@ from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError, UsageError
 from generator.forked import usable_cpus
+from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from generator.publish.location import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot, SnapshotError, canonical_json, parse_snapshot, read_bounded
@@ -71,10 +72,12 @@ class DriftReport:
     """One line per proven example the server no longer accepts, or whose answer changed shape."""
     snapshot: Snapshot | None = field(default=None, compare=False, repr=False)
     """What the fresh build was made from (``check --lint`` lints it)."""
+    invalid: tuple[str, ...] = ()
+    """Where the site's ``server.json`` or Server Card breaks its schema (:mod:`generator.model.discovery`)."""
 
     @property
     def status(self) -> str:
-        return "drift" if self.files or self.proof_drift else "ok"
+        return "drift" if self.files or self.proof_drift or self.invalid else "ok"
 
     @property
     def server_changed(self) -> bool:
@@ -90,6 +93,7 @@ class DriftReport:
             "files": self.files.to_dict(),
             "hand_edited": list(self.hand_edited),
             "kept": list(self.kept),
+            "invalid": list(self.invalid),
             "notes": list(self.notes),
             **(
                 {}
@@ -214,7 +218,12 @@ def check(
     fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
     report = compare(site, on_disk, fresh, snapshot)
     return replace(
-        report, warnings=tuple(warnings), proofs_sent=sent, proof_drift=tuple(drift), snapshot=snapshot
+        report,
+        warnings=tuple(warnings),
+        proofs_sent=sent,
+        proof_drift=tuple(drift),
+        snapshot=snapshot,
+        invalid=invalid_discovery(on_disk),
     )
 
 
@@ -246,6 +255,21 @@ def _reprove(snapshot: Snapshot, config: PortalConfig, from_file: Path | None) -
         )
     with servers_to_document(config) as (specs, config):
         return reprove(snapshot, config, specs)
+
+
+def invalid_discovery(on_disk: dict[str, bytes]) -> tuple[str, ...]:
+    """Where the site's ``server.json`` and ``server-card.json`` (those it has) break their schemas."""
+    found: list[str] = []
+    for path in (SERVER_JSON, SERVER_CARD):
+        if path not in on_disk:
+            continue
+        try:
+            document = json.loads(on_disk[path].decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            found.append(f"{path}: it is not JSON")
+            continue
+        found += [f"{path}: {problem}" for problem in problems(path, document)]
+    return tuple(found)
 
 
 def render(report: DriftReport, fmt: str) -> str:
@@ -293,6 +317,8 @@ def render_text(report: DriftReport) -> str:
     for label, names in (("added", report.files.added), ("removed", report.files.removed),
                          ("changed", report.files.changed)):  # fmt: skip
         lines += [f"  {label}: {one_line(name)}{_why(label, name in hand)}" for name in names]
+    if report.invalid:
+        lines += ["", "Invalid (against the vendored schemas):", *(f"  {one_line(text)}" for text in report.invalid)]
     if report.notes:
         lines += ["", *(f"Note: {note}." for note in report.notes)]
     if kept:

@@ -367,6 +367,18 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_mcp(args: argparse.Namespace) -> int:
+    from generator.docs_server.server import serve_http, serve_stdio
+
+    if args.port is not None and not args.http:
+        raise UsageError("--port applies to --http; over stdio there is nothing to listen on. Add --http.")
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port} is not a port; give 0 to 65535, e.g. --port 8001.")
+    if args.http:
+        return serve_http(args.site, 8001 if args.port is None else args.port)
+    return serve_stdio(args.site)
+
+
 COMMANDS = {
     "build": _cmd_build,
     "introspect": _cmd_introspect,
@@ -375,6 +387,7 @@ COMMANDS = {
     "lint": _cmd_lint,
     "translations": _cmd_translations,
     "serve": _cmd_serve,
+    "mcp": _cmd_mcp,
 }
 
 

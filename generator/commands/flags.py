@@ -318,3 +318,20 @@ CHECK_LINT = Flag(
     usage="--lint --min-score 80",
     settings={"action": "store_true"},
 )
+MCP_HTTP = Flag(
+    names=("--http",),
+    help="serve Streamable HTTP on 127.0.0.1 (at /mcp) instead of stdio",
+    reference="serve Streamable HTTP at `http://127.0.0.1:PORT/mcp` instead of stdio; it listens on 127.0.0.1 only",
+    usage="--http --port 8001",
+    settings={"action": "store_true"},
+)
+
+MCP_PORT = Flag(
+    names=("--port",),
+    help="with --http, the port of 127.0.0.1 to listen on (default 8001; 0 picks a free one)",
+    reference=(
+        "with `--http`, the port of 127.0.0.1 to listen on (default 8001, beside `serve`'s 8000; 0 picks a free one)"
+    ),
+    usage="--port 8001",
+    settings={"type": int, "default": None},
+)

@@ -88,6 +88,7 @@ TABLES: dict[str, Callable[[], str]] = {
         "| `--stdio`, `--env`, `--url`, `--header`, `--public`, `--config` | with `--try-it`: the server to call, "
         'as for `build` (default: the bundled demo) | `--try-it --stdio "uvx mcp-server-time"` |',
     ),
+    "mcp": _table("mcp", (flags.MCP_HTTP, flags.MCP_PORT, flags.DEBUG)),
 }
 """Each generated block of docs/cli.md: the command whose text is shown, and its options in order."""
 

@@ -21,6 +21,7 @@ from generator.config.files import load_yaml, yaml_problem
 from generator.config.literal_secrets import LiteralSecret, advice, in_command, in_url, masked
 from generator.config.option import from_file
 from generator.config.options import FILE_KEYS, LIMITS, OPTIONS, default
+from generator.config.registry import Registry, load_registry
 from generator.errors import ConfigError, UsageError
 
 DEFAULT_LOCALES: tuple[str, ...] = default("locales")
@@ -158,6 +159,8 @@ class PortalConfig:
     """Send the examples to the server and show its answers (``--prove``; :mod:`generator.commands.prove`)."""
     prove_tools: tuple[str, ...] = default("prove_tools")
     """Tools not declared read-only that ``prove`` calls too (never one declared destructive)."""
+    registry: Registry = field(default_factory=Registry)
+    """What registries need that the server does not say (``registry:``; :mod:`generator.model.discovery`)."""
     search: bool = default("search")
     """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None
@@ -373,6 +376,8 @@ def _changes(data: dict[str, Any], collect: Collector) -> dict[str, Any]:
             collect.add("server", "and `endpoints` cannot both be given: list the server as one of the endpoints")
     if "limits" in data:
         changes["limits"] = _limits(data["limits"], collect)
+    if "registry" in data:
+        changes["registry"] = load_registry(data["registry"], collect)
     return changes
 
 

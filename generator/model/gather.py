@@ -61,6 +61,7 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
     )
     check_one_page_per_item(model)  # a repeated item or a shared output path fails here, before any page
     warnings += local_commands(model)
+    warnings += model.discovery.warnings
     return Gathered(model, api, tuple(warnings))
 
 

@@ -25,6 +25,7 @@ from generator.config.portal import PortalConfig
 from generator.model.access import AccessLevel
 from generator.model.calls import EndpointCall
 from generator.model.clients import Snippet
+from generator.model.discovery import Discovery, discover
 from generator.model.product import (
     Doc,
     EndpointDoc,
@@ -91,6 +92,11 @@ class SiteModel:
     changes: tuple[Change, ...] = ()
     previous_version: str | None = None
     """The capability version of ``--previous``; None when no changelog is built."""
+
+    @cached_property
+    def discovery(self) -> Discovery:
+        """The documented server's ``server.json`` and Server Card (:mod:`generator.model.discovery`)."""
+        return discover(self)
 
     @cached_property
     def _tools_by_name(self) -> dict[str, ToolDoc]:

@@ -207,6 +207,20 @@ def md_url(value: Any) -> Md:
     return Md(quote(text, safe=_URL_SAFE))
 
 
+_INSTALL_URL = re.compile(r"(?:vscode|vscode-insiders|cursor):[A-Za-z0-9%._~:/?&=-]*")
+
+
+def md_install_url(value: Any) -> Md:
+    """A one-click install link (:func:`generator.model.clients.install_links`) as a Markdown link target.
+
+    Those links use a client's own scheme (``vscode:``, ``cursor:``), which :func:`md_url` refuses; they
+    are percent-encoded but for ``-._~`` and the scheme's own ``:/?&=``, which needs no escape in a link
+    target. Anything else is refused: the link stays, pointing nowhere.
+    """
+    text = str(value)
+    return Md(text) if _INSTALL_URL.fullmatch(text) else Md("")
+
+
 def md_label(value: Any) -> Md:
     """Untrusted text as a link label: :func:`md_text`, then no ``[`` or ``]`` left at all.
 
@@ -372,6 +386,7 @@ def type_words(context: Context, row: Row) -> Markup:
 
 
 FILTERS = {
+    "md_install_url": md_install_url,
     "markdown": markdown,
     "markdown_inline": markdown_inline,
     "plain_text": plain_text,
