@@ -283,6 +283,12 @@ def _build(
     progress.flush()
     for warning in result.warnings:
         say(f"warning: {one_line(warning)}", err=True)
+    if result.version is not None:
+        say(
+            f"Published version {one_line(result.version)} ({len(result.snapshot.tools)} tools) into "
+            f"{result.out / result.version} in {result.seconds:.2f} s ({result.files} files in {result.out})."
+        )
+        return 0
     say(
         f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
         f"in {result.seconds:.2f} s (capability version {one_line(result.snapshot.capability_version)})."

@@ -330,6 +330,37 @@ OPTIONS: tuple[Option, ...] = (
         negated=True,
     ),
     Option(
+        key="versioned",
+        field="versioned",
+        default=False,
+        type_doc="`true` / `false`",
+        meaning="publish into OUT/<version>/, keeping every version already there, with a version switcher",
+        check=checks.flag,
+        cli="--versioned",
+        reference=(
+            "publish into `OUT/<version>/` (the server's version, or `--version-label`), keeping every version "
+            "already in `OUT` byte for byte, with `versions.json`, `latest/`, a version switcher on every page "
+            "and each tool's timeline ([docs/site.md](site.md#versioned-sites))"
+        ),
+        usage="--versioned",
+    ),
+    Option(
+        key="",
+        field="version_label",
+        default=None,
+        type_doc="version label",
+        meaning="the version a versioned build publishes, instead of the server's version",
+        check=checks.version_label,
+        cli="--version-label",
+        reference=(
+            "with `--versioned`: the version to publish as, instead of the server's `serverInfo.version` (one path "
+            "segment of letters, digits and `. _ + -`)"
+        ),
+        usage="--version-label 2.5.0",
+        metavar="LABEL",
+        example="2.5.0",
+    ),
+    Option(
         key="",
         field="previous",
         default=None,
