@@ -17,7 +17,16 @@ from typing import Any
 from generator import __version__
 from generator.commands import flags
 from generator.config.checks import URL_EXAMPLE, Collector, url_problem
-from generator.config.option import BUILD, CHECK, INTROSPECT, SERVE, TRANSLATIONS, add_arguments, from_arguments
+from generator.config.option import (
+    BUILD,
+    CHECK,
+    INTROSPECT,
+    SERVE,
+    TRANSLATIONS,
+    VERSIONS,
+    add_arguments,
+    from_arguments,
+)
 from generator.config.options import LIMITS, OPTIONS
 from generator.config.portal import PortalConfig, ServerSpec, load_config
 from generator.errors import UsageError
@@ -30,6 +39,7 @@ EPILOG = """examples:
   mcp-portal build --from snapshot.json --locales en,ru
   mcp-portal check --out site --from snapshot.json       # exit 3 when the site drifted
   mcp-portal diff old/snapshot.json site --fail-on breaking
+  mcp-portal build --versioned --out site                # publish this server version beside the others
 
 exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 usage error,
   3 check found drift, 4 diff --fail-on found such changes"""
@@ -82,7 +92,22 @@ def make_parser() -> argparse.ArgumentParser:
     _lenient_option(check)
     _diff_command(sub)
     _translations_and_serve(sub)
+    _versions_command(sub)
     return parser
+
+
+def _versions_command(sub: Any) -> None:
+    """``versions list`` and ``versions remove VERSION``: a versioned site's versions."""
+    versions = _command(sub, "versions", "list the versions of a versioned site (build --versioned), or remove one")
+    actions = versions.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="print every version, newest first")
+    for flag in (flags.VERSIONS_OUT, flags.VERSIONS_FORMAT, flags.DEBUG):
+        flag.add_to(listing)
+    remove = actions.add_parser("remove", help="publish the site again without one version")
+    flags.VERSION.add_to(remove)
+    add_arguments(remove, VERSIONS, OPTIONS)
+    for flag in (flags.CONFIG, flags.DEBUG):
+        flag.add_to(remove)
 
 
 def _command(sub: Any, name: str, help: str) -> argparse.ArgumentParser:
@@ -212,6 +237,16 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
     if args.public:
         raise UsageError("--public needs --stdio or --url: it is what readers are shown instead of them.")
     return None
+
+
+def site_config_from_args(args: argparse.Namespace) -> PortalConfig:
+    """The configuration file (if any) with the site options of a command that connects to no server."""
+    config = load_config(Path(args.config)) if args.config else PortalConfig()
+    collect = Collector()
+    changes = from_arguments(args, collect, OPTIONS)
+    if collect.problems:
+        raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
+    return config.with_overrides(**changes)
 
 
 def config_from_args(args: argparse.Namespace) -> PortalConfig:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from generator.commands.build import site_files
+from generator.commands.build import check_versioned_options, site_files
 from generator.commands.obtain import obtain_snapshot
 from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
@@ -183,6 +183,7 @@ def check(
 
     *lenient* and *introspect_warnings* are passed to :func:`~generator.commands.obtain.obtain_snapshot`.
     """
+    check_versioned_options(config)
     site = Path(config.out)
     if not site.is_dir():
         what = "is not a directory" if site.exists() else "does not exist"
@@ -191,8 +192,30 @@ def check(
             f"`mcp-portal build --out {site}`, or point --out (or `out` in the config) at the built site."
         )
     snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
+    if config.versioned:
+        return _check_version(site, snapshot, config)
     fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
     return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings))
+
+
+def _check_version(site: Path, snapshot: Snapshot, config: PortalConfig) -> DriftReport:
+    """``check --versioned``: the version of *snapshot* built in memory against the versions published in *site*,
+    compared with its directory there, or with the newest published version's when it is not published yet."""
+    from generator.commands.versioned import version_files
+
+    fresh, warnings, label, published = version_files(snapshot, config, jobs=config.jobs or usable_cpus())
+    if not published:
+        raise PortalError(
+            f"The site directory {site} holds no versioned site (it has no versions.json), so there is nothing to "
+            f"check it against. Publish a version first with `mcp-portal build --versioned --out {site}`."
+        )
+    target = label if label in published else published[0]
+    report = compare(site / target, _read_tree(site / target), fresh, snapshot)
+    notes = () if target == label else (
+        f"version {label} is not published in {site} yet, so it was compared with the newest published version, "
+        f"{target}; publish it with `mcp-portal build --versioned`",
+    )  # fmt: skip
+    return replace(report, warnings=tuple(warnings), notes=(*notes, *report.notes))
 
 
 def render(report: DriftReport, fmt: str) -> str:

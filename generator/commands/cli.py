@@ -128,9 +128,18 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from generator.compare.changes import DIFF_EXIT
     from generator.compare.diff import diff
 
-    found = diff(Path(args.old), Path(args.new))
+    found = diff(_side(Path(args.old)), _side(Path(args.new)))
     say(render(found, args.format), end="")
     return DIFF_EXIT if found.fails(args.fail_on) else 0
+
+
+def _side(path: Path) -> Path:
+    """A side of ``diff``: a versioned site stands for its newest version's directory."""
+    if path.is_dir() and not (path / "snapshot.json").exists() and (path / "versions.json").exists():
+        from generator.commands.versions import read_versions
+
+        return path / read_versions(path)[0][0].label
+    return path
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -345,6 +354,25 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_versions(args: argparse.Namespace) -> int:
+    from generator.commands.arguments import site_config_from_args
+    from generator.commands.versions import read_versions, remove_version, render_list
+
+    if args.action == "list":
+        versions, raw = read_versions(Path(args.out))
+        say(render_list(versions, raw, args.format), end="")
+        return 0
+    config = site_config_from_args(args)
+    warnings, remaining = remove_version(config, args.version)
+    for warning in warnings:
+        say(f"warning: {one_line(warning)}", err=True)
+    say(
+        f"Removed version {one_line(args.version)} from {config.out}; {len(remaining)} version"
+        f"{'' if len(remaining) == 1 else 's'} remain, the newest {one_line(remaining[0].label)}."
+    )
+    return 0
+
+
 COMMANDS = {
     "build": _cmd_build,
     "introspect": _cmd_introspect,
@@ -352,6 +380,7 @@ COMMANDS = {
     "diff": _cmd_diff,
     "translations": _cmd_translations,
     "serve": _cmd_serve,
+    "versions": _cmd_versions,
 }
 
 

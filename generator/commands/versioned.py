@@ -11,8 +11,10 @@ top level. The previous site stays untouched unless all of it succeeds.
 from __future__ import annotations
 
 import datetime
+import functools
 import hashlib
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -22,9 +24,12 @@ from generator.commands.build import ThemeRenderer, produce
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
+from generator.history.kept import kept_snapshot, read_kept
 from generator.history.timeline import Release
+from generator.history.versions import MAX_VERSIONS_BYTES, VERSIONS, parse
 from generator.publish.staging import Staging
 from generator.publish.versioned import check_layout, keep_version
+from generator.site.assemble import staged_files
 from generator.site.versioned import histories, loader, plan, published, version_config, version_label, write_top
 from generator.snapshot.snapshot import Snapshot
 
@@ -101,3 +106,20 @@ def _history_key(key: str, releases: tuple[Release, ...]) -> str:
         digest.update(f"\0{v.label}\0{v.date}\0{v.protocol}\0{v.tools}\0{','.join(v.locales)}".encode())
         digest.update("\0".join(change.what for change in release.changes).encode())
     return digest.hexdigest()
+
+
+def version_files(
+    snapshot: Snapshot, config: PortalConfig, *, jobs: int = 1
+) -> tuple[dict[str, bytes], list[str], str, list[str]]:
+    """The files the version of *snapshot* would have in the versioned site of ``config.out``, built in memory
+    against the versions published there (for ``check --versioned``); also its warnings, its version, and the
+    versions published, newest first. Nothing is written to the site."""
+    out = Path(os.path.realpath(config.out))
+    raw = read_kept(out, VERSIONS, MAX_VERSIONS_BYTES) if out.is_dir() else None
+    stored = parse(raw, str(Path(config.out) / VERSIONS)) if raw is not None else []
+    label = version_label(snapshot, config)
+    versions = plan(stored, label, snapshot, config, today())
+    history, _ = histories(versions, snapshot, functools.partial(kept_snapshot, out))
+    with tempfile.TemporaryDirectory(prefix="mcp-portal-version-") as tmp:
+        made = produce(snapshot, version_config(config, label), Staging(Path(tmp)), jobs=jobs, history=history)
+        return staged_files(Path(tmp)), made.warnings, label, [v.label for v in stored]

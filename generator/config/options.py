@@ -20,7 +20,7 @@ from typing import Any
 from generator.config import checks
 from generator.config.files import replace_file
 from generator.config.limits import LIMITS as LIMITS
-from generator.config.option import BUILD, CHECK, SERVE, SERVER_COMMANDS, TRANSLATIONS, Option
+from generator.config.option import BUILD, CHECK, SERVE, SERVER_COMMANDS, TRANSLATIONS, VERSIONS, Option
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -34,6 +34,7 @@ OPTIONS: tuple[Option, ...] = (
         reference="site title (default: the server's title or name)",
         usage='--title "Acme MCP"',
         default_doc="the server's title or name",
+        commands=(BUILD, CHECK, VERSIONS),
     ),
     Option(
         key="base_url",
@@ -46,6 +47,7 @@ OPTIONS: tuple[Option, ...] = (
         reference="public URL of the site, for canonical links, `sitemap.xml` and absolute llms.txt links",
         usage="--base-url https://docs.acme.dev/mcp/",
         metavar="URL",
+        commands=(BUILD, CHECK, VERSIONS),
     ),
     Option(
         key="locales",
@@ -125,10 +127,14 @@ OPTIONS: tuple[Option, ...] = (
             "before; see [the output directory](#the-output-directory)"
         ),
         usage="--out public",
-        references={CHECK: "the built site to check (default `./site`)"},
+        references={
+            CHECK: "the built site to check (default `./site`)",
+            VERSIONS: "the versioned site (default `./site`)",
+        },
         metavar="DIR",
         relative=True,
-        helps={CHECK: "the built site to check"},
+        helps={CHECK: "the built site to check", VERSIONS: "the versioned site (default ./site)"},
+        commands=(BUILD, CHECK, VERSIONS),
     ),
     Option(
         key="limits",
@@ -155,6 +161,7 @@ OPTIONS: tuple[Option, ...] = (
         usage="--templates my-theme",
         metavar="DIR",
         relative=True,
+        commands=(BUILD, CHECK, VERSIONS),
     ),
     Option(
         key="translations",
