@@ -136,4 +136,5 @@ def write_top(
     pages = sorted(p[len(newest) :] for p in staging.hashes if p.startswith(newest) and p.endswith(".html"))
     for path, text in {**top_files(top, renderer), **latest_files(top, renderer, pages)}.items():
         staging.write(path, text.encode("utf-8"))
+    staging.write(".nojekyll", b"")  # GitHub Pages from a branch: serve the files as they are, no Jekyll
     write_manifest(staging, {"layout": LAYOUT, "latest": top.newest.label})
