@@ -106,11 +106,10 @@ def _entry(entry: object) -> Version | str:
     if not isinstance(entry, dict):
         return "is not a JSON object"
     label = entry.get("version")
-    if not isinstance(label, str) or (problem := label_problem(label)) is not None:
-        shown = repr(label[:80]) if isinstance(label, str) else "missing"
-        return f"has a version {shown} that cannot name a directory" + (
-            f" ({problem})" if isinstance(label, str) else ""
-        )
+    if not isinstance(label, str):
+        return "has no version"
+    if (problem := label_problem(label)) is not None:
+        return f"has a version {label[:80]!r} that cannot name a directory ({problem})"
     date, protocol, locales = entry.get("date"), entry.get("protocol"), entry.get("locales")
     if not isinstance(date, str) or not _DATE.fullmatch(date):
         return f"({label}) has no date of the form YYYY-MM-DD"

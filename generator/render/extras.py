@@ -56,9 +56,12 @@ CSP_META = csp_meta()
 
 
 def site_root_path(site: SiteModel) -> str:
-    """The URL path the site is served under (``/`` or e.g. ``/developers/``)."""
+    """The URL path the site is served under (``/`` or e.g. ``/developers/``; a version of a versioned site
+    without a base URL is under ``/<version>/``)."""
     base = site.config.base_url
-    return urlsplit(base).path if base else "/"
+    if base:
+        return urlsplit(base).path
+    return f"/{site.history.current}/" if site.history is not None else "/"
 
 
 def sitemap(site: SiteModel) -> str | None:

@@ -62,7 +62,7 @@ def top_files(top: Top, renderer: Renderer) -> dict[str, str]:
         "llms.txt": renderer.top_file("llms/versions.txt.j2", top.site, top.catalogs, code, "llms.txt", context),
         FEED: renderer.top_file("xml/changes.xml.j2", top.site, top.catalogs, code, FEED, context),
     }
-    whole = replace(top.site, config=replace(top.site.config, base_url=top.base_url))
+    whole = replace(top.site, config=replace(top.site.config, base_url=top.base_url), history=None)  # the site's root
     files["_headers"] = headers(whole)
     files["robots.txt"] = "User-agent: *\nAllow: /\n" + "".join(
         f"Sitemap: {top.link(f'{r.label}/sitemap.xml')}\n" for r in top.releases if top.base_url

@@ -137,4 +137,6 @@ def write_top(
     for path, text in {**top_files(top, renderer), **latest_files(top, renderer, pages)}.items():
         staging.write(path, text.encode("utf-8"))
     staging.write(".nojekyll", b"")  # GitHub Pages from a branch: serve the files as they are, no Jekyll
+    if f"{newest}404.html" in staging.hashes:  # hosts answer any missing address with the top 404.html
+        staging.write("404.html", staging.read(f"{newest}404.html"))
     write_manifest(staging, {"layout": LAYOUT, "latest": top.newest.label})
