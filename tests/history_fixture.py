@@ -16,10 +16,17 @@ import dataclasses
 from pathlib import Path
 from typing import Any
 
+import pytest
+
+from generator.commands.cli import main
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 from tests.golden_tool import SNAPSHOT
 
 VERSIONS = ("1.0.0", "1.1.0", "1.2.0", "2.0.0")
+DAY = 86_400
+EPOCH = {version: 1_767_225_600 + n * 30 * DAY for n, version in enumerate(VERSIONS)}
+"""Each version's SOURCE_DATE_EPOCH: 2026-01-01, then 30 days apart."""
+DATES = {"1.0.0": "2026-01-01", "1.1.0": "2026-01-31", "1.2.0": "2026-03-02", "2.0.0": "2026-04-01"}
 ADDED, REQUIRED, REMOVED = "workspace_status", ("search_chat", "limit"), "delete_document"
 
 
@@ -56,4 +63,21 @@ def write_versions(directory: Path) -> list[tuple[str, Path]]:
         path = directory / f"{version}.json"
         path.write_text(snapshot.to_json(), encoding="utf-8")
         written.append((version, path))
+    return written
+
+
+def publish(out: Path, snapshot: Path, *extra: str, epoch: int = EPOCH["1.0.0"]) -> int:
+    """``mcp-portal build --versioned`` of *snapshot* into *out* (in this process, one worker), dated *epoch*."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", str(epoch))
+        return main(["build", "--from", str(snapshot), "--out", str(out), "--versioned", "--no-search",
+                     "--jobs", "1", "--quiet", "--no-cache", *extra])  # fmt: skip
+
+
+def publish_all(out: Path, snapshots: Path) -> dict[str, Path]:
+    """The four versions published into *out*, oldest first; their snapshot files (written to *snapshots*)."""
+    written = dict(write_versions(snapshots))
+    for version in VERSIONS:
+        if publish(out, written[version], epoch=EPOCH[version]) != 0:
+            raise AssertionError(f"publishing {version} failed")
     return written

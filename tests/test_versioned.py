@@ -27,21 +27,8 @@ from llms_txt import parse_llms_file
 
 from generator.commands.cli import main
 from tests.conftest import serving
-from tests.history_fixture import ADDED, REMOVED, REQUIRED, VERSIONS, write_versions
+from tests.history_fixture import ADDED, DATES, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, publish, write_versions
 from tests.test_html_validity import VNU, _format, _java
-
-DAY = 86_400
-EPOCH = {version: 1_767_225_600 + n * 30 * DAY for n, version in enumerate(VERSIONS)}
-"""Each version's SOURCE_DATE_EPOCH: 2026-01-01, then 30 days apart."""
-DATES = {"1.0.0": "2026-01-01", "1.1.0": "2026-01-31", "1.2.0": "2026-03-02", "2.0.0": "2026-04-01"}
-
-
-def publish(out: Path, snapshot: Path, *extra: str, epoch: int = EPOCH["1.0.0"]) -> int:
-    """``mcp-portal build --versioned`` of *snapshot* into *out*, dated *epoch*."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("SOURCE_DATE_EPOCH", str(epoch))
-        return main(["build", "--from", str(snapshot), "--out", str(out), "--versioned", "--no-search",
-                     "--jobs", "1", "--quiet", "--no-cache", *extra])  # fmt: skip
 
 
 def tree(root: Path) -> dict[str, tuple[str, int]]:
