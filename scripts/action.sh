@@ -19,9 +19,10 @@ command="${INPUT_COMMAND:-build}"
 
 # The inputs of one line each (all but env and header, which take one item per line).
 single_line=(command install python stdio url from config out title base-url public locales server-language
-  capability-version templates translations overlays openapi previous versioned version-label pages-branch jobs cache
-  no-cache no-search try-it try-it-tools strict lenient request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
-  max-reply-bytes max-schema-depth max-render-seconds old new fail-on debug)
+  capability-version templates translations overlays openapi previous versioned version-label full-versions
+  pages-branch jobs cache no-cache no-search try-it try-it-tools strict lenient request-timeout total-timeout
+  max-pages max-tools max-description max-schema-bytes max-reply-bytes max-schema-depth max-render-seconds old new
+  fail-on debug)
 for name in "${single_line[@]}"; do
   var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
   if [[ "${!var:-}" == *[$'\n\r']* ]]; then
@@ -115,6 +116,7 @@ else
   flag strict "${INPUT_STRICT:-}"
   flag lenient "${INPUT_LENIENT:-}"
   if [[ "$command" == "build" ]]; then
+    opt full-versions "${INPUT_FULL_VERSIONS:-}"
     opt cache "${INPUT_CACHE:-}"
     flag no-cache "${INPUT_NO_CACHE:-}"
     args+=("--quiet")

@@ -365,3 +365,30 @@ def test_serve_answers_markdown_for_every_version(served: str, built: Built, ver
     with urllib.request.urlopen(request, timeout=10) as reply:
         assert reply.headers["Content-Type"].startswith("text/markdown")
         assert reply.read() == (built.out / version / "en" / "tools" / "search_chat.md").read_bytes()
+
+
+def test_full_versions_lightens_the_older_versions_and_keeps_the_rest(built: Built, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    shutil.copytree(built.out, out, symlinks=True, copy_function=os.link)
+    before = tree(out)
+    assert publish(out, built.snapshots["2.0.0"], "--full-versions", "2", epoch=EPOCH["2.0.0"]) == 0
+    after = tree(out)
+    data = json.loads((out / "versions.json").read_text(encoding="utf-8"))
+    assert [(v["version"], v["search"]) for v in data["versions"]] == [
+        ("2.0.0", False), ("1.2.0", False), ("1.1.0", False), ("1.0.0", False)  # built with --no-search
+    ]  # fmt: skip
+    for version in ("1.1.0", "1.0.0"):
+        full = [p for p in before if p.startswith(f"{version}/") and "/llms-full" in p]
+        assert full and all(after[p][0] != before[p][0] for p in full)
+        pointer = (out / version / "ru" / "llms-full.txt").read_text(encoding="utf-8")
+        assert pointer.startswith(f"# Teamspace (demo) {version}\n") and "(llms.txt)" in pointer
+        kept = {p: v for p, v in before.items() if p.startswith(f"{version}/") and p not in full}
+        assert kept == {p: v for p, v in after.items() if p in kept}  # every other file: same bytes, same inode
+        assert "llms-full.txt" in (out / version / "en" / "llms.txt").read_text(encoding="utf-8")  # still resolves
+    for version in ("2.0.0", "1.2.0"):
+        assert {p: v for p, v in before.items() if p.startswith(f"{version}/")} == {
+            p: v for p, v in after.items() if p.startswith(f"{version}/")
+        }
+    again = tree(out)
+    assert publish(out, built.snapshots["2.0.0"], "--full-versions", "2", epoch=EPOCH["2.0.0"]) == 0
+    assert tree(out) == again  # a version already lightened is left as it is

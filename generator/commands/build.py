@@ -278,6 +278,11 @@ def check_versioned_options(config: PortalConfig) -> None:
             f"--version-label {config.version_label} only applies to a versioned build: add --versioned "
             f"(or `versioned: true` in portal.yaml), e.g. --versioned --version-label {config.version_label}."
         )
+    if config.full_versions is not None and not config.versioned:
+        raise UsageError(
+            f"--full-versions {config.full_versions} only applies to a versioned build: add --versioned (or "
+            f"`versioned: true` in portal.yaml)."
+        )
     if config.versioned and config.previous:
         raise UsageError(
             "--previous does not apply to a versioned build: each version is compared with the version before "

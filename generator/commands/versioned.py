@@ -28,9 +28,21 @@ from generator.history.kept import kept_snapshot, read_kept
 from generator.history.timeline import Release
 from generator.history.versions import MAX_VERSIONS_BYTES, VERSIONS, parse
 from generator.publish.staging import Staging
-from generator.publish.versioned import check_layout, keep_version
+from generator.publish.versioned import check_layout, keep_version, slim_version
+from generator.render.versions import llms_full_pointer
 from generator.site.assemble import staged_files
-from generator.site.versioned import histories, loader, plan, published, version_config, version_label, write_top
+from generator.site.versioned import (
+    PAGES_LIMIT,
+    histories,
+    loader,
+    plan,
+    published,
+    slimmed,
+    version_config,
+    version_label,
+    weight,
+    write_top,
+)
 from generator.snapshot.snapshot import Snapshot
 
 
@@ -75,7 +87,7 @@ def produce_versioned(
     when this fails: the render cache opened, to be discarded)."""
     label = version_label(snapshot, config)
     check_layout(Path(config.out), staging, versioned=True)
-    versions = plan(published(staging), label, snapshot, config, today())
+    versions, lighter = slimmed(plan(published(staging), label, snapshot, config, today()), config.full_versions)
     with progress.stage("history", unit="versions") as advance:
         history, releases = histories(versions, snapshot, loader(staging) if staging.previous else _nothing_kept)
         advance(len(versions.versions))
@@ -87,10 +99,25 @@ def produce_versioned(
                    history=history)  # fmt: skip
     staging.absorb(inner, label)
     for version in versions.versions:
-        if version.label != label:
+        if version.label in lighter:
+            slim_version(staging, version.label, functools.partial(llms_full_pointer, made.model, made.catalogs,
+                                                                   version.label))  # fmt: skip
+        elif version.label != label:
             keep_version(staging, version.label)
     write_top(staging, releases, made.model, made.catalogs, made.renderer, config.base_url)
-    done.label, done.warnings = label, made.warnings
+    done.label, done.warnings = label, [*made.warnings, *_too_heavy(staging, config)]
+
+
+def _too_heavy(staging: Staging, config: PortalConfig) -> list[str]:
+    """A warning when the whole site passes GitHub Pages' 1 GB."""
+    size = weight(staging)
+    if size <= PAGES_LIMIT:
+        return []
+    return [
+        f"the versioned site in {config.out} is {size / 1e9:.2f} GB, over GitHub Pages' limit of 1 GB for a "
+        f"published site: keep the search index and llms-full.txt of fewer versions (--full-versions 2, or "
+        f"`full_versions: 2`), or remove old versions (mcp-portal versions remove VERSION)"
+    ]
 
 
 def _nothing_kept(label: str) -> Snapshot:

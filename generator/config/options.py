@@ -352,6 +352,24 @@ OPTIONS: tuple[Option, ...] = (
         usage="--versioned",
     ),
     Option(
+        key="full_versions",
+        field="full_versions",
+        default=None,
+        type_doc="positive whole number",
+        meaning="in a versioned site, only the N newest versions keep their search index and llms-full.txt",
+        check=checks.count,
+        cli="--full-versions",
+        reference=(
+            "with `--versioned`: only the N newest versions keep their search index and `llms-full.txt`; older "
+            "ones lose them (their pages, twins and `llms.txt` stay byte for byte), to keep a large site under "
+            "its host's size limit ([docs/site.md](site.md#versioned-sites))"
+        ),
+        usage="--full-versions 2",
+        metavar="N",
+        commands=(BUILD,),
+        default_doc="every version",
+    ),
+    Option(
         key="",
         field="version_label",
         default=None,

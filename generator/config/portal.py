@@ -142,6 +142,8 @@ class PortalConfig:
     """Publish into ``OUT/<version>/``, keeping the versions there (``--versioned``; :mod:`generator.history`)."""
     version_label: str | None = default("version_label")
     """The version a versioned build publishes as (``--version-label``); None: the server's version."""
+    full_versions: int | None = default("full_versions")
+    """How many of a versioned site's newest versions keep their search index and llms-full.txt; None: all."""
     cache: str | None = default("cache")
     """Where rendered pages are kept between builds (``--cache``); None: beside ``out``."""
     use_cache: bool = default("use_cache")

@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import re
+from collections.abc import Callable
 from pathlib import Path
 
 from generator.errors import PortalError
@@ -56,17 +58,41 @@ def keep_version(staging: Staging, label: str) -> int:
     its manifest says is left in place (or hard-linked), an edited one is carried over as it now is
     (read without following a link); a listed file that is gone stays gone. Returns the files kept."""
     prefix = label + "/"
+    return sum(keep_file(staging, path) for path in sorted(p for p in staging.listed if p.startswith(prefix)))
+
+
+def keep_file(staging: Staging, path: str) -> int:
+    """Declare the previous site's file *path* again with the bytes it holds (see :func:`keep_version`);
+    1 when it was kept, 0 when it is gone."""
+    digest = staging.unchanged.get(path)
+    if digest is not None:
+        staging.write_known(path, digest, functools.partial(_read, staging, path))
+        return 1
+    data = read_kept(staging.previous, path, MAX_KEPT_FILE_BYTES) if staging.previous is not None else None
+    if data is None:
+        return 0
+    staging.write_known(path, hashlib.sha256(data).hexdigest(), functools.partial(_bytes, data))
+    return 1
+
+
+EXTRAS = re.compile(r"pagefind/.*|[^/]+/llms-full(?:-\d+)?\.txt")
+"""What an older version of a slimmed site loses (``full_versions``): its search index and its pages in one
+file, both made from its pages and twins, which it keeps."""
+
+
+def slim_version(staging: Staging, label: str, pointer: Callable[[str], bytes]) -> int:
+    """Keep the version *label* as :func:`keep_version` does, but without its search index, and with each
+    ``L/llms-full*.txt`` replaced by *pointer* (given the file's site path within the version: a short
+    text that sends a reader to ``llms.txt``, so no link of the version's ``llms.txt`` leads nowhere).
+    Returns the files kept whole."""
+    prefix = label + "/"
     kept = 0
     for path in sorted(p for p in staging.listed if p.startswith(prefix)):
-        digest = staging.unchanged.get(path)
-        if digest is not None:
-            staging.write_known(path, digest, functools.partial(_read, staging, path))
-            kept += 1
-            continue
-        data = read_kept(staging.previous, path, MAX_KEPT_FILE_BYTES) if staging.previous is not None else None
-        if data is not None:
-            staging.write_known(path, hashlib.sha256(data).hexdigest(), functools.partial(_bytes, data))
-            kept += 1
+        inner = path[len(prefix) :]
+        if not EXTRAS.fullmatch(inner):
+            kept += keep_file(staging, path)
+        elif not inner.startswith("pagefind/"):
+            staging.write(path, pointer(inner))  # a file already slimmed holds these bytes: left in place
     return kept
 
 

@@ -20,6 +20,7 @@ from generator.model.site import SiteModel
 from generator.render.extras import headers
 from generator.render.i18n import Catalog
 from generator.render.renderer import Renderer
+from generator.text import visible
 
 FEED = "changes.xml"
 
@@ -84,3 +85,15 @@ def latest_files(top: Top, renderer: Renderer, pages: Sequence[str]) -> dict[str
         context = {"target": relative(here, there), "canonical": absolute(top.base_url, there), "label": label}
         files[here] = renderer.top_file("html/latest.html.j2", top.site, top.catalogs, locale, here, context)
     return files
+
+
+def llms_full_pointer(site: SiteModel, catalogs: Mapping[str, Catalog], label: str, path: str) -> bytes:
+    """What stands for an older version's ``L/llms-full*.txt`` (*path*, within the version) once a slimmed
+    site no longer keeps it: a short text in the locale's language that sends the reader to ``L/llms.txt``."""
+    code = path.split("/")[0]
+    catalog = catalogs.get(code) or catalogs[site.locales[0]]
+    text = (
+        f"# {site.title} {label}\n\n> {catalog.t('versions.slimmed')}\n\n"
+        f"- [llms.txt](llms.txt): {catalog.t('llms.locale_summary', language=catalog.native_name)}\n"
+    )
+    return visible(text).encode("utf-8")

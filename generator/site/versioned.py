@@ -12,6 +12,7 @@ byte for byte (:func:`generator.publish.versioned.keep_version`).
 from __future__ import annotations
 
 import functools
+import os
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -92,6 +93,25 @@ def plan(stored: Sequence[Version], label: str, snapshot: Snapshot, config: Port
     others = {v.label: v for v in stored if v.label != label}
     order = newest_first([*others, label], [v.label for v in stored])
     return Plan(label, tuple(this if name == label else others[name] for name in order))
+
+
+def slimmed(plan: Plan, full: int | None) -> tuple[Plan, frozenset[str]]:
+    """*plan* with the versions beyond the *full* newest marked as without search (``full_versions``), and
+    their labels: those lose their search index and ``llms-full.txt``. The version published stays whole."""
+    if full is None:
+        return plan, frozenset()
+    lighter = frozenset(v.label for v in plan.versions[full:] if v.label != plan.label)
+    versions = tuple(replace(v, search=False) if v.label in lighter else v for v in plan.versions)
+    return Plan(plan.label, versions), lighter
+
+
+PAGES_LIMIT = 1_000_000_000
+"""GitHub Pages' limit on a published site (1 GB): a versioned site past it gets a warning."""
+
+
+def weight(staging: Staging) -> int:
+    """The bytes of every file of the site *staging* holds (written, or left in the previous site)."""
+    return sum(os.stat(staging.location(path)).st_size for path in staging.hashes)
 
 
 def histories(plan: Plan, snapshot: Snapshot, load: Callable[[str], Snapshot]) -> tuple[History, tuple[Release, ...]]:
