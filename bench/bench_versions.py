@@ -12,7 +12,9 @@ required). Each version is published with ``mcp-portal build --versioned --from 
 ``bench/rusage.py``. Then it sums the size of every file of the site (what a Pages artifact holds),
 by version and by kind (pages, twins, ``llms-full.txt``, search index, snapshot and manifest), and
 prints it with the distance to 1 GB (10^9 bytes; GitHub's limit is stated in GB), and what the
-newest version would add again if ``latest/`` were a copy instead of its redirect pages.
+newest version would add again if ``latest/`` were a copy instead of its redirect pages. With
+``--full-versions N`` the newest version is then published again with that option (the older
+versions lose their search index and ``llms-full.txt``), and the site measured again.
 
 Nothing is written outside a temporary directory (or ``--workdir``, which is kept).
 """
@@ -97,25 +99,35 @@ def measure(out: Path) -> dict[str, Any]:
     return sizes
 
 
+def publish(args: argparse.Namespace, work: Path, k: int, name: str, *extra: str) -> dict[str, Any]:
+    """Publish version 1.*k*.0 into ``work/site`` as a child process; its wall time and peak RSS."""
+    result = work / f"{name}.json"
+    search = [] if args.search else ["--no-search"]
+    cmd = [*portal(), "build", "--versioned", "--from", str(work / f"1.{k}.0.json"), "--out", str(work / "site"),
+           "--locales", LOCALES, "--quiet", "--no-cache", *search, *extra]  # fmt: skip
+    env = dict(os.environ, SOURCE_DATE_EPOCH=str(1_767_225_600 + k * 86_400 * 30))
+    with open(work / f"{name}.log", "wb") as log:  # the stage lines and warnings, kept apart
+        subprocess.run([sys.executable, "-I", "-S", str(ROOT / "bench" / "rusage.py"), str(result), *cmd],
+                       check=True, cwd=ROOT, env=env, stdout=log, stderr=log)  # fmt: skip
+    found: dict[str, Any] = json.loads(result.read_text(encoding="utf-8"))
+    print(f"{name}: {found['wall']:.1f} s, peak RSS {found['rss_kb'] / 1024:.0f} MiB", file=sys.stderr)
+    return found
+
+
 def run(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     base = introspect(args.tools + 10 * args.versions, work / "base.json")
-    out = work / "site"
     builds = []
     for k in range(args.versions):
-        snapshot = work / f"1.{k}.0.json"
-        snapshot.write_text(version_of(base, k, args.tools).to_json(), encoding="utf-8")
-        result = work / f"build-{k}.json"
-        cmd = [*portal(), "build", "--versioned", "--from", str(snapshot), "--out", str(out), "--locales", LOCALES,
-               "--quiet", "--no-cache", *([] if args.search else ["--no-search"])]  # fmt: skip
-        env = dict(os.environ, SOURCE_DATE_EPOCH=str(1_767_225_600 + k * 86_400 * 30))
-        with open(work / f"build-{k}.log", "wb") as log:  # the stage lines and warnings, kept apart
-            subprocess.run([sys.executable, "-I", "-S", str(ROOT / "bench" / "rusage.py"), str(result), *cmd],
-                           check=True, cwd=ROOT, env=env, stdout=log, stderr=log)  # fmt: skip
-        builds.append(json.loads(result.read_text(encoding="utf-8")))
-        print(f"version 1.{k}.0: {builds[-1]['wall']:.1f} s, peak RSS {builds[-1]['rss_kb'] / 1024:.0f} MiB",
-              file=sys.stderr)  # fmt: skip
-    return {"tools": args.tools, "versions": args.versions, "search": args.search, "builds": builds,
-            "sizes": measure(out)}  # fmt: skip
+        (work / f"1.{k}.0.json").write_text(version_of(base, k, args.tools).to_json(), encoding="utf-8")
+        builds.append(publish(args, work, k, f"build-1.{k}.0"))
+    found = {"tools": args.tools, "versions": args.versions, "search": args.search, "builds": builds,
+             "sizes": measure(work / "site")}  # fmt: skip
+    if args.full_versions:  # the newest version published again, the older ones lightened
+        newest = args.versions - 1
+        found["lightened"] = publish(args, work, newest, "full-versions", "--full-versions", str(args.full_versions))
+        found["lightened_sizes"] = measure(work / "site")
+        found["full_versions"] = args.full_versions
+    return found
 
 
 def report(found: dict[str, Any]) -> str:
@@ -140,6 +152,15 @@ def report(found: dict[str, Any]) -> str:
         + ", ".join(f"{b['wall']:.1f} s / {b['rss_kb'] / 1024:.0f} MiB" for b in found["builds"])
         + ".",
     ]
+    if "lightened_sizes" in found:
+        light = found["lightened_sizes"]
+        lines.append(
+            f"With --full-versions {found['full_versions']} (the newest published again, "
+            f"{found['lightened']['wall']:.1f} s): **{light['total'] / mb:,.1f} MB** "
+            f"({light['total'] / GB * 100:.0f} % of 1 GB); versions "
+            + ", ".join(f"{label} {size / mb:,.1f}" for label, size in sorted(light["versions"].items()))
+            + " MB."
+        )
     return "\n".join(lines) + "\n"
 
 
@@ -148,6 +169,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--tools", type=int, default=1000, help="tools per version (default 1000)")
     parser.add_argument("--versions", type=int, default=5, help="versions published (default 5)")
     parser.add_argument("--no-search", dest="search", action="store_false", help="build without the search index")
+    parser.add_argument("--full-versions", type=int, help="then publish the newest again with --full-versions N")
     parser.add_argument("--workdir", type=Path, help="keep the snapshots and the site here")
     parser.add_argument("--json", type=Path, help="write every figure to this file")
     args = parser.parse_args(argv)
