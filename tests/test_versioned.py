@@ -8,6 +8,7 @@ tests/test_versions_browser.py.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import os
@@ -392,3 +393,30 @@ def test_full_versions_lightens_the_older_versions_and_keeps_the_rest(built: Bui
     again = tree(out)
     assert publish(out, built.snapshots["2.0.0"], "--full-versions", "2", epoch=EPOCH["2.0.0"]) == 0
     assert tree(out) == again  # a version already lightened is left as it is
+
+
+def test_hostile_server_text_stays_text_in_the_history_and_the_feed(built: Built, tmp_path: Path) -> None:
+    from generator.snapshot.snapshot import load_snapshot, revised
+
+    hostile = '<script>alert(1)</script>]]>\x1b[31m\u202e" & \'{{x}}'
+    original = load_snapshot(built.snapshots["1.0.0"])
+    evil = dict(original.tools[0], name=hostile, description=hostile)
+    records = tuple(
+        dataclasses.replace(r, tools=(*r.tools, hostile)) if r.name == "stdio" else r for r in original.endpoints
+    )
+    first = revised(original, tools=(*original.tools, evil), endpoints=records)
+    second = revised(original, capability_version="1.0.1")  # the hostile tool removed
+    out = tmp_path / "site"
+    for n, snapshot in enumerate((first, second)):
+        path = tmp_path / f"{n}.json"
+        path.write_text(snapshot.to_json(), encoding="utf-8")
+        assert publish(out, path, epoch=EPOCH["1.0.0"] + n * DAY) == 0
+    feed = feedparser.parse((out / "changes.xml").read_bytes())
+    assert not feed.bozo, feed.get("bozo_exception")
+    assert "<script>" not in feed.entries[0].content[0].value.replace("&lt;script&gt;", "")
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in feed.entries[0].content[0].value
+    for path in (out / "1.0.1").rglob("*.html"):
+        assert "<script>alert" not in path.read_text(encoding="utf-8"), path
+    removed = next(p for p in (out / "1.0.1" / "en" / "tools").glob("*.md") if "script" in p.name)
+    front = _front(removed.read_text(encoding="utf-8"))
+    assert front["removed_in"] == "1.0.1" and "\x1b" not in str(front["title"])
