@@ -398,7 +398,7 @@ def test_full_versions_lightens_the_older_versions_and_keeps_the_rest(built: Bui
 def test_hostile_server_text_stays_text_in_the_history_and_the_feed(built: Built, tmp_path: Path) -> None:
     from generator.snapshot.snapshot import load_snapshot, revised
 
-    hostile = '<script>alert(1)</script>]]>\x1b[31m\u202e" & \'{{x}}'
+    hostile = "<script>alert(1)</script>]]>\x1b[31m\u202e\" & '{{x}}"
     original = load_snapshot(built.snapshots["1.0.0"])
     evil = dict(original.tools[0], name=hostile, description=hostile)
     records = tuple(
