@@ -1,4 +1,5 @@
-"""JSON values as Python sees them: type names, equality, safe copies, one-line summaries.
+"""JSON values as Python sees them: type names, equality, safe copies, one-line summaries, and
+JSON text read with no key repeated in an object (:func:`loads_unique`).
 
 Knows the JSON data model only (``true`` is not ``1``, ``1`` equals ``1.0``,
 what a JSON value may contain) and how to show a value in a table cell without
@@ -6,7 +7,7 @@ unbounded work.  Knows nothing about JSON Schema: no keywords, no dialects, no
 ``$ref``; those live in :mod:`generator.schema.constraints`, :mod:`generator.schema.refs` and
 :mod:`generator.schema.flatten`, which build on these helpers.  Every function accepts
 untrusted input (aliased, deeply nested, non-JSON Python values) and never raises
-for it.
+for it (but :func:`loads_unique`, which reads text).
 """
 
 from __future__ import annotations
@@ -14,6 +15,33 @@ from __future__ import annotations
 import json
 import math
 from typing import Any, TypeGuard
+
+
+class RepeatedKey(ValueError):
+    """A JSON object that names one key twice. JSON leaves which value counts to each reader (Python's
+    parser keeps the last, others the first), so two programs could read two different documents."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"the key {json.dumps(key)[:80]} appears twice in one object")
+        self.key = key
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` of :func:`json.loads`: the object as a dict, or :class:`RepeatedKey`."""
+    found = dict(pairs)
+    if len(found) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise RepeatedKey(key)
+            seen.add(key)
+    return found
+
+
+def loads_unique(text: str | bytes) -> Any:
+    """:func:`json.loads` refusing an object that repeats a key (:class:`RepeatedKey`, a ValueError)."""
+    return json.loads(text, object_pairs_hook=unique_keys)
+
 
 MAX_LIST = 500  # items kept per list/object in a jsonable copy (so in a constraint value)
 _SUMMARY_CHARS = 200

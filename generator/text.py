@@ -59,9 +59,24 @@ _SEEN_COUNT = 8192
 _JSON_RAW = re.compile("[\x7f-\x9f]")
 
 
+def _json_escape(match: re.Match[str]) -> str:
+    """The JSON escape of one character; one beyond U+FFFF (a tag character) as its surrogate pair."""
+    code = ord(match.group())
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
 def _escape_json(text: str) -> str:
-    text = _HIDDEN.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
-    return _JSON_RAW.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _JSON_RAW.sub(_json_escape, _HIDDEN.sub(_json_escape, text))
+
+
+def hidden_escaped(json_text: str) -> str:
+    """JSON text with every hidden character (and DEL and the C1 controls) written as a ``\\uXXXX`` escape:
+    the same JSON value, that no viewer can reorder or hide. Such characters only ever sit inside JSON
+    strings, where the escape means the same; ASCII text is returned at once."""
+    return json_text if json_text.isascii() else _escape_json(json_text)
 
 
 def json_block(value: Any) -> str:

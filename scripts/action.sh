@@ -2,16 +2,21 @@
 # The GitHub Action's one step (action.yml runs this file; tests/test_action.py runs it too).
 #
 # Reads the action's inputs from INPUT_* variables (action.yml passes them), installs mcp-portal
-# from the action's own checkout unless INPUT_INSTALL is "false", runs `build`, `check` or `diff`,
-# and writes outputs to $GITHUB_OUTPUT. For `diff`, the Markdown report also goes to
-# $GITHUB_STEP_SUMMARY. The command's exit code is the step's (0 ok, 1 error, 2 usage, 3 check
-# drift, 4 diff --fail-on), so a workflow fails exactly when the command does.
+# from the action's own checkout unless INPUT_INSTALL is "false", runs `build`, `check`, `diff` or
+# `lint`, and writes outputs to $GITHUB_OUTPUT. For `diff` and `lint`, the Markdown report also goes
+# to $GITHUB_STEP_SUMMARY, and with `comment: true` the lint report is posted on the pull request
+# (scripts/pr_comment.py). With `pages-branch` (and `versioned: true`) a build is added to the site a
+# Pages branch holds, committed on top of it and pushed. The command's exit code is the step's (0 ok,
+# 1 error, 2 usage, 3 check drift, 4 diff --fail-on, 5 lint's bar missed), so a workflow fails
+# exactly when the command does.
 #
 # The working directory is the checked-out repository, perhaps a pull request's files: Python runs
 # with -P, so neither pip nor mcp-portal is ever imported from it (a `generator/` folder there is
-# just a folder). Inputs are data too: a line break in a one-line input is refused before anything
-# is printed, every message that shows an input passes through mcp-portal's own neutraliser
-# (generator.text), and outputs are written with a random heredoc delimiter.
+# just a folder). On a pull-request event the inputs that choose a program, its environment or a URL
+# for the headers (config, stdio, url, header, env) are refused unless allow-pr-config is true.
+# Inputs are data too: a line break in a one-line input is refused before anything is printed,
+# every message that shows an input passes through mcp-portal's own neutraliser (generator.text),
+# and outputs are written with a random heredoc delimiter.
 set -euo pipefail
 
 python="${INPUT_PYTHON:-python3}"
@@ -20,9 +25,10 @@ command="${INPUT_COMMAND:-build}"
 # The inputs of one line each (all but env and header, which take one item per line).
 single_line=(command install python stdio url from config out title base-url public locales server-language
   capability-version templates translations overlays openapi previous versioned version-label full-versions
-  pages-branch jobs cache no-cache no-search try-it try-it-tools strict lenient request-timeout total-timeout
-  max-pages max-tools max-description max-schema-bytes max-reply-bytes max-schema-depth max-render-seconds old new
-  fail-on debug)
+  pages-branch jobs cache no-cache no-search try-it try-it-tools prove prove-tools prove-timeout strict lenient
+  allow-literal-secrets request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
+  max-reply-bytes max-schema-depth max-render-seconds max-snapshot-bytes old new fail-on min-score enable disable
+  lint comment github-token lint-page debug allow-pr-config)
 for name in "${single_line[@]}"; do
   var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
   if [[ "${!var:-}" == *[$'\n\r']* ]]; then
@@ -52,8 +58,8 @@ fail() {
 }
 
 case "$command" in
-  build|check|diff) ;;
-  *) fail "input 'command' must be build, check or diff, not '$command'." ;;
+  build|check|diff|lint) ;;
+  *) fail "input 'command' must be build, check, diff or lint, not '$command'." ;;
 esac
 
 args=("$command")
@@ -75,10 +81,30 @@ many() {
   done <<< "$2"
 }
 
+# On a pull request the checkout is the pull request's files (and under pull_request, this workflow's
+# inputs are the pull request's too): the inputs that choose which program runs, with which environment
+# variables, and where headers go are refused unless the workflow says they come from elsewhere.
+case "${INPUT_ALLOW_PR_CONFIG:-false}" in
+  true|false|"") ;;
+  *) fail "input 'allow-pr-config' must be true or false, not '${INPUT_ALLOW_PR_CONFIG}'." ;;
+esac
+case "${GITHUB_EVENT_NAME:-}" in
+  pull_request|pull_request_target|pull_request_review|pull_request_review_comment)
+    chosen=()
+    for name in config stdio url header env; do
+      var="INPUT_$(printf '%s' "$name" | tr 'a-z' 'A-Z')"
+      if [[ -n "${!var:-}" && "${INPUT_ALLOW_PR_CONFIG:-false}" != "true" ]]; then chosen+=("'$name'"); fi
+    done
+    if (( ${#chosen[@]} )); then
+      fail "on a ${GITHUB_EVENT_NAME} event the input(s) ${chosen[*]} are refused: the checkout may be the pull request's, and with them it would choose the program that runs, the environment variables (secrets among them) it gets, and the URL that receives the headers. Build from a snapshot instead (input 'from'), or, if these inputs and the files they name come from the base branch (for example its portal.yaml checked out into another path), set allow-pr-config: true (see docs/ci.md)."
+    fi ;;
+esac
+
 if [[ "$command" == "diff" ]]; then
   [[ -n "${INPUT_OLD:-}" && -n "${INPUT_NEW:-}" ]] || fail "diff needs the inputs 'old' and 'new' (a snapshot file or a built site each)."
   args+=("$INPUT_OLD" "$INPUT_NEW" "--format" "markdown")
   opt fail-on "${INPUT_FAIL_ON:-}"
+  opt max-snapshot-bytes "${INPUT_MAX_SNAPSHOT_BYTES:-}"
 else
   opt stdio "${INPUT_STDIO:-}"
   many env "${INPUT_ENV:-}"
@@ -110,19 +136,39 @@ else
   opt max-reply-bytes "${INPUT_MAX_REPLY_BYTES:-}"
   opt max-schema-depth "${INPUT_MAX_SCHEMA_DEPTH:-}"
   opt max-render-seconds "${INPUT_MAX_RENDER_SECONDS:-}"
+  opt max-snapshot-bytes "${INPUT_MAX_SNAPSHOT_BYTES:-}"
   flag no-search "${INPUT_NO_SEARCH:-}"
   flag try-it "${INPUT_TRY_IT:-}"
   opt try-it-tools "${INPUT_TRY_IT_TOOLS:-}"
+  flag prove "${INPUT_PROVE:-}"
+  opt prove-tools "${INPUT_PROVE_TOOLS:-}"
+  opt prove-timeout "${INPUT_PROVE_TIMEOUT:-}"
+  flag lint-page "${INPUT_LINT_PAGE:-}"
   flag strict "${INPUT_STRICT:-}"
   flag lenient "${INPUT_LENIENT:-}"
+  flag allow-literal-secrets "${INPUT_ALLOW_LITERAL_SECRETS:-}"
   if [[ "$command" == "build" ]]; then
     opt full-versions "${INPUT_FULL_VERSIONS:-}"
     opt cache "${INPUT_CACHE:-}"
     flag no-cache "${INPUT_NO_CACHE:-}"
     args+=("--quiet")
   fi
+  # lint, and check with lint: the gate (lint takes the server options above, no site option).
+  if [[ "$command" == "check" ]]; then flag lint "${INPUT_LINT:-}"; fi
+  if [[ "$command" == "lint" ]]; then args+=("--format" "markdown"); fi
+  if [[ "$command" == "lint" || "$command" == "check" ]]; then
+    opt min-score "${INPUT_MIN_SCORE:-}"
+    opt fail-on "${INPUT_FAIL_ON:-}"
+    opt enable "${INPUT_ENABLE:-}"
+    opt disable "${INPUT_DISABLE:-}"
+  fi
 fi
 flag debug "${INPUT_DEBUG:-}"
+
+case "${INPUT_COMMENT:-false}" in
+  true|false) ;;
+  *) fail "input 'comment' must be true or false, not '${INPUT_COMMENT}'." ;;
+esac
 
 # pages-branch: the site is kept in a branch (GitHub Pages "deploy from a branch"). The branch is checked out
 # into `out` first (with an index of its own: the repository's checkout and index are left alone), the
@@ -167,13 +213,17 @@ publish_pages() {
 }
 
 status=0
-if [[ "$command" == "diff" ]]; then
+if [[ "$command" == "diff" || "$command" == "lint" ]]; then
   # A new directory of our own: a name planted in a shared temporary directory is never written through.
-  report="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/mcp-portal-diff.XXXXXXXX")/report.md"
+  report="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/mcp-portal-$command.XXXXXXXX")/report.md"
   portal "${args[@]}" > "$report" || status=$?
   cat "$report"
-  if [[ -n "${GITHUB_STEP_SUMMARY:-}" && ( "$status" == 0 || "$status" == 4 ) ]]; then
-    cat "$report" >> "$GITHUB_STEP_SUMMARY"
+  # The report is whole when the command ran to its end: 0, or its own "bar missed" code (4, 5).
+  if [[ "$status" == 0 || ( "$command" == "diff" && "$status" == 4 ) || ( "$command" == "lint" && "$status" == 5 ) ]]; then
+    if [[ -n "${GITHUB_STEP_SUMMARY:-}" ]]; then cat "$report" >> "$GITHUB_STEP_SUMMARY"; fi
+    if [[ "$command" == "lint" && "${INPUT_COMMENT:-false}" == "true" ]]; then
+      MCP_PORTAL_GITHUB_TOKEN="${INPUT_GITHUB_TOKEN:-}" "$python" -P "${GITHUB_ACTION_PATH:?}/scripts/pr_comment.py" "$report"
+    fi
   fi
 else
   portal "${args[@]}" || status=$?
@@ -190,6 +240,6 @@ output() {
 }
 if [[ -n "${GITHUB_OUTPUT:-}" ]]; then
   output exit-code "$status"
-  if [[ "$command" == "diff" ]]; then output report "$report"; else output site "${INPUT_OUT:-site}"; fi
+  if [[ "$command" == "diff" || "$command" == "lint" ]]; then output report "$report"; else output site "${INPUT_OUT:-site}"; fi
 fi
 exit "$status"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -29,13 +30,14 @@ TESTS = ROOT / "tests"
 NODE_BIN = TESTS / "node_modules" / ".bin"
 
 SLOW_MODULES = frozenset({
-    "accessibility", "advice_errors", "action", "assemble", "browser", "build", "build_properties", "cache", "check",
-    "ci_workflow", "cli", "demo_server", "fast_paths", "fidelity", "forked", "golden", "hostile", "hosting",
-    "html_validity", "introspect", "links", "llms_full", "optional_methods", "overlays_changes", "overrides",
-    "page_weight", "product", "publish", "reader", "row_memo", "schema_properties", "search", "search_reuse", "secrets",
-    "sequences", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
-    "trust_processes", "trust_replies", "trust_symlinks", "try_it", "try_it_browser", "try_it_serve", "versioned",
-    "versions_browser", "watch", "wheel", "xss",
+    "accessibility", "action", "advice_errors", "assemble", "browser", "build", "build_properties", "cache", "check",
+    "ci_workflow", "cli", "demo_server", "discovery_site", "docs_server", "fast_paths", "fidelity", "forked", "golden",
+    "hostile", "hosting", "hosting_mcp", "html_validity", "introspect", "links", "lint_page", "lint_servers",
+    "llms_full", "optional_methods", "overlays_changes", "overrides", "page_weight", "product", "prove", "publish",
+    "reader", "row_memo", "rtl_runs", "schema_properties", "search", "search_reuse", "secrets", "sequences",
+    "serve_limits", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
+    "trust_json", "trust_processes", "trust_replies", "trust_symlinks", "try_it", "try_it_browser", "try_it_serve",
+    "versioned", "versions_browser", "watch", "wheel", "xss",
 })  # fmt: skip
 """The test modules (``tests/test_NAME.py``) marked ``slow``: they build whole sites, start real servers, browsers
 or the CLI as a process. ``scripts/test --fast`` leaves them out; a new module is fast until it is listed here."""
@@ -132,6 +134,41 @@ def serving(site: Path) -> Iterator[str]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+STARTUP = 60.0
+"""How long a process started by a test may take to say it is ready."""
+
+
+def wait_for_line(log: Path, pattern: str, proc: subprocess.Popen[bytes]) -> re.Match[str]:
+    """The first line of *log* (a process's output file) that matches *pattern*, within *STARTUP* seconds."""
+    deadline = time.monotonic() + STARTUP
+    while time.monotonic() < deadline:
+        found = re.search(pattern, log.read_text(encoding="utf-8", errors="replace"))
+        if found:
+            return found
+        if proc.poll() is not None:
+            pytest.fail(f"the process ended with {proc.returncode}: {log.read_text(errors='replace')[-800:]}")
+        time.sleep(0.05)
+    pytest.fail(f"no line matching {pattern!r} within {STARTUP} s: {log.read_text(errors='replace')[-800:]}")
+
+
+@contextlib.contextmanager
+def running(argv: list[str], log: Path, pattern: str) -> Iterator[str]:
+    """Run ``python -m generator ARGV`` with its output in *log*; yield the address its line names."""
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "generator", *argv], cwd=ROOT, stdout=out, stderr=subprocess.STDOUT
+        )
+    try:
+        yield wait_for_line(log, pattern, proc).group(1)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 @pytest.fixture(scope="module")

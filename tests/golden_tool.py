@@ -29,10 +29,12 @@ from typing import Any
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config as with_demo_settings
 from generator.commands.demo_portal import demo_endpoints
+from generator.commands.prove import prove
 from generator.config.portal import PortalConfig, ServerSpec
 from generator.connect.introspect import introspect, introspect_all
 from generator.demo.launch import running_http_demo
 from generator.model.gather import gather
+from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.snapshot.snapshot import Snapshot, fingerprint, frozen, load_snapshot
 
@@ -56,9 +58,12 @@ def demo_config() -> PortalConfig:
 
 
 def live_snapshot() -> Snapshot:
-    """The demo's three endpoints (stdio, and the full and readonly HTTP profiles), as `build` sees them."""
+    """The demo's three endpoints (stdio, and the full and readonly HTTP profiles), as `build` sees them:
+    listed, then its examples proven (``build`` proves the bundled demo's examples by default)."""
     with running_http_demo() as base:
-        return frozen(introspect_all(demo_endpoints(base), PortalConfig().limits))
+        specs = demo_endpoints(base)
+        config = with_demo_settings(PortalConfig())
+        return prove(frozen(introspect_all(specs, config.limits)), config, specs, [])
 
 
 def http_endpoints_changed(tmp: Path, **changes: Any) -> Snapshot:
@@ -127,15 +132,32 @@ def dump_model(model: SiteModel) -> str:
                 f"  example_result ok={tool.example_result.ok} "
                 f"{json.dumps(tool.example_result.value, ensure_ascii=False)}"
             )
+        lines += _proof_lines(tool)
     for prompt in model.prompts:
         args = ", ".join(f"{a.name}{'' if a.required else '?'}" for a in prompt.arguments)
         lines.append(
             f"\nprompt {prompt.name} slug={prompt.slug} args=({args}) endpoints={[e.name for e in prompt.endpoints]}"
         )
+        lines += _proof_lines(prompt)
     for res in model.resources + model.resource_templates:
         variables = [v.name for v in res.parsed.variables] if res.parsed else []
         lines.append(f"\n{res.kind} {res.name} slug={res.slug} uri={res.uri} mime={res.mime_type} vars={variables}")
-    return "\n".join(lines) + "\n"
+        lines += _proof_lines(res)
+    refusal = f"\nrefusal {model.refusal}" if model.refusal else ""
+    return "\n".join(lines) + refusal + "\n"
+
+
+def _proof_lines(doc: Doc) -> list[str]:
+    """What the server answered to *doc*'s example (``--prove``): each request sent, refused or not, and the verdict."""
+    proof = doc.proof
+    if proof is None:
+        return []
+    head = f"  proof accepted={proof.accepted} on {proof.endpoint} ({proof.protocol_version}) output={proof.output}"
+    tried = [
+        f"    {'refused' if a.refused or a.unanswered else 'answered'} {json.dumps(a.request, ensure_ascii=False)}"
+        for a in proof.attempts
+    ]
+    return [head, *tried]
 
 
 def update_everything() -> None:

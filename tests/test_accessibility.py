@@ -7,15 +7,17 @@ One browser and one server serve the whole module.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
+from generator.commands.build import site_files
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TESTS, serving
-from tests.golden_tool import SNAPSHOT, golden_files
+from tests.golden_tool import SKIP, SNAPSHOT, demo_config
 
 pytestmark = pytest.mark.browser
 
@@ -34,6 +36,7 @@ PAGES = [
             "prompts/triage_defect/",
             "resource-templates/document/",
             "api/",
+            "readiness/",
         )
     ),
 ]
@@ -41,9 +44,11 @@ PAGES = [
 
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The demo portal (built offline from the golden snapshot) served on a free port of 127.0.0.1."""
+    """The demo portal (built offline from the golden snapshot, with its Agent readiness page) served on a
+    free port of 127.0.0.1."""
     site = tmp_path_factory.mktemp("axe") / "site"
-    publish(site, golden_files(load_snapshot(SNAPSHOT)))
+    files, _ = site_files(load_snapshot(SNAPSHOT), dataclasses.replace(demo_config(), lint_page=True))
+    publish(site, {path: data for path, data in files.items() if path not in SKIP})
     with serving(site) as url:
         yield url
 

@@ -8,12 +8,16 @@ sets (``GITHUB_ACTION_PATH``, ``GITHUB_OUTPUT``, ``GITHUB_STEP_SUMMARY``, ``RUNN
 
 from __future__ import annotations
 
+import contextlib
+import http.server
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -68,7 +72,7 @@ def test_inputs_mirror_the_command_line() -> None:
     assert isinstance(declared, dict)
     inputs = set(declared)
     options: set[str] = set()
-    for command in ("build", "check", "diff"):
+    for command in ("build", "check", "diff", "lint"):
         helptext = subprocess.run(
             [sys.executable, "-m", "generator", command, "--help"], capture_output=True, text=True, check=True
         ).stdout
@@ -76,7 +80,9 @@ def test_inputs_mirror_the_command_line() -> None:
     options -= {"help", "format", "quiet"}  # the action chooses these: markdown for diff, quiet for build
     options -= {"watch", "watch-path"}  # a watch never ends by itself: a preview for people, not a CI step
     assert options <= inputs, options - inputs
-    assert inputs - options == {"command", "install", "python", "old", "new", "pages-branch"}
+    chosen = {"command", "install", "python", "old", "new", "allow-pr-config", "comment", "github-token"}
+    chosen |= {"pages-branch"}  # a versioned build's Pages branch: no command-line option
+    assert inputs - options == chosen
 
 
 def read_outputs(text: str) -> dict[str, str]:
@@ -90,8 +96,19 @@ def read_outputs(text: str) -> dict[str, str]:
     return found
 
 
-def run_action(tmp: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
-    """Run scripts/action.sh in *tmp* as a runner would; the process, its outputs and its job summary."""
+def run_action(
+    tmp: Path, runner: dict[str, str] | None = None, /, **inputs: str
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """Run scripts/action.sh in *tmp* as a runner would; the process, its outputs and its job summary.
+    *runner*: further variables the runner sets (``GITHUB_EVENT_NAME``, ``GITHUB_TOKEN``)."""
+    return run_action_in(tmp, runner or {}, inputs)
+
+
+def run_action_in(
+    tmp: Path, extra_env: dict[str, str], inputs: dict[str, str]
+) -> tuple[subprocess.CompletedProcess[str], dict[str, str], str]:
+    """:func:`run_action` with more runner variables (``GITHUB_EVENT_PATH``, ``GITHUB_API_URL``...)."""
+    tmp.mkdir(parents=True, exist_ok=True)
     output, summary = tmp / "github_output", tmp / "step_summary"
     output.write_text("", encoding="utf-8")
     summary.write_text("", encoding="utf-8")
@@ -105,7 +122,7 @@ def run_action(tmp: Path, **inputs: str) -> tuple[subprocess.CompletedProcess[st
         "INPUT_PYTHON": sys.executable,
         "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",  # the console script
     }
-    env |= {"INPUT_" + k.upper(): v for k, v in inputs.items()}
+    env |= {"INPUT_" + k.upper(): v for k, v in inputs.items()} | extra_env
     run = subprocess.run(["bash", str(SCRIPT)], cwd=tmp, env=env, capture_output=True, text=True, timeout=300)
     return run, read_outputs(output.read_text(encoding="utf-8")), summary.read_text(encoding="utf-8")
 
@@ -156,7 +173,8 @@ def test_diff_fail_on_any_exits_4_and_still_writes_the_summary(tmp_path: Path) -
 @pytest.mark.parametrize(
     ("inputs", "message"),
     [
-        ({"command": "publish"}, "must be build, check or diff"),
+        ({"command": "publish"}, "must be build, check, diff or lint"),
+        ({"command": "lint", "comment": "yes"}, "input 'comment' must be true or false"),
         ({"command": "diff"}, "diff needs the inputs 'old' and 'new'"),
         ({"command": "build", "strict": "yes"}, "input 'strict' must be true or false"),
     ],
@@ -173,13 +191,215 @@ def test_the_guide_uses_only_inputs_the_action_has() -> None:
     guide = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
     blocks = [yaml.safe_load(b) for b in re.findall(r"^```yaml\n(.*?)^```$", guide, re.S | re.M)]
     steps = [s for b in blocks if isinstance(b, dict) for s in b.get("steps", []) if "mcp-portal@" in s.get("uses", "")]
-    assert len(steps) == 3
+    assert len(steps) == 4
     declared = _action()["inputs"]
     assert isinstance(declared, dict)
     inputs = set(declared)
     for step in steps:
         assert set(step["with"]) <= inputs, step
-        assert step["with"]["command"] in ("build", "check", "diff")
+        assert step["with"]["command"] in ("build", "check", "diff", "lint")
+
+
+# ---------------------------------------------------------------- a pull request's checkout (issue 47)
+
+TOKEN = "ghs_the_jobs_token_0123456789"
+LEAK = "import os, sys\nopen(sys.argv[1], 'w').write(os.environ.get('GITHUB_TOKEN', '(none)'))\n"
+"""The stdio "server" a pull request's portal.yaml names: it writes down the token it was given."""
+
+
+@contextlib.contextmanager
+def _listener() -> Iterator[tuple[str, list[str]]]:
+    """A real HTTP server on 127.0.0.1 that keeps the Authorization header of every request it gets."""
+    heard: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            heard.append(self.headers.get("Authorization", ""))
+            self.send_error(404)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/mcp", heard
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=10)
+
+
+def _checkout(tmp: Path, kind: str, url: str) -> None:
+    """A pull request's files in *tmp*: a portal.yaml whose server is a program of its own, or a URL of its
+    choice that gets the job's token in a header."""
+    (tmp / "leak.py").write_text(LEAK, encoding="utf-8")
+    if kind == "stdio":
+        server = f"  stdio: {sys.executable} leak.py {tmp / 'leaked'}\n  env: [GITHUB_TOKEN]\n"
+    else:
+        server = f"  url: {url}\n  headers:\n    Authorization: Bearer ${{GITHUB_TOKEN}}\n"
+    (tmp / "portal.yaml").write_text("server:\n" + server, encoding="utf-8")
+
+
+@pytest.mark.parametrize("event", ["pull_request", "pull_request_target"])
+@pytest.mark.parametrize("kind", ["stdio", "url"])
+def test_a_pull_requests_config_is_refused_unless_the_workflow_opts_in(tmp_path: Path, kind: str, event: str) -> None:
+    with _listener() as (url, heard):
+        _checkout(tmp_path, kind, url)
+        runner = {"GITHUB_EVENT_NAME": event, "GITHUB_TOKEN": TOKEN}
+        inputs = {"command": "build", "config": "portal.yaml", "out": "site", "no_search": "true", "env": ""}
+        run, _, _ = run_action(tmp_path, runner, **inputs)
+        assert run.returncode == 2, run.stderr
+        assert f"on a {event} event the input(s) 'config' are refused" in run.stderr
+        assert "allow-pr-config: true" in run.stderr and TOKEN not in run.stderr + run.stdout
+        assert not (tmp_path / "leaked").exists() and heard == []
+        # The same inputs, with the workflow saying they come from the base branch: they are used.
+        run, _, _ = run_action(tmp_path, runner, **inputs, allow_pr_config="true")
+        assert run.returncode == 1, run.stderr  # no MCP server answers, but the config was acted on
+        if kind == "stdio":
+            assert (tmp_path / "leaked").read_text(encoding="utf-8") == TOKEN
+        else:
+            assert heard and heard[0] == f"Bearer {TOKEN}"
+
+
+@pytest.mark.parametrize("names", [("stdio",), ("stdio", "env"), ("url",), ("url", "header")])
+def test_server_inputs_are_refused_on_a_pull_request_and_taken_on_a_push(
+    tmp_path: Path, names: tuple[str, ...]
+) -> None:
+    (tmp_path / "leak.py").write_text(LEAK, encoding="utf-8")
+    with _listener() as (url, heard):
+        given = {
+            "stdio": f"{sys.executable} leak.py {tmp_path / 'leaked'}",
+            "env": "GITHUB_TOKEN",
+            "url": url,
+            "header": "Authorization: Bearer ${GITHUB_TOKEN}",
+        }
+        inputs = {name: given[name] for name in names}
+        run, _, _ = run_action(tmp_path, {"GITHUB_EVENT_NAME": "pull_request", "GITHUB_TOKEN": TOKEN}, **inputs)
+        assert run.returncode == 2, run.stderr
+        assert "the input(s) " + " ".join(f"'{name}'" for name in names) + " are refused" in run.stderr
+        assert not (tmp_path / "leaked").exists() and heard == []
+        run, _, _ = run_action(tmp_path, {"GITHUB_EVENT_NAME": "push", "GITHUB_TOKEN": TOKEN}, **inputs)
+        assert run.returncode == 1, run.stderr  # acted on: no MCP server answers
+        assert (tmp_path / "leaked").exists() or heard
+
+
+def test_a_pull_request_may_build_from_a_snapshot(tmp_path: Path) -> None:
+    runner = {"GITHUB_EVENT_NAME": "pull_request_target", "GITHUB_TOKEN": TOKEN}
+    run, outputs, _ = run_action(
+        tmp_path, runner, command="build", **{"from": str(DEMO)}, out="site", locales="en", no_search="true"
+    )
+    assert run.returncode == 0, run.stderr
+    assert outputs["exit-code"] == "0" and (tmp_path / "site" / "en" / "index.html").is_file()
+
+
+def test_lint_writes_its_report_to_the_summary_and_exits_5_when_the_bar_is_missed(tmp_path: Path) -> None:
+    run, outputs, summary = run_action(tmp_path, command="lint", **{"from": str(DEMO)}, min_score="95")
+    assert run.returncode == 5, run.stderr
+    assert outputs["exit-code"] == "5"
+    assert summary.startswith("<!-- mcp-portal lint -->\n## Agent readiness: 91/100")
+    assert summary == Path(outputs["report"]).read_text(encoding="utf-8")
+    assert "below --min-score 95" in run.stderr
+    ok, _, _ = run_action(tmp_path / "again", command="lint", **{"from": str(DEMO)}, fail_on="error")
+    assert ok.returncode == 0, ok.stderr
+
+
+class FakeGitHub:
+    """GitHub's issue-comment API as far as scripts/pr_comment.py uses it, on 127.0.0.1: nothing real can
+    play GitHub here. It keeps the comments it is sent and every request's method, path and headers."""
+
+    def __init__(self) -> None:
+        import http.server
+        import threading
+
+        self.comments: list[dict[str, object]] = []
+        self.requests: list[tuple[str, str, dict[str, str]]] = []
+        fake = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def _reply(self, value: object, status: int = 200) -> None:
+                data = json.dumps(value).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(data)))
+                self.end_headers()
+                self.wfile.write(data)
+
+            def _body(self) -> dict[str, object]:
+                loaded = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                assert isinstance(loaded, dict)
+                return loaded
+
+            def do_GET(self) -> None:
+                fake.requests.append(("GET", self.path, dict(self.headers)))
+                self._reply(fake.comments if "page=1" in self.path else [])
+
+            def do_POST(self) -> None:
+                fake.requests.append(("POST", self.path, dict(self.headers)))
+                comment = {"id": len(fake.comments) + 1, **self._body()}
+                fake.comments.append(comment)
+                self._reply(comment, 201)
+
+            def do_PATCH(self) -> None:
+                fake.requests.append(("PATCH", self.path, dict(self.headers)))
+                number = int(self.path.rsplit("/", 1)[1])
+                comment = next(c for c in fake.comments if c["id"] == number)
+                comment.update(self._body())
+                self._reply(comment)
+
+            def log_message(self, format: str, *args: object) -> None:
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+        self.thread.start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def test_lint_comments_its_report_on_the_pull_request_and_updates_it(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {"number": 42}}), encoding="utf-8")
+    github = FakeGitHub()
+    try:
+        runner = {"GITHUB_EVENT_PATH": str(event), "GITHUB_REPOSITORY": "acme/tools", "GITHUB_API_URL": github.url}
+        inputs = {"command": "lint", "from": str(DEMO), "comment": "true", "github_token": "s3cret-token"}
+        run, outputs, summary = run_action_in(tmp_path / "first", runner, {**inputs, "min_score": "95"})
+        assert run.returncode == 5, run.stderr  # the bar is missed, and the report is commented all the same
+        assert "commented the report on pull request #42" in run.stdout
+        (comment,) = github.comments
+        assert comment["body"] == summary == Path(outputs["report"]).read_text(encoding="utf-8")
+        posts = [r for r in github.requests if r[0] == "POST"]
+        assert [p[1] for p in posts] == ["/repos/acme/tools/issues/42/comments"]
+        assert posts[0][2]["Authorization"] == "Bearer s3cret-token"
+        assert "s3cret-token" not in run.stdout + run.stderr
+
+        again, _, _ = run_action_in(tmp_path / "second", runner, inputs)
+        assert again.returncode == 0, again.stderr
+        assert "updated the report comment on pull request #42" in again.stdout
+        assert len(github.comments) == 1  # one comment, rewritten
+        assert [r[1] for r in github.requests if r[0] == "PATCH"] == ["/repos/acme/tools/issues/comments/1"]
+    finally:
+        github.close()
+
+
+def test_lint_comments_nothing_outside_a_pull_request(tmp_path: Path) -> None:
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"ref": "refs/heads/main"}), encoding="utf-8")
+    github = FakeGitHub()
+    try:
+        runner = {"GITHUB_EVENT_PATH": str(event), "GITHUB_REPOSITORY": "acme/tools", "GITHUB_API_URL": github.url}
+        inputs = {"command": "lint", "comment": "true", "github_token": "t", "from": str(DEMO)}
+        run, _, _ = run_action_in(tmp_path / "push", runner, inputs)
+        assert run.returncode == 0, run.stderr
+        assert "not a pull request" in run.stdout
+        assert github.requests == []
+    finally:
+        github.close()
 
 
 def _git(cwd: Path, *args: str) -> str:

@@ -115,6 +115,31 @@ def test_malformed_header(cli: Cli) -> None:
     assert "must look like" in one_paragraph(run.err)
 
 
+@pytest.mark.parametrize(
+    ("header", "words"),
+    [
+        ("Bad Name: s3cret-value", 'the header name "Bad Name" is not a valid HTTP header name'),
+        ("X-Key(1): s3cret-value", 'the header name "X-Key(1)" is not a valid HTTP header name'),
+    ],
+)
+def test_a_header_no_http_client_can_send_is_a_usage_error(
+    cli: Cli, demo_url: str, tmp_path: Path, header: str, words: str
+) -> None:
+    """Against a real server that is up (issue 47): the header is the problem, not the server."""
+    run = cli("introspect", "--url", f"{demo_url}/mcp/", "--header", header, "-o", str(tmp_path / "x.json"))
+    assert run.code == 2, run.err
+    message = one_paragraph(run.err)
+    assert f"mcp-portal: error: --header: {words}" in message
+    assert "could not be reached" not in message and "s3cret" not in run.err
+    assert not (tmp_path / "x.json").exists()
+    config = tmp_path / "portal.yaml"
+    name, _, value = header.partition(": ")
+    config.write_text(json.dumps({"server": {"url": f"{demo_url}/mcp/", "headers": {name: value}}}), encoding="utf-8")
+    run = cli("introspect", "--config", str(config), "-o", str(tmp_path / "x.json"))
+    assert run.code == 1, run.err
+    assert f"`server.headers` cannot be sent: {words}" in one_paragraph(run.err) and "s3cret" not in run.err
+
+
 def test_url_must_be_http(cli: Cli) -> None:
     run = cli("introspect", "--url", "ftp://example.com/mcp", "-o", "x.json")
     assert run.code == 2

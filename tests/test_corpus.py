@@ -1,6 +1,6 @@
 """Every real tool schema in tests/corpus/ gets complete rows and an example that validates against it.
 
-The corpus holds tools/list dumps of 50 published MCP servers (see tests/corpus/README.md).
+The corpus holds tools/list dumps of 59 published MCP servers (see tests/corpus/README.md).
 Run ``python -m tests.test_corpus`` to print the example rate per source.
 """
 

@@ -371,16 +371,26 @@ def test_arabic_breadcrumb_separator_is_drawn_and_points_to_the_end(browser: Any
         page.context.close()
 
 
-def test_arabic_error_codes_keep_their_sign(browser: Any, demo: str) -> None:
+def test_arabic_error_codes_keep_their_sign(browser: Any, tmp_path: Path) -> None:
+    # The rows that name every form the protocol allows: a site whose snapshot holds no --prove probe.
+    site = tmp_path / "site"
+    unproven = replace(load_snapshot(SNAPSHOT), proofs=None)
+    files, _ = site_files(unproven, replace(demo_config(), search=False, locales=("ar",)))
+    publish(site, files)
     page = _page(browser, DESKTOP)
+    with serving(site) as url:
+        _minus_before_the_digits(page, url)
+
+
+def _minus_before_the_digits(page: Any, url: str) -> None:
     try:
-        page.goto(demo + "ar/tools/search_chat/")
-        cell = page.locator("td", has_text="32602").first
-        box = cell.evaluate(
-            "td => { const r = document.createRange(); const t = td.firstChild.textContent;"
-            " const node = td.firstChild; const at = t.indexOf('-32602');"
-            " r.setStart(node, at); r.setEnd(node, at + 1); const minus = r.getBoundingClientRect();"
-            " r.setStart(node, at + 1); r.setEnd(node, at + 2); const three = r.getBoundingClientRect();"
+        page.goto(url + "ar/tools/search_chat/")
+        code = page.locator("td code[dir=ltr]", has_text="-32602").first
+        assert code.text_content() == "-32602"  # an element of its own, left to right
+        box = code.evaluate(
+            "code => { const r = document.createRange(); const node = code.firstChild;"
+            " r.setStart(node, 0); r.setEnd(node, 1); const minus = r.getBoundingClientRect();"
+            " r.setStart(node, 1); r.setEnd(node, 2); const three = r.getBoundingClientRect();"
             " return [minus.left, three.left] }"
         )
         assert box[0] < box[1], "the minus sign is drawn after the number"

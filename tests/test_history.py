@@ -19,6 +19,8 @@ from generator.history.kept import kept_snapshot, read_kept
 from generator.history.labels import newest_first
 from generator.history.timeline import ASPECTS, aspect, deprecated, history_of, releases_of
 from generator.history.versions import Version, VersionsError, dump, parse
+from generator.snapshot.snapshot import load_snapshot
+from tests.golden_tool import SNAPSHOT
 from tests.history_fixture import ADDED, REMOVED, REQUIRED, demo_versions
 
 
@@ -108,6 +110,8 @@ def test_a_versions_json_nobody_should_trust_is_refused(entry: dict[str, object]
         (b"{" * 100_000, "not valid JSON"),
         (json.dumps({"versions": [json.loads(dump([_version("1.0.0")], "x"))["versions"][0]] * 2}).encode(), "repeats"),
         (b" " * (4 * 1024 * 1024 + 1), "larger than"),
+        # A key twice: Python would keep the second "version", another reader the first.
+        (b'{"versions": [{"version": "1.0.0", "version": "../x"}]}', 'key "version" appears twice'),
     ],
 )
 def test_a_damaged_versions_json_says_what_is_wrong(raw: bytes, problem: str) -> None:
@@ -142,11 +146,19 @@ def test_confined_reads_refuse_symlinks_and_large_files(tmp_path: Path) -> None:
 
 def test_a_kept_snapshot_is_checked_as_any_snapshot(tmp_path: Path) -> None:
     (tmp_path / "1.0.0").mkdir()
-    (tmp_path / "1.0.0" / "snapshot.json").write_text('{"tools": "nope"}', encoding="utf-8")
+    kept = tmp_path / "1.0.0" / "snapshot.json"
+    kept.write_text('{"tools": "nope"}', encoding="utf-8")
     with pytest.raises(PortalError, match="not usable"):
-        kept_snapshot(tmp_path, "1.0.0")
+        kept_snapshot(tmp_path, "1.0.0", limit=1000)
     with pytest.raises(PortalError, match="missing"):
-        kept_snapshot(tmp_path, "2.0.0")
+        kept_snapshot(tmp_path, "2.0.0", limit=1000)
+    # Bounded by limits.max_snapshot_bytes, as every snapshot file read is, and the refusal names the option.
+    with pytest.raises(PortalError, match=r"larger than 10 bytes.*--max-snapshot-bytes"):
+        kept_snapshot(tmp_path, "1.0.0", limit=10)
+    # A key twice in one object is refused, as in any snapshot file: two readers could read two documents.
+    kept.write_text(load_snapshot(SNAPSHOT).to_json().replace('{\n', '{\n  "tools": [],\n', 1), encoding="utf-8")
+    with pytest.raises(PortalError, match="twice"):
+        kept_snapshot(tmp_path, "1.0.0", limit=10_000_000)
 
 
 @pytest.fixture(scope="module")

@@ -35,6 +35,12 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
         if "/tools/" in path and path.endswith("/index.html"):
             (out / "try-it" / path).parent.mkdir(parents=True, exist_ok=True)
             (out / "try-it" / path).write_bytes(data)
+    # The Agent readiness page of each locale (lint_page), under lint/.
+    files, _ = site_files(load_snapshot(SNAPSHOT), dataclasses.replace(demo_config(), lint_page=True))
+    for path, data in files.items():
+        if "/readiness/" in path:
+            (out / "lint" / path).parent.mkdir(parents=True, exist_ok=True)
+            (out / "lint" / path).write_bytes(data)
     return out
 
 

@@ -106,6 +106,34 @@ def test_placeholders_match_english(code: str, en: Catalog) -> None:
         assert found == expected, f"{code}: {key} has placeholders {found}, English has {expected}"
 
 
+def code_spans(text: str) -> list[str]:
+    """The code a catalog string marks in backticks, in order."""
+    return re.findall(r"`([^`]*)`", text)
+
+
+@pytest.mark.parametrize("code", LOCALE_CODES)
+def test_code_spans_match_english(code: str, en: Catalog) -> None:
+    """A translation marks the same code as English (HTML pages isolate each one, left to right), and
+    every backtick opens or closes a span."""
+    catalog = load_catalog(code)
+    for key, entry in catalog.strings.items():
+        for text in texts(entry):
+            assert text.count("`") % 2 == 0, f"{code}: {key} has an unclosed backtick"
+        base = en.strings.get(key)
+        if base is not None and not isinstance(entry, Mapping) and not isinstance(base, Mapping):
+            assert sorted(code_spans(entry)) == sorted(code_spans(base)), f"{code}: {key} marks other code than English"
+    assert any(code_spans(t) for entry in catalog.strings.values() for t in texts(entry))
+
+
+def test_code_marks_are_kept_for_html_and_dropped_everywhere_else(en: Catalog) -> None:
+    assert en.marked("trouble.tool_error.symptom") == "A result with `isError: true`"
+    assert en.t("trouble.tool_error.symptom") == "A result with isError: true"
+    # An argument's backticks are the server's own: only the catalog's marks are dropped.
+    symptom = en.t("trouble.constraint.symptom", names="`x`")
+    assert symptom.startswith("A value of `x` is refused: a result with isError: true,")
+    assert en.plural("index.tool_count", 2) == "2 tools"
+
+
 @pytest.mark.parametrize("code", LOCALE_CODES)
 def test_plural_entries_have_exactly_the_cldr_categories(code: str) -> None:
     catalog = load_catalog(code)

@@ -37,7 +37,7 @@ def text_of(markup: str) -> str:
 def test_code_spans_emphasis_and_links_render_inline() -> None:
     out = markdown_inline("Use `workspace_status` to *check* [the docs](https://example.invalid/a_b).")
     assert out == (
-        "Use <code>workspace_status</code> to <em>check</em> "
+        'Use <code dir="ltr">workspace_status</code> to <em>check</em> '
         '<a href="https://example.invalid/a_b" rel="nofollow noopener noreferrer">the docs</a>.'
     )
 
@@ -102,8 +102,8 @@ def test_raw_html_is_shown_as_text() -> None:
 )
 def test_nested_backticks_and_markup_inside_code_spans(source: str, code: str) -> None:
     out = markdown_inline(source)
-    assert out.startswith("<code>") and out.endswith("</code>")
-    assert out.count("<code>") == 1 and "<script" not in out and "<img" not in out
+    assert out.startswith('<code dir="ltr">') and out.endswith("</code>")
+    assert out.count("<code") == 1 and "<script" not in out and "<img" not in out
     assert text_of(out) == code
 
 
@@ -235,7 +235,7 @@ def demo() -> dict[str, str]:
 def test_no_backticks_leak_into_summaries_or_meta_descriptions(demo: dict[str, str]) -> None:
     index = demo["en/index.html"]
     summaries = re.findall(r'<td dir="auto"[^>]*>(.*?)</td>', index)
-    assert summaries and any("<code>" in s for s in summaries)
+    assert summaries and any('<code dir="ltr">' in s for s in summaries)
     assert not any("`" in text_of(s) for s in summaries)
     for path, page in demo.items():
         for content in re.findall(r'<meta name="description" content="([^"]*)"', page):

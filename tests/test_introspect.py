@@ -217,6 +217,45 @@ def test_server_that_exits_mid_walk() -> None:
     assert elapsed < 10
 
 
+GO_PANIC = """\
+2025/01/14 09:12:01 starting mcp server on stdio
+panic: assignment to entry in nil map
+
+goroutine 1 [running]:
+github.com/acme/mcp-server/internal/server.(*Server).registerTools(0xc0000a6000)
+\t/home/dev/mcp-server/internal/server/tools.go:88 +0x5d
+github.com/acme/mcp-server/internal/server.New({0x7ffd5e8a1b2c, 0x12})
+\t/home/dev/mcp-server/internal/server/server.go:41 +0x1a5
+main.main()
+\t/home/dev/mcp-server/cmd/mcp-server/main.go:23 +0x85
+"""
+"""What a Go program writes when it panics (Go 1.22, an unrecovered panic); it then exits with status 2."""
+
+
+def _crashing(kind: str) -> tuple[str, ...]:
+    """A real process that dies as a server of *kind* does, on stderr, before it says anything on stdout."""
+    if kind == "go":
+        script = f"import sys; sys.stderr.write({GO_PANIC!r}); sys.stderr.flush(); sys.exit(2)"
+        return (PYTHON, "-c", script)
+    if kind == "node":
+        return ("node", "-e", 'console.error("Starting server..."); throw new TypeError("MONGODB_URI is not set")')
+    return (PYTHON, "-c", "import os\ndef main():\n    raise RuntimeError('no API key')\nmain()")
+
+
+@pytest.mark.parametrize(
+    ("kind", "cause"),
+    [
+        ("go", "panic: assignment to entry in nil map"),
+        ("node", "TypeError: MONGODB_URI is not set"),
+        ("python", "RuntimeError: no API key"),
+    ],
+)
+def test_a_crashed_servers_excerpt_leads_with_the_cause(kind: str, cause: str) -> None:
+    """Issue 47: a Go server's panic was shown from the tail of its goroutine's stack."""
+    message, _ = failure(ServerSpec(command=_crashing(kind)))
+    assert f"The server's last words on stderr: {cause}" in message, message
+
+
 def test_secrets_passed_with_env_are_redacted_from_errors(monkeypatch: pytest.MonkeyPatch) -> None:
     # Every --env value counts as a secret, so the mode goes on the command line, not in FIXTURE_MODE.
     monkeypatch.setenv("FIXTURE_SECRET", SECRET)

@@ -32,6 +32,7 @@ from generator.render.filters import md_cell, md_code, md_link, md_text, md_url,
 from generator.snapshot.snapshot import Snapshot, new_snapshot
 from generator.text import for_terminal, json_report, visible
 from tests.conftest import PYTHON, ROOT
+from tests.test_install_links import INSTALL_LINK
 
 PAYLOAD = (
     "1.0\n\n## Injected\n| a | b |\n| --- | --- |\n<img src=x onerror=alert(1)>\n<script>alert(1)</script>"
@@ -191,7 +192,8 @@ def test_payload_adds_no_markdown_structure(builds: list[tuple[str, str, str, st
             assert token.type not in ("html_block", "html_inline", "image"), f"{bad_path}: {token.type}"
             if token.type == "link_open":
                 href = str(token.attrs.get("href", ""))
-                assert urlsplit(href).scheme.lower() in SAFE_SCHEMES, f"{bad_path}: {href}"
+                safe = urlsplit(href).scheme.lower() in SAFE_SCHEMES or INSTALL_LINK.fullmatch(href)
+                assert safe, f"{bad_path}: {href}"
         assert "\x1b" not in bad and "\x9b" not in bad and "\u202e" not in bad and "\r" not in bad
 
 
@@ -221,6 +223,9 @@ def test_front_matter_reads_back_as_the_exact_values(builds: list[tuple[str, str
         front = _front(bad)
         keys = {"title", "description", "locale", "verbatim_language", "version", "canonical", "generated"}
         keys.add("server_text")
+        if any(f"/{kind}/" in bad_path for kind in ("tools", "prompts", "resources", "resource-templates")):
+            keys.add("proven")  # the server accepted the page's example (--prove): false, none was sent
+            assert front["proven"] is False, bad_path
         assert set(front) == keys, bad_path
         assert front["verbatim_language"] == "en"
         assert front["version"] == visible(new.capability_version)

@@ -222,12 +222,17 @@ def test_a_tool_page_is_found_by_its_own_words_not_by_the_words_every_tool_page_
         "Profiles:",
         "readOnlyHint",
         "array of",
-        "older servers: JSON-RPC error -32602",
+        "a JSON-RPC error such as -32602 or -32603",
+        "(this server answered so when mcp-portal sent it an argument its schema forbids)",
         "Generated from the running server",
     ):
         assert stock not in content, stock
-    # The errors every tool shares are still searchable, once, on the Connecting page.
-    assert "JSON-RPC error -32602" in demo_fragments["/en/connecting/index.html"]
+    # The errors every tool shares are still searchable, once, on the Connecting page: in the words of
+    # the demo's --prove probe, which saw how it refuses a bad argument.
+    assert "The arguments are refused: a result with isError: true" in demo_fragments["/en/connecting/index.html"]
+    # The sentences around a proven answer are the same on every page: not indexed.
+    proven = demo_fragments["/en/tools/search_chat/index.html"]
+    assert "Proven on server version" not in proven and "validates against the output schema" not in proven
     # A prompt page: its arguments' descriptions are indexed, its stock request sentence is not.
     prompt = demo_fragments["/en/prompts/triage_defect/index.html"]
     assert "Who reads the triage note" in prompt

@@ -111,9 +111,12 @@ def test_header_values_are_never_written_or_shown(env: dict[str, str], auth_url:
     done = out.run("build", "--url", auth_url, "--header", refused, "--out", str(tmp_path / "site"), *SITE, "--debug")
     assert done.returncode == 1
     assert b"HTTP 401" in done.stderr
-    # Credentials in the URL itself (sent as Basic auth, which this server refuses) are never shown.
+    # Credentials in the URL itself are refused (exit 2); allowed, they are sent as Basic auth, which
+    # this server refuses, and are never shown.
     url = auth_url.replace("http://", f"http://user:{TOKEN}@")
     done = out.run("introspect", "--url", url, "-o", str(tmp_path / "u.json"), *QUICK)
+    assert done.returncode == 2 and b"user name and password in --url" in done.stderr
+    done = out.run("introspect", "--url", url, "-o", str(tmp_path / "u.json"), *QUICK, "--allow-literal-secrets")
     assert done.returncode == 1
     assert b"HTTP 401" in done.stderr
     # The command line itself holds the token here; only what we print and write is searched.
@@ -272,7 +275,9 @@ def test_url_credentials_sent_as_basic_auth_are_masked(env: dict[str, str], echo
     out = Outputs(env)
     url = echo_url.replace("http://", f"http://{user}:{HEX}@")
     for debug in ((), ("--debug",)):
-        done = out.run("introspect", "--url", url, "-o", str(tmp_path / "u.json"), *QUICK, *debug)
+        done = out.run(
+            "introspect", "--url", url, "-o", str(tmp_path / "u.json"), *QUICK, *debug, "--allow-literal-secrets"
+        )  # fmt: skip
         assert done.returncode == 1
         assert b"raw=Basic *** repr='Basic ***'" in done.stderr, done.stderr  # the server echoed the base64 pair
     assert_hex_nowhere(out, encoded, user)

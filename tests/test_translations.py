@@ -99,7 +99,7 @@ def test_current_translation_is_shown_with_the_original_in_details(cli, tmp_path
     translated = re.search(r'<div class="translated" dir="auto">(.*?)</div>', page, re.S)
     assert translated is not None, "the ru page does not show the translation"
     assert RU_MARKER in translated.group(1)
-    assert "<code>query</code>" in translated.group(1), "the translation is rendered as Markdown"
+    assert '<code dir="ltr">query</code>' in translated.group(1), "the translation is rendered as Markdown"
     details = re.search(r"<details><summary>(.*?)</summary>(.*?)</details>", page, re.S)
     assert details is not None, "the original is not kept in a <details>"
     assert details.group(1) == "Исходный текст сервера"

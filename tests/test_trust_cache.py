@@ -1,7 +1,9 @@
 """The render cache is trusted only as far as its owner: it can change how fast a build is, never a byte of the site.
 
-- a cache directory someone else owns or can write is not used: one warning says why, the site is the
-  same, and nothing in that directory is read or changed;
+- a cache directory someone else owns or can write, or that is a symbolic link, is not used: one warning
+  says why, the site is the same, and nothing in that directory (or where the link leads) is read or changed;
+- a cache directory replaced by a symbolic link during a build is not cleaned up through the link;
+- a FIFO (or any file but a regular one) at a record's name is a miss, found without waiting;
 - the directories a build creates for its cache are its user's alone (0700);
 - nothing the cache holds is code or a pickle (compiled templates stay in memory);
 - the key covers every template and catalog a build loads, however it was reached (a theme folder
@@ -71,13 +73,14 @@ def _foreign_cache(tmp_path: Path, case: str) -> tuple[Path, str]:
     parent = tmp_path / ".mcp-portal-cache"
     cache = parent / "site"
     parent.mkdir(mode=0o700)
-    if case == "symlink owned by another user":
+    if case.startswith("symlink"):
         mine = tmp_path / "mine"
         mine.mkdir(mode=0o700)
         (mine / f"{'ab' * 32}.pages").write_bytes(b"planted")
         cache.symlink_to(mine)
-        os.lchown(cache, NOBODY, NOBODY)
-        return cache, f"symbolic link owned by uid {NOBODY}"
+        if case == "symlink owned by another user":
+            os.lchown(cache, NOBODY, NOBODY)
+        return cache, "is a symbolic link"
     cache.mkdir(mode=0o700)
     (cache / f"{'ab' * 32}.pages").write_bytes(b"planted")  # named like a record: a used cache would prune it
     if case == "cache owned by another user":
@@ -101,6 +104,7 @@ def _foreign_cache(tmp_path: Path, case: str) -> tuple[Path, str]:
         "cache writable by its group",
         "parent writable by others",
         "symlink owned by another user",
+        "symlink of your own",  # its clean-up would delete records wherever the link leads (issue 47)
     ],
 )
 def test_a_cache_someone_else_could_write_is_not_used(tmp_path: Path, cli: Cli, case: str) -> None:
@@ -251,3 +255,47 @@ def test_a_failed_build_leaves_the_cache_as_it_found_it(tmp_path: Path, cli: Cli
     run = _build(cli, tmp_path / "site", "--templates", str(tmp_path / "theme"), "--jobs", jobs)
     assert run.code == 1 and "no_such_name" in run.err, run.err
     assert _state(tmp_path / ".mcp-portal-cache") == found
+
+
+def _build_process(tmp_path: Path, out: str, *extra: str) -> subprocess.CompletedProcess[str]:
+    """:func:`_build` as a process of its own, stopped after 120 s (a build that waits for ever must fail the test)."""
+    argv = [PYTHON, "-m", "generator", "build", "--from", str(SNAPSHOT), "--out", str(tmp_path / out), "--no-search"]
+    argv += ["--locales", "en", "--jobs", "1", "--quiet", *extra]
+    return subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
+
+
+@pytest.mark.parametrize("record", [".pages", ".index", ".rows", ".snapshot", "published.json"])
+def test_a_fifo_at_a_records_name_is_a_miss_not_a_wait(tmp_path: Path, record: str) -> None:
+    """A FIFO has no writer, so opening it to read waits for ever, past --max-render-seconds (issue 47):
+    the cache opens its files without blocking and takes only regular files."""
+    assert _build_process(tmp_path, "site").returncode == 0
+    cache = tmp_path / ".mcp-portal-cache" / "site"
+    planted = [p for p in cache.iterdir() if p.name.endswith(record)]
+    assert planted, sorted(p.name for p in cache.iterdir())
+    for path in planted:
+        path.unlink()
+        os.mkfifo(path)
+    if record == ".pages":
+        shutil.rmtree(tmp_path / "site")  # no previous page to link: each one is looked for in its record
+    done = _build_process(tmp_path, "site", "--max-render-seconds", "30")
+    assert done.returncode == 0, done.stderr
+    assert _build_process(tmp_path, "plain", "--no-cache").returncode == 0
+    assert tree_bytes(tmp_path / "site") == tree_bytes(tmp_path / "plain")
+
+
+def test_a_cache_directory_swapped_for_a_symlink_is_not_cleaned_up_through_it(tmp_path: Path) -> None:
+    """Between the check and the clean-up the cache directory becomes a link to another directory: the
+    records there that this build did not use are not removed, and nothing is moved there."""
+    root, elsewhere = tmp_path / "cache", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    planted = elsewhere / f"{'ab' * 32}.pages"
+    planted.write_bytes(b"someone's file, named like a record")
+    cache = RenderCache(root, "0" * 64)
+    cache.write_search_files("cd" * 32, {"en/index.html": "0" * 64})  # a new record, pending
+    root.rename(tmp_path / "moved")
+    root.symlink_to(elsewhere)
+    cache.commit()
+    assert sorted(p.name for p in elsewhere.iterdir()) == [planted.name]
+    assert planted.read_bytes() == b"someone's file, named like a record"
+    cache.discard()
+    assert sorted(p.name for p in elsewhere.iterdir()) == [planted.name]

@@ -118,7 +118,7 @@ def test_messages_about_inputs_pass_through_the_neutraliser(tmp_path: Path) -> N
     assert run.returncode == 2
     (line,) = run.stderr.splitlines()
     assert line == (
-        "::error title=mcp-portal action::input 'command' must be build, check or diff, not "
+        "::error title=mcp-portal action::input 'command' must be build, check, diff or lint, not "
         "'publish[U+001B][2J#[U+0023][warning]injected %250A'."
     )
 

@@ -84,7 +84,7 @@ def test_the_panel_is_told_the_era_the_example_and_the_locale_s_words(tmp_path: 
     panel = _panel(tried, "search_chat", "ar")
     assert panel is not None
     assert panel["sessionless"] is True and panel["protocolVersion"] == "2026-07-28"
-    assert panel["arguments"] == {"query": "quarterly report", "limit": 20}
+    assert panel["arguments"] == {"query": "search timeout", "limit": 20}
     assert panel["text"]["answered"] == "أجاب الخادم خلال {ms} مللي ثانية."
     legacy = _files(
         http_endpoints_changed(tmp_path, protocol_version="2025-11-25", supported_versions=["2025-11-25"]), try_it=True

@@ -109,7 +109,7 @@ def test_a_read_only_call_in_the_sessionless_era_is_answered_and_validated(page:
     assert headers["mcp-protocol-version"] == "2026-07-28"
     assert (headers["mcp-method"], headers["mcp-name"]) == ("tools/call", "search_chat")
     body = json.loads(sent[0].post_data)
-    assert body["params"]["arguments"] == {"query": "quarterly report", "limit": 20}
+    assert body["params"]["arguments"] == {"query": "search timeout", "limit": 20}
     assert body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
 
 

@@ -30,6 +30,7 @@ from generator.commands.cli import main
 from tests.conftest import serving
 from tests.history_fixture import ADDED, DATES, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, publish, write_versions
 from tests.test_html_validity import VNU, _format, _java
+from tests.test_install_links import INSTALL_LINK
 
 
 def tree(root: Path) -> dict[str, tuple[str, int]]:
@@ -322,6 +323,8 @@ class _Links(HTMLParser):
         self.links: list[str] = []
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if dict(attrs).get("class") == "install-link" and INSTALL_LINK.fullmatch(dict(attrs).get("href") or ""):
+            return  # the connecting page's install links open an editor, percent-encoded
         for name, value in attrs:
             if name in ("href", "src") and value and not value.startswith(("#", "data:", "http", "mailto:")):
                 self.links.append(value)

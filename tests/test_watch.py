@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +190,44 @@ def test_a_watching_build_rebuilds_a_changed_snapshot_into_a_fresh_builds_bytes(
         watcher.kill()
     assert code == 0, watcher.text()
     assert watcher.text().rstrip().endswith("mcp-portal: stopped watching.")
+
+
+def _twins(site: Path) -> str:
+    return "".join(data.decode("utf-8") for name, data in tree_bytes(site).items() if name.endswith(".md"))
+
+
+def test_a_snapshot_that_was_a_symlink_is_still_watched_once_replaced(tmp_path: Path) -> None:
+    """``--from`` names a symlink to a snapshot in another directory (issue 47). The watch sees the target
+    edited, the link pointed elsewhere, the link replaced by a regular file, and that file edited."""
+    (tmp_path / "data").mkdir()
+    (tmp_path / "other").mkdir()
+    first, second = tmp_path / "data" / "first.json", tmp_path / "other" / "second.json"
+    first.write_text(json.dumps(DEMO), encoding="utf-8")
+    second.write_text(json.dumps(_edited(DEMO, 0, " Second target.")), encoding="utf-8")
+    link, site = tmp_path / "snapshot.json", tmp_path / "site"
+    link.symlink_to(first)
+    watcher = Watcher(tmp_path, "--from", str(link), "--out", str(site), "--no-search")
+
+    def repoint() -> None:
+        (tmp_path / "new-link").symlink_to(second)
+        os.replace(tmp_path / "new-link", link)
+
+    steps: list[tuple[Callable[[], object], str]] = [
+        (lambda: _replace(first, json.dumps(_edited(DEMO, 0, " Target edited."))), "Target edited."),
+        (repoint, "Second target."),
+        (lambda: _replace(link, json.dumps(_edited(DEMO, 0, " A file now."))), "A file now."),
+        (lambda: link.write_text(json.dumps(_edited(DEMO, 0, " Edited in place.")), encoding="utf-8"), "In place"),
+    ]
+    try:
+        watcher.wait_for("Watching", 1)
+        for count, (change, words) in enumerate(steps, start=2):
+            change()
+            watcher.wait_for("Watching", count, timeout=60)
+            assert words.replace("In place", "Edited in place.") in _twins(site), watcher.text()
+        assert not link.is_symlink()
+        watcher.stop(signal.SIGTERM)
+    finally:
+        watcher.kill()
 
 
 def test_a_watch_whose_first_build_fails_goes_on_and_sigterm_ends_it(tmp_path: Path) -> None:

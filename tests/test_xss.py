@@ -33,6 +33,7 @@ from generator.publish.write import publish
 from generator.render.extras import FAVICON, THEME_SCRIPT
 from generator.snapshot.snapshot import Snapshot, new_snapshot
 from tests.conftest import PYTHON, ROOT
+from tests.test_install_links import INSTALL_LINK
 
 pytestmark = pytest.mark.browser
 
@@ -219,7 +220,10 @@ class _Audit(HTMLParser):
                 self.problems.append(f"{where} has the event handler {name}")
             if name in ("href", "src", "action", "formaction", "data", "srcdoc", "xlink:href") and value is not None:
                 scheme = urlsplit(re.sub(r"[\x00-\x20]", "", value)).scheme.lower()
-                if scheme not in _SAFE_SCHEMES and not (tag == "link" and value == FAVICON):  # our drawn favicon
+                ours = (tag == "link" and value == FAVICON) or (  # our drawn favicon, and the install links
+                    tag == "a" and dict(attrs).get("class") == "install-link" and INSTALL_LINK.fullmatch(value)
+                )
+                if scheme not in _SAFE_SCHEMES and not ours:
                     self.problems.append(f"{where} {name}={value[:60]!r}")
             if name == "style":
                 self.problems.append(f"{where} has an inline style")

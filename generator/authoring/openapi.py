@@ -31,7 +31,7 @@ import yaml
 
 from generator.config.files import load_yaml, yaml_problem
 from generator.errors import PortalError
-from generator.jsonutil import json_type
+from generator.jsonutil import RepeatedKey, json_type, loads_unique
 from generator.slugs import assign_slugs
 
 MAX_BYTES = 10 * 1024 * 1024
@@ -162,7 +162,14 @@ def _parse(content: bytes, suffix: str, source: str) -> tuple[Any, str]:
         raise _fail(source, f"is not UTF-8 text ({exc})", "Save it as UTF-8 and build again.") from None
     if suffix not in (".yaml", ".yml"):
         try:
-            return json.loads(text), "openapi.json"
+            return loads_unique(text), "openapi.json"
+        except RepeatedKey as exc:
+            raise _fail(
+                source,
+                f"names the key {json.dumps(exc.key)[:80]} twice in one object, and JSON leaves which of the two "
+                f"values counts to each reader",
+                "Keep one of them and build again.",
+            ) from None
         except (ValueError, RecursionError) as exc:
             if suffix == ".json":
                 raise _fail(source, f"is not valid JSON ({_one_line(exc)})") from None

@@ -29,11 +29,23 @@ from generator.model.product import Doc
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, raw_digest
 
-_IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints", "full_versions")
+_IGNORED_CONFIG = (
+    "out",
+    "jobs",
+    "source",
+    "cache",
+    "use_cache",
+    "server",
+    "endpoints",
+    "prove",
+    "prove_tools",
+    "full_versions",
+)
 """Settings that change where or how fast a site is built, or what an older version of a versioned site
 keeps, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection
-settings may hold secrets, so they stay out of the key altogether.)"""
+settings may hold secrets, so they stay out of the key altogether. What ``prove`` found is in the
+snapshot too.)"""
 LIBRARIES = (
     "Jinja2",
     "MarkupSafe",
@@ -107,6 +119,20 @@ def _tree(digest: Any, root: Path | None, label: str, follow: bool = False) -> N
             digest.update(hashlib.sha256(file.read_bytes()).digest())
 
 
+def _previous(digest: Any, path: Path | None, max_bytes: int) -> None:
+    """Feed the previous snapshot into *digest*, as :func:`_tree` does, unless it is larger than *max_bytes*:
+    the build refuses such a file before it reads it (``limits.max_snapshot_bytes``), and the key must not
+    read it first."""
+    try:
+        too_large = path is not None and path.is_file() and path.stat().st_size > max_bytes
+    except OSError:
+        too_large = False
+    if too_large:
+        digest.update(b"\0previous\0too large\0")
+        return
+    _tree(digest, path, "previous")
+
+
 @functools.cache
 def code_digest() -> str:
     """A hash of the installed mcp-portal (every file of the ``generator`` package but Python's byte
@@ -130,8 +156,11 @@ def _none(_: object) -> None:
     return None
 
 
-_CONNECTION_LIMITS = frozenset({"request_timeout", "total_timeout", "max_reply_bytes", "max_render_seconds"})
-"""Limits that bound how long or how much reading the server and rendering may take, never what a page says."""
+_CONNECTION_LIMITS = frozenset(
+    {"request_timeout", "total_timeout", "prove_timeout", "max_reply_bytes", "max_render_seconds", "max_snapshot_bytes"}
+)
+"""Limits that bound how long or how much reading the server, a snapshot file and rendering may take, never
+what a page says."""
 
 
 def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) -> str:
@@ -150,9 +179,9 @@ def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) 
         ("overlays", config.overlays_dir),
         ("translations", config.translations_dir),
         ("openapi", config.openapi),
-        ("previous", config.previous),
     ):
         _tree(digest, Path(path) if path else None, label)
+    _previous(digest, Path(config.previous) if config.previous else None, config.limits.max_snapshot_bytes)
     data = snapshot.to_dict()
     data.pop("fingerprint", None)  # a hash of every tool: pages show the capability version instead
     data["tools"] = [tool.get("name") for tool in snapshot.tools]

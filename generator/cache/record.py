@@ -9,8 +9,10 @@ at 5,000 tools, is never held whole.
 
 Reading checks the header whole, and each blob against its sha256 when that blob is read. A
 record that cannot be read or does not check out is a miss: the cache then makes what it would
-have given, so a damaged record costs time but never changes a byte of the site. Records are
-data, never code: nothing read from one is run or unpickled.
+have given, so a damaged record costs time but never changes a byte of the site. Only a regular
+file is a record: anything else at a record's name (a FIFO, a device, a symbolic link) is a miss,
+found without waiting (:func:`generator.config.files.open_regular`). Records are data, never code:
+nothing read from one is run or unpickled.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
-FORMAT = 7
+from generator.config.files import open_regular
+
+FORMAT = 8
 """Bumped when a record's layout or what a key covers changes: older records then never match."""
 MAGIC = f"mcp-portal cache record {FORMAT}\n".encode()
 _TAIL = 96
@@ -52,7 +56,7 @@ class Record:
     @contextlib.contextmanager
     def reading(self) -> Iterator[BinaryIO]:
         """The record's file, open for several :meth:`read` calls."""
-        with open(self.path, "rb") as handle:
+        with open_regular(self.path, follow=False) as handle:
             yield handle
 
     def read(self, blob: Blob, handle: BinaryIO | None = None) -> bytes | None:
@@ -71,7 +75,7 @@ class Record:
 def read_record(path: Path, kind: str, key: str) -> Record | None:
     """The record at *path*, when it is one of *kind* written for *key* and its header checks out; else None."""
     try:
-        with open(path, "rb") as handle:
+        with open_regular(path, follow=False) as handle:  # a FIFO planted here must not hold the build
             if handle.read(len(MAGIC)) != MAGIC:
                 return None
             end = handle.seek(0, os.SEEK_END)
@@ -128,7 +132,7 @@ class RecordWriter:
         if self._out is None and not self._failed:
             try:
                 self.target.parent.mkdir(mode=0o700, exist_ok=True)
-                self._out = open(self._temporary, "wb")  # noqa: SIM115 - closed by finish() or drop()
+                self._out = open_regular(self._temporary, "wb", follow=False)
                 self._out.write(MAGIC)
             except OSError:
                 self.drop()

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from generator.cache.record import MAGIC, Blob, Record, RecordWriter, read_record
+from generator.config.files import open_regular
 
 KIND = "snapshot"
 NAME = hashlib.sha256(MAGIC + KIND.encode()).hexdigest() + ".snapshot"
@@ -78,6 +79,6 @@ class SnapshotTexts:
 def _open(path: Path) -> BinaryIO | None:
     """*path* open for reading (kept open while ``snapshot.json`` is written), or None."""
     try:
-        return open(path, "rb")
+        return open_regular(path, follow=False)
     except OSError:
         return None

@@ -47,7 +47,8 @@ import contextlib
 import os
 import re
 import shutil
-from collections.abc import Callable, Sequence
+import stat
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -128,6 +129,8 @@ class RenderCache:
         self.pending = root / f".pending-{os.getpid()}"
         self._created = make_private(root)
         """The directories this build created for the cache, innermost first (removed if left empty)."""
+        self._identity = _identity(root)
+        """The cache directory as checked (device, inode): what :meth:`commit` and :meth:`discard` act in."""
         self.used: set[str] = set()
         """The keys of the records the site needs (set after rendering): what :meth:`commit` keeps."""
         self._late: list[Callable[[], None]] = []
@@ -235,47 +238,100 @@ class RenderCache:
         every record it did not use.
 
         Only files named like a record are removed, and the pending directories of builds that
-        were killed (their process is gone).
+        were killed (their process is gone). All of it happens through the cache directory opened
+        without following a symbolic link, and only while it is still the directory this build
+        checked: one replaced meanwhile (by a link to somewhere else, say) is left alone.
         """
         while self._late:  # each is let go once made: what they were made from (the build) is freed
             self._late.pop(0)()
-        with contextlib.suppress(OSError):
-            for path in sorted(p for p in self.pending.iterdir() if _RECORD.fullmatch(p.name)):
-                os.replace(path, self.root / path.name)
-        shutil.rmtree(self.pending, ignore_errors=True)
-        with contextlib.suppress(OSError):
-            for path in self.root.iterdir():
-                if _abandoned(path):
-                    shutil.rmtree(path, ignore_errors=True)
-                elif _COMPILED_DIR.fullmatch(path.name):
-                    _remove_compiled(path)
-                elif _RECORD.fullmatch(path.name) and path.name.partition(".")[0] not in self.used and path.is_file():
-                    path.unlink()
+        with self._opened() as root:
+            if root is None:
+                return
+            with contextlib.suppress(OSError), _opened_in(root, self.pending.name) as pending:
+                for name in sorted(n for n in os.listdir(pending) if _RECORD.fullmatch(n)):
+                    os.replace(name, name, src_dir_fd=pending, dst_dir_fd=root)
+            shutil.rmtree(self.pending.name, ignore_errors=True, dir_fd=root)
+            with contextlib.suppress(OSError):
+                for name in os.listdir(root):
+                    _tidy(root, name, self.used)
 
     def discard(self) -> None:
         """After a failed build: drop its new records, and the cache directories it created if they are empty."""
         self._late.clear()
-        shutil.rmtree(self.pending, ignore_errors=True)
+        with self._opened() as root:
+            if root is not None:
+                shutil.rmtree(self.pending.name, ignore_errors=True, dir_fd=root)
         for directory in self._created:
             with contextlib.suppress(OSError):
-                directory.rmdir()  # only succeeds when empty
+                directory.rmdir()  # only succeeds when empty (and never on a symbolic link)
+
+    @contextlib.contextmanager
+    def _opened(self) -> Iterator[int | None]:
+        """The cache directory, open, when it is still the directory this build checked; else None."""
+        try:
+            fd = os.open(self.root, _DIRECTORY)
+        except OSError:
+            yield None
+            return
+        try:
+            info = os.fstat(fd)
+            yield fd if (info.st_dev, info.st_ino) == self._identity else None
+        finally:
+            os.close(fd)
 
 
-def _remove_compiled(directory: Path) -> None:
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+"""How the cache opens a directory: never through a symbolic link."""
+
+
+def _identity(root: Path) -> tuple[int, int] | None:
+    """The device and inode of the directory *root* (None when it is no directory, a symbolic link included)."""
+    try:
+        info = os.lstat(root)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
+
+
+@contextlib.contextmanager
+def _opened_in(parent: int, name: str) -> Iterator[int]:
+    """The directory *name* inside the open directory *parent*, open (never through a symbolic link)."""
+    fd = os.open(name, _DIRECTORY, dir_fd=parent)
+    try:
+        yield fd
+    finally:
+        os.close(fd)
+
+
+def _tidy(root: int, name: str, used: set[str]) -> None:
+    """Remove the entry *name* of the open cache directory *root* when it is the cache's and no longer
+    needed: a record this build did not use, the pending directory of a build that was killed, or the
+    compiled templates of an earlier version. Nothing is followed through a symbolic link."""
+    info = os.stat(name, dir_fd=root, follow_symlinks=False)
+    if stat.S_ISDIR(info.st_mode) and _abandoned(name):
+        shutil.rmtree(name, ignore_errors=True, dir_fd=root)
+    elif stat.S_ISDIR(info.st_mode) and _COMPILED_DIR.fullmatch(name):
+        _remove_compiled(root, name)
+    elif stat.S_ISREG(info.st_mode) and _RECORD.fullmatch(name) and name.partition(".")[0] not in used:
+        os.unlink(name, dir_fd=root)
+
+
+def _remove_compiled(root: int, name: str) -> None:
     """Remove a directory of compiled templates an earlier version left: its ``.code`` files, then it if empty."""
-    if directory.is_symlink() or not directory.is_dir():
-        return
-    for file in directory.iterdir():
-        if _COMPILED_FILE.fullmatch(file.name) and file.is_file() and not file.is_symlink():
-            file.unlink()
+    with _opened_in(root, name) as directory:
+        for file in os.listdir(directory):
+            if _COMPILED_FILE.fullmatch(file) and stat.S_ISREG(
+                os.stat(file, dir_fd=directory, follow_symlinks=False).st_mode
+            ):
+                os.unlink(file, dir_fd=directory)
     with contextlib.suppress(OSError):
-        directory.rmdir()
+        os.rmdir(name, dir_fd=root)
 
 
-def _abandoned(path: Path) -> bool:
-    """Whether *path* is the pending directory of a build whose process is gone."""
-    pid = path.name.removeprefix(".pending-")
-    if not path.name.startswith(".pending-") or not pid.isdigit() or not path.is_dir() or path.is_symlink():
+def _abandoned(name: str) -> bool:
+    """Whether the directory *name* is the pending directory of a build whose process is gone."""
+    pid = name.removeprefix(".pending-")
+    if not name.startswith(".pending-") or not pid.isdigit():
         return False
     try:
         os.kill(int(pid), 0)

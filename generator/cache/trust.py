@@ -2,8 +2,10 @@
 
 A cache holds what pages are made of (rendered pages, rows, the signatures of the files last
 published), so whoever can write it can change a site built with it. A cache directory is therefore
-used only when it belongs to the user running the build and neither its group nor others can write
-it (nor the ``.mcp-portal-cache`` directory above it, where the default location puts it); otherwise
+used only when it is a directory (not a symbolic link to one: a build removes the records it did not
+use, and must never remove them wherever a link leads) that belongs to the user running the build
+and that neither its group nor others can write (nor the ``.mcp-portal-cache`` directory above it,
+where the default location puts it); otherwise
 the build says why in one warning and renders without it. The directories a build creates for a cache
 are its user's alone (mode 0700), each created exclusively and checked again once made, so a directory
 someone else slips in while the build starts is never used either. The cache's records hold only data
@@ -24,20 +26,25 @@ def _problem(path: Path) -> str | None:
     """What makes the existing directory *path* unfit to hold a cache (None when it is fit, or absent)."""
     me = os.geteuid()
     try:
-        link = os.lstat(path)
-        found = os.stat(path)
+        found = os.lstat(path)
     except FileNotFoundError:
-        return "is a symbolic link that leads nowhere" if os.path.islink(path) else None
+        return None
     except OSError as exc:
         return f"cannot be examined ({exc.strerror})"
-    if stat.S_ISLNK(link.st_mode) and link.st_uid not in (me, 0):
-        return f"is a symbolic link owned by uid {link.st_uid}, not by you (uid {me})"
+    if stat.S_ISLNK(found.st_mode):
+        return "is a symbolic link, which a cache is never kept behind: its clean-up would remove files where it leads"
     if not stat.S_ISDIR(found.st_mode):
         return "is not a directory"
     if found.st_uid != me:
-        return f"belongs to uid {found.st_uid}, not to you (uid {me})"
+        return (
+            f"belongs to uid {found.st_uid}, not to you (uid {me}), so someone else could change what this build "
+            f"reads from it"
+        )
     if found.st_mode & 0o022:
-        return f"can be written by its group or by others (mode {stat.S_IMODE(found.st_mode):04o})"
+        return (
+            f"can be written by its group or by others (mode {stat.S_IMODE(found.st_mode):04o}), so someone else "
+            f"could change what this build reads from it"
+        )
     return None
 
 
@@ -55,15 +62,16 @@ def refusal(root: Path) -> str | None:
 
     A cache holds what pages are made of, so only its owner may write it: *root* (and the
     ``.mcp-portal-cache`` directory above it, where the default location puts it) must, where they
-    exist, be directories of the current user that neither their group nor others can write.
+    exist, be directories (never symbolic links) of the current user that neither their group nor
+    others can write.
     """
     unfit = _unfit(root)
     if unfit is None:
         return None
     path, problem = unfit
     return (
-        f"not using the render cache in {root}: {path} {problem}, so someone else could change what "
-        f"this build reads from it. The site is built without the cache (the same bytes, more slowly); "
+        f"not using the render cache in {root}: {path} {problem}. The site is built without the cache "
+        f"(the same bytes, more slowly); "
         f"{'run chmod go-w ' + str(path) + ', ' if 'mode' in problem else ''}remove {path} or give --cache "
         f"a directory of your own that only you can write."
     )

@@ -16,11 +16,13 @@ from typing import Any
 
 from generator import __version__
 from generator.commands import flags
-from generator.config.checks import URL_EXAMPLE, Collector, url_problem
+from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
 from generator.config.option import (
     BUILD,
     CHECK,
+    DIFF,
     INTROSPECT,
+    LINT,
     SERVE,
     TRANSLATIONS,
     VERSIONS,
@@ -28,7 +30,7 @@ from generator.config.option import (
     from_arguments,
 )
 from generator.config.options import LIMITS, OPTIONS
-from generator.config.portal import PortalConfig, ServerSpec, load_config
+from generator.config.portal import Limits, PortalConfig, ServerSpec, load_config
 from generator.errors import UsageError
 
 EPILOG = """examples:
@@ -39,10 +41,11 @@ EPILOG = """examples:
   mcp-portal build --from snapshot.json --locales en,ru
   mcp-portal check --out site --from snapshot.json       # exit 3 when the site drifted
   mcp-portal diff old/snapshot.json site --fail-on breaking
+  mcp-portal lint --from snapshot.json --min-score 80 --format sarif
   mcp-portal build --versioned --out site                # publish this server version beside the others
 
 exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 usage error,
-  3 check found drift, 4 diff --fail-on found such changes"""
+  3 check found drift, 4 diff --fail-on found such changes, 5 lint missed --min-score or --fail-on"""
 
 
 def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
@@ -62,7 +65,7 @@ def _source_options(parser: argparse.ArgumentParser, command: str) -> None:
 def _server_options(parser: argparse.ArgumentParser) -> Any:
     """The group of options that say where the server is (``--stdio``, ``--url`` and theirs)."""
     group = parser.add_argument_group("server (choose one; default: the bundled demo server)")
-    for flag in (flags.STDIO, flags.ENV, flags.URL, flags.PUBLIC, flags.HEADER):
+    for flag in (flags.STDIO, flags.ENV, flags.URL, flags.PUBLIC, flags.HEADER, flags.ALLOW_LITERAL_SECRETS):
         flag.add_to(group)
     return group
 
@@ -90,8 +93,12 @@ def make_parser() -> argparse.ArgumentParser:
     flags.CHECK_FORMAT.add_to(check)
     _strict_option(check)
     _lenient_option(check)
+    for flag in (flags.CHECK_LINT, *LINT_GATE):
+        flag.add_to(check)
     _diff_command(sub)
+    _lint_command(sub)
     _translations_and_serve(sub)
+    _mcp_command(sub)
     _versions_command(sub)
     return parser
 
@@ -106,6 +113,7 @@ def _versions_command(sub: Any) -> None:
     remove = actions.add_parser("remove", help="publish the site again without one version")
     flags.VERSION.add_to(remove)
     add_arguments(remove, VERSIONS, OPTIONS)
+    add_arguments(remove.add_argument_group("limits"), VERSIONS, LIMITS)
     for flag in (flags.CONFIG, flags.DEBUG):
         flag.add_to(remove)
 
@@ -127,6 +135,20 @@ def _diff_command(sub: Any) -> None:
     diff.add_argument("new", metavar="NEW", help="the new side: a snapshot file or a built site directory")
     for flag in (flags.DIFF_FORMAT, flags.FAIL_ON, flags.DEBUG):
         flag.add_to(diff)
+    add_arguments(diff.add_argument_group("limits"), DIFF, LIMITS)
+
+
+LINT_GATE = (flags.MIN_SCORE, flags.LINT_FAIL_ON, flags.ENABLE, flags.DISABLE)
+"""The lint options ``check --lint`` takes too."""
+
+
+def _lint_command(sub: Any) -> None:
+    """``lint``: the server options of ``build``, the report format and the gate."""
+    lint = _command(sub, "lint", "score how well the tools' descriptions and schemas serve an agent (exit 5 on a miss)")
+    _source_options(lint, LINT)
+    _lenient_option(lint)
+    for flag in (flags.LINT_FORMAT, *LINT_GATE):
+        flag.add_to(lint)
 
 
 def _translations_and_serve(sub: Any) -> None:
@@ -143,6 +165,14 @@ def _translations_and_serve(sub: Any) -> None:
     # serve --try-it builds its own preview from the server: where it is, and the panel's settings.
     add_arguments(serve, SERVE, OPTIONS)
     flags.CONFIG.add_to(_server_options(serve))
+
+
+def _mcp_command(sub: Any) -> None:
+    """``mcp SITE``: the docs server over a built site; it takes no server or site options."""
+    mcp = sub.add_parser("mcp", help="serve a built portal to agents over MCP (stdio, or --http on 127.0.0.1)")
+    mcp.add_argument("site", metavar="SITE", help="the built site: its folder, or the base URL it is published at")
+    for flag in (flags.MCP_HTTP, flags.MCP_PORT, flags.DEBUG):
+        flag.add_to(mcp)
 
 
 def _lenient_option(parser: argparse.ArgumentParser) -> None:
@@ -162,9 +192,13 @@ _PATH_OPTIONS = {
     "output": ("--output", "-o snapshot.json"),
     "old": ("OLD", "old/snapshot.json"),
     "new": ("NEW", "site"),
+    "site": ("SITE", "site"),
     "header": ("--header", '--header "Authorization: Bearer ${TOKEN}"'),
     "env": ("--env", "--env API_KEY"),
     "watch_path": ("--watch-path", "--watch-path src/"),
+    "fail_on": ("--fail-on", "--fail-on concise-injection"),
+    "enable": ("--enable", "--enable purpose-restates-name"),
+    "disable": ("--disable", "--disable errors-unstated"),
     # and every path setting of the options table (--out, --templates, ...), with its example
     **{o.dest: (o.cli, f"{o.cli} {o.example}") for o in OPTIONS if o.cli and o.example},
 }
@@ -222,6 +256,12 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
             name, sep, value = raw.partition(":")
             if not sep or not name.strip():
                 raise UsageError(f'--header {name.strip()!r}... must look like "Name: value".')
+            problem = header_name_problem(name.strip())
+            if problem:
+                raise UsageError(
+                    f'--header: {problem}. Give each header as "Name: value", e.g. '
+                    f'--header "Authorization: Bearer ${{TOKEN}}".'
+                )
             headers.append((name.strip(), value.strip()))
         problem = url_problem(args.url)
         if problem:
@@ -244,9 +284,21 @@ def site_config_from_args(args: argparse.Namespace) -> PortalConfig:
     config = load_config(Path(args.config)) if args.config else PortalConfig()
     collect = Collector()
     changes = from_arguments(args, collect, OPTIONS)
+    limits = from_arguments(args, collect, LIMITS)
     if collect.problems:
         raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
+    if limits:
+        changes["limits"] = replace(config.limits, **limits)
     return config.with_overrides(**changes)
+
+
+def diff_limits(args: argparse.Namespace) -> Limits:
+    """The limits ``diff`` takes (it reads no configuration file): the defaults, and its options, checked."""
+    collect = Collector()
+    limits = from_arguments(args, collect, LIMITS)
+    if collect.problems:
+        raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
+    return Limits(**limits)
 
 
 def config_from_args(args: argparse.Namespace) -> PortalConfig:
@@ -265,4 +317,6 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
         raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
     if limits:
         changes["limits"] = replace(config.limits, **limits)
-    return config.with_overrides(**changes)
+    return config.with_overrides(**changes).without_literal_secrets(
+        allowed=args.allow_literal_secrets, from_cli=server is not None
+    )

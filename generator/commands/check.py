@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 from generator.commands.build import check_versioned_options, site_files
-from generator.commands.obtain import obtain_snapshot
+from generator.commands.demo_portal import is_bundled_demo
+from generator.commands.obtain import obtain_snapshot, servers_to_document
 from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
-from generator.errors import PortalError
+from generator.errors import PortalError, UsageError
 from generator.forked import usable_cpus
+from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from generator.publish.location import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
-from generator.snapshot.snapshot import Snapshot, canonical_json
+from generator.snapshot.snapshot import Snapshot, SnapshotError, canonical_json, parse_snapshot, read_bounded
 from generator.text import json_report, one_line
 
 DRIFT_EXIT = 3
@@ -64,10 +66,18 @@ class DriftReport:
     kept: tuple[str, ...] = ()
     """Files the site's manifest.json does not list: not written by mcp-portal, and kept by every build
     (a CNAME, a .nojekyll), so they are not drift (see publish.py, the --out contract)."""
+    proofs_sent: int | None = None
+    """How many proven examples ``check --prove`` sent again (None: it sent none)."""
+    proof_drift: tuple[str, ...] = ()
+    """One line per proven example the server no longer accepts, or whose answer changed shape."""
+    snapshot: Snapshot | None = field(default=None, compare=False, repr=False)
+    """What the fresh build was made from (``check --lint`` lints it)."""
+    invalid: tuple[str, ...] = ()
+    """Where the site's ``server.json`` or Server Card breaks its schema (:mod:`generator.model.discovery`)."""
 
     @property
     def status(self) -> str:
-        return "drift" if self.files else "ok"
+        return "drift" if self.files or self.proof_drift or self.invalid else "ok"
 
     @property
     def server_changed(self) -> bool:
@@ -83,17 +93,25 @@ class DriftReport:
             "files": self.files.to_dict(),
             "hand_edited": list(self.hand_edited),
             "kept": list(self.kept),
+            "invalid": list(self.invalid),
             "notes": list(self.notes),
+            **(
+                {}
+                if self.proofs_sent is None
+                else {"proofs": {"sent": self.proofs_sent, "drift": list(self.proof_drift)}}
+            ),
         }
 
 
-def _read_tree(root: Path) -> dict[str, bytes]:
-    """Every regular file under *root*, keyed by POSIX relative path."""
+def _read_tree(root: Path, max_snapshot_bytes: int) -> dict[str, bytes]:
+    """Every regular file under *root*, keyed by POSIX relative path; the site's ``snapshot.json`` (read as
+    a snapshot) only when it holds at most *max_snapshot_bytes*."""
     files: dict[str, bytes] = {}
     try:
         for path in sorted(root.rglob("*")):
             if path.is_file():
-                files[path.relative_to(root).as_posix()] = path.read_bytes()
+                name = path.relative_to(root).as_posix()
+                files[name] = read_bounded(path, max_snapshot_bytes) if name == "snapshot.json" else path.read_bytes()
     except OSError as exc:
         raise PortalError(f"Cannot read the site in {root} ({exc.strerror or exc}). Check its permissions.") from None
     return files
@@ -191,31 +209,102 @@ def check(
             f"The site directory {site} {what}, so there is nothing to check. Build it first with "
             f"`mcp-portal build --out {site}`, or point --out (or `out` in the config) at the built site."
         )
-    snapshot, config = obtain_snapshot(config, from_file, lenient=lenient, introspect_warnings=introspect_warnings)
-    if config.versioned:
-        return _check_version(site, snapshot, config)
-    fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
-    return replace(compare(site, _read_tree(site), fresh, snapshot), warnings=tuple(warnings))
+    snapshot, config = obtain_snapshot(
+        config, from_file, lenient=lenient, introspect_warnings=introspect_warnings, prove=False
+    )
+    root, notes = _checked_directory(site, snapshot, config)
+    on_disk = _read_tree(root, config.limits.max_snapshot_bytes)
+    if snapshot.proofs is None:  # what the published pages show: the answers recorded when the site was built
+        snapshot = replace(snapshot, proofs=_recorded_proofs(on_disk.get("snapshot.json"), root))
+    sent, drift = _reprove(snapshot, config, from_file) if config.prove else (None, [])
+    fresh, warnings = _fresh_build(snapshot, config)
+    report = compare(root, on_disk, fresh, snapshot)
+    return replace(
+        report,
+        notes=(*notes, *report.notes),
+        warnings=tuple(warnings),
+        proofs_sent=sent,
+        proof_drift=tuple(drift),
+        snapshot=snapshot,
+        invalid=invalid_discovery(on_disk),
+    )
 
 
-def _check_version(site: Path, snapshot: Snapshot, config: PortalConfig) -> DriftReport:
-    """``check --versioned``: the version of *snapshot* built in memory against the versions published in *site*,
-    compared with its directory there, or with the newest published version's when it is not published yet."""
-    from generator.commands.versioned import version_files
+def _recorded_proofs(raw: bytes | None, site: Path) -> dict[str, Any] | None:
+    """The proofs in the site's own ``snapshot.json`` (checked as any snapshot is); None when it has none
+    or cannot be read (the file comparison then says so)."""
+    if raw is None or b'"proofs"' not in raw:
+        return None
+    try:
+        return parse_snapshot(raw.decode("utf-8"), site / "snapshot.json").proofs
+    except (SnapshotError, UnicodeDecodeError):
+        return None
 
-    fresh, warnings, label, published = version_files(snapshot, config, jobs=config.jobs or usable_cpus())
+
+def _reprove(snapshot: Snapshot, config: PortalConfig, from_file: Path | None) -> tuple[int, list[str]]:
+    """``check --prove``: the recorded examples sent again to the live server (the bundled demo when none is
+    given); how many were sent, and a line for each that drifted."""
+    from generator.commands.prove import reprove
+
+    if snapshot.proofs is None:
+        raise PortalError(
+            f"check --prove sends the examples the site's snapshot.json proved again, but the site in {config.out} "
+            f"was built without --prove, so it records none. Build it with --prove first."
+        )
+    if from_file is not None and not config.connections and not is_bundled_demo(snapshot):
+        raise UsageError(
+            "check --prove --from needs the server the snapshot was taken from, to send its examples again: "
+            'give it with --stdio, --url or --config, e.g. --stdio "uvx mcp-server-time".'
+        )
+    with servers_to_document(config) as (specs, config):
+        return reprove(snapshot, config, specs)
+
+
+def invalid_discovery(on_disk: dict[str, bytes]) -> tuple[str, ...]:
+    """Where the site's ``server.json`` and ``server-card.json`` (those it has) break their schemas."""
+    found: list[str] = []
+    for path in (SERVER_JSON, SERVER_CARD):
+        if path not in on_disk:
+            continue
+        try:
+            document = json.loads(on_disk[path].decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            found.append(f"{path}: it is not JSON")
+            continue
+        found += [f"{path}: {problem}" for problem in problems(path, document)]
+    return tuple(found)
+
+
+def _checked_directory(site: Path, snapshot: Snapshot, config: PortalConfig) -> tuple[Path, tuple[str, ...]]:
+    """The directory ``check`` compares: the site itself, or with ``--versioned`` the directory of the version of
+    *snapshot* in the versioned site, or the newest published version's when that one is not published yet (a
+    note says so)."""
+    if not config.versioned:
+        return site, ()
+    from generator.commands.versioned import published_versions
+
+    label, published = published_versions(snapshot, config)
     if not published:
         raise PortalError(
             f"The site directory {site} holds no versioned site (it has no versions.json), so there is nothing to "
             f"check it against. Publish a version first with `mcp-portal build --versioned --out {site}`."
         )
-    target = label if label in published else published[0]
-    report = compare(site / target, _read_tree(site / target), fresh, snapshot)
-    notes = () if target == label else (
+    if label in published:
+        return site / label, ()
+    note = (
         f"version {label} is not published in {site} yet, so it was compared with the newest published version, "
-        f"{target}; publish it with `mcp-portal build --versioned`",
-    )  # fmt: skip
-    return replace(report, warnings=tuple(warnings), notes=(*notes, *report.notes))
+        f"{published[0]}; publish it with `mcp-portal build --versioned`"
+    )
+    return site / published[0], (note,)
+
+
+def _fresh_build(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
+    """The files a build of *snapshot* would write (for ``--versioned``, into its version's directory), in memory."""
+    if not config.versioned:
+        return site_files(snapshot, config, jobs=config.jobs or usable_cpus())
+    from generator.commands.versioned import version_files
+
+    return version_files(snapshot, config, jobs=config.jobs or usable_cpus())
 
 
 def render(report: DriftReport, fmt: str) -> str:
@@ -232,10 +321,17 @@ def render_text(report: DriftReport) -> str:
         if report.kept
         else ""
     )
-    if report.status == "ok":
-        return (
-            f"The site in {report.site} is up to date: all {report.files_checked} files match a fresh build.\n" + kept
-        )
+    proofs = _proof_lines(report)
+    if not report.files:
+        if report.status == "ok":
+            head = f"The site in {report.site} is up to date: all {report.files_checked} files match a fresh build."
+        else:
+            head = (
+                f"Drift: all {report.files_checked} files of the site in {report.site} match a fresh build, but "
+                f"the server no longer answers every example the site shows as proven as it did."
+            )
+        tail = ["", "Build again with --prove to record what the server answers now."] if report.proof_drift else []
+        return "\n".join([head, *proofs, *tail]) + "\n" + kept
     lines = [f"Drift: the site in {report.site} differs from what `mcp-portal build` would write now."]
     if report.server_changed:
         lines += ["", "The server changed (the site's snapshot.json against the server now):"]
@@ -249,17 +345,33 @@ def render_text(report: DriftReport) -> str:
             "The tools, prompts and resources are unchanged: the difference comes from the files, "
             "the options or mcp-portal itself.",
         ]
+    if proofs:
+        lines += ["", *proofs]
     hand = set(report.hand_edited)
     lines += ["", "Files:"]
     for label, names in (("added", report.files.added), ("removed", report.files.removed),
                          ("changed", report.files.changed)):  # fmt: skip
         lines += [f"  {label}: {one_line(name)}{_why(label, name in hand)}" for name in names]
+    if report.invalid:
+        lines += ["", "Invalid (against the vendored schemas):", *(f"  {one_line(text)}" for text in report.invalid)]
     if report.notes:
         lines += ["", *(f"Note: {note}." for note in report.notes)]
     if kept:
         lines += ["", kept.rstrip("\n")]
     lines += ["", "Rebuild with `mcp-portal build` (same options) to bring the site up to date."]
     return "\n".join(lines) + "\n"
+
+
+def _proof_lines(report: DriftReport) -> list[str]:
+    """What ``check --prove`` found: one line per proven example that drifted, after a line that counts."""
+    if report.proofs_sent is None:
+        return []
+    if not report.proof_drift:
+        return [
+            f"Proven examples: all {report.proofs_sent} sent again are still accepted, with answers of the same shape."
+        ]
+    head = f"Proven examples: {len(report.proof_drift)} of {report.proofs_sent} sent again drifted on the server:"
+    return [head, *(f"  {line}" for line in report.proof_drift)]
 
 
 def _why(label: str, by_hand: bool) -> str:

@@ -1,7 +1,8 @@
 """The ``mcp-portal`` command line: parse, load config, call one function.
 
 Exit codes: 0 success; 1 an error with a one-paragraph message; 2 a usage error;
-3 ``check`` found drift; 4 ``diff --fail-on`` found such changes.
+3 ``check`` found drift; 4 ``diff --fail-on`` found such changes; 5 ``lint`` (or ``check --lint``)
+missed ``--min-score`` or ``--fail-on`` (when ``check`` finds drift too, 3 wins).
 Tracebacks are shown only with ``--debug``.  The parser and the options it turns into a
 configuration are in :mod:`generator.commands.arguments`; this module runs the commands.
 """
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from generator import heap
-from generator.commands.arguments import config_from_args, make_parser, reject_empty_options
+from generator.commands.arguments import config_from_args, diff_limits, make_parser, reject_empty_options
 from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
@@ -128,7 +129,7 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from generator.compare.changes import DIFF_EXIT
     from generator.compare.diff import diff
 
-    found = diff(_side(Path(args.old)), _side(Path(args.new)))
+    found = diff(_side(Path(args.old)), _side(Path(args.new)), diff_limits(args).max_snapshot_bytes)
     say(render(found, args.format), end="")
     return DIFF_EXIT if found.fails(args.fail_on) else 0
 
@@ -143,10 +144,15 @@ def _side(path: Path) -> Path:
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
+    from generator.commands import lint as linting
     from generator.commands.check import DRIFT_EXIT, check
     from generator.commands.check import render as render_report
 
     config = config_from_args(args)
+    gate = linting.gate_from_args(args)
+    rules = linting.rules_from_args(args, gate) if args.lint else ()
+    if not args.lint and (gate.min_score is not None or gate.fail_on or args.enable or args.disable):
+        raise UsageError("--min-score, --fail-on, --enable and --disable need --lint: check --lint --min-score 80.")
     if capped := usable_jobs(config.jobs)[1]:  # check renders the site too, with as many workers
         say(f"mcp-portal: {capped}", err=True)
     report = check(
@@ -161,16 +167,29 @@ def _cmd_check(args: argparse.Namespace) -> int:
         )
     for warning in report.warnings:
         say(f"warning: {one_line(warning)}", err=True)
-    say(render_report(report, args.format), end="")
-    return DRIFT_EXIT if report.status == "drift" else 0
+    if not args.lint:
+        say(render_report(report, args.format), end="")
+        return DRIFT_EXIT if report.status == "drift" else 0
+    linted = linting.lint_snapshot(report.snapshot, rules)
+    say(linting.with_drift(render_report(report, args.format), report.to_dict(), linted, args.format), end="")
+    code = linting.finish(linted, gate, say)
+    return DRIFT_EXIT if report.status == "drift" else code
+
+
+def _cmd_lint(args: argparse.Namespace) -> int:
+    from generator.commands.lint import run
+
+    return run(args, say)
 
 
 def _cmd_introspect(args: argparse.Namespace) -> int:
     from generator.commands.obtain import obtain_snapshot
+    from generator.model.proofs import proof_warnings
 
     snapshot, _ = obtain_snapshot(
         config_from_args(args), None, lenient=args.lenient, introspect_warnings=args.introspect_warnings
     )
+    args.introspect_warnings.extend(proof_warnings(snapshot.proofs))
     output = Path(args.output)
     try:
         # Renamed over the name: a watching build never sees half a snapshot, a symlink there is replaced.
@@ -187,6 +206,12 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
 
 def _cmd_build(args: argparse.Namespace) -> int:
     config = config_from_args(args)
+    if args.from_file and args.prove:
+        raise UsageError(
+            "--prove sends the pages' examples to the server, and --from builds from a snapshot file without "
+            "one. Prove while you take the snapshot (mcp-portal introspect --prove -o snapshot.json): a build "
+            "--from that file shows what the server answered."
+        )
     if args.watch_path and not args.watch:
         raise UsageError("--watch-path only applies with --watch, e.g. --watch --watch-path src/.")
     if args.watch:
@@ -319,6 +344,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
         Path(args.from_file) if args.from_file else None,
         lenient=getattr(args, "lenient", False),
         introspect_warnings=args.introspect_warnings,
+        prove=False,  # translators need what the server lists, not what it answers
     )
     directory = Path(config.translations_dir or "translations")
     existing = load_translations(directory if directory.is_dir() else None, [args.locale])
@@ -336,6 +362,8 @@ def _cmd_translations(args: argparse.Namespace) -> int:
 def _cmd_serve(args: argparse.Namespace) -> int:
     from generator.commands.serve import serve
 
+    # A process manager's stop ends the preview as Ctrl-C does: its temporary site and servers are removed.
+    signal.signal(signal.SIGTERM, _stop)
     if args.try_it:
         from generator.commands.try_serve import serve_try_it
 
@@ -373,13 +401,27 @@ def _cmd_versions(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_mcp(args: argparse.Namespace) -> int:
+    from generator.docs_server.server import serve_http, serve_stdio
+
+    if args.port is not None and not args.http:
+        raise UsageError("--port applies to --http; over stdio there is nothing to listen on. Add --http.")
+    if args.port is not None and not 0 <= args.port <= 65535:
+        raise UsageError(f"--port {args.port} is not a port; give 0 to 65535, e.g. --port 8001.")
+    if args.http:
+        return serve_http(args.site, 8001 if args.port is None else args.port)
+    return serve_stdio(args.site)
+
+
 COMMANDS = {
     "build": _cmd_build,
     "introspect": _cmd_introspect,
     "check": _cmd_check,
     "diff": _cmd_diff,
+    "lint": _cmd_lint,
     "translations": _cmd_translations,
     "serve": _cmd_serve,
+    "mcp": _cmd_mcp,
     "versions": _cmd_versions,
 }
 

@@ -13,6 +13,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from generator.config.portal import PortalConfig, ServerSpec
+from generator.config.registry import Registry
 from generator.demo import settings
 from generator.snapshot.snapshot import Snapshot
 
@@ -52,13 +53,16 @@ def demo_config(config: PortalConfig) -> PortalConfig:
     """*config* with the demo's own settings filled in where it leaves them unset.
 
     The demo declares its capabilities and API operations in tool ``_meta`` and ships the
-    OpenAPI document of its (fictional) HTTP API, so the demo portal shows every section.
+    OpenAPI document of its (fictional) HTTP API, so the demo portal shows every section; its registry
+    name and short description give it a ``server.json`` and a Server Card.
     """
+    registry = config.registry or Registry(name=settings.REGISTRY_NAME, description=settings.REGISTRY_DESCRIPTION)
     return replace(
         config,
         scope_meta_key=config.scope_meta_key or settings.CAPABILITY_META_KEY,
         openapi=config.openapi or str(settings.OPENAPI),
         operation_meta_key=config.operation_meta_key or settings.OPERATION_META_KEY,
+        registry=registry,
     )
 
 

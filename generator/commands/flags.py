@@ -65,6 +65,20 @@ HEADER = Flag(
     settings={"action": "append", "default": []},
 )
 
+ALLOW_LITERAL_SECRETS = Flag(
+    names=("--allow-literal-secrets",),
+    help="go on when --stdio, --url or --public holds what looks like a literal secret (it is masked in every output)",
+    reference=(
+        "go on when the server's command, URL or `public` value holds what looks like a secret written "
+        "literally (a value after `--api-key`, `--token`, `--password`, `--secret` and the like; `key=` or "
+        "`token=` in a query; a user name and password in a URL; a key in a known credential shape), "
+        "which is otherwise refused with exit 2. The value is still masked in every page, file and message "
+        "([security.md](security.md#literal-secrets))"
+    ),
+    usage="--allow-literal-secrets",
+    settings={"action": "store_true"},
+)
+
 FROM = Flag(
     names=("--from",),
     help="render offline from a snapshot file",
@@ -168,7 +182,8 @@ CHECK_FORMAT = Flag(
     reference=(
         'report format; `json` prints `{"status": "ok"\\|"drift", "tools": {"added", "removed", '
         '"changed"}, "prompts": {...}, "resources": {...}, "resource_templates": {...}, "files": '
-        '{"added", "removed", "changed"}, "hand_edited": [...], "kept": [...], "notes": [...]}`'
+        '{"added", "removed", "changed"}, "hand_edited": [...], "kept": [...], "notes": [...]}`, and with '
+        '`--prove` `"proofs": {"sent": N, "drift": [...]}`'
     ),
     usage="--format json",
     settings={"choices": ("text", "json"), "default": "text"},
@@ -239,6 +254,86 @@ PORT = Flag(
     reference="port (default 8000)",
     usage="--port 8080",
     settings={"type": int, "default": 8000},
+)
+
+LINT_FORMAT = Flag(
+    names=("--format",),
+    help="report format: text (a table), json, sarif (SARIF 2.1.0) or markdown (a PR comment); default text",
+    reference=(
+        "`text`: the score, a table of tools by dimension, every finding and how to fix it; `json`: "
+        '`{"format", "server", "score", "tool_quality", "coherence", "counts", "rules", "server_findings", '
+        '"tools": [{"name", "score", "dimensions", "findings": [{"rule", "severity", "dimension", "tool", '
+        '"field", "text", "message", "fix"}]}]}`; `sarif`: SARIF 2.1.0 for GitHub code scanning; `markdown`: '
+        "for a pull-request comment (server text in it cannot add links, images or `@mentions`)"
+    ),
+    usage="--format sarif",
+    settings={"choices": ("text", "json", "sarif", "markdown"), "default": "text"},
+)
+
+MIN_SCORE = Flag(
+    names=("--min-score",),
+    help="exit 5 when the server's score (0-100) is below N",
+    reference="exit 5 when the server's score (0 to 100) is below N",
+    usage="--min-score 80",
+    metavar="N",
+    settings={"type": int},
+)
+
+LINT_FAIL_ON = Flag(
+    names=("--fail-on",),
+    help="exit 5 when a finding of these rules (or of this severity: error, warning, note) is found",
+    reference=(
+        "exit 5 when a finding of one of these comma-separated rules is found; a severity (`error`, "
+        "`warning`, `note`) stands for every rule of that severity or worse. A rule named here runs even "
+        "when it is off by default"
+    ),
+    usage="--fail-on concise-injection,behaviour-contradicts-annotations",
+    metavar="RULE,...",
+)
+
+ENABLE = Flag(
+    names=("--enable",),
+    help="also run these rules, which are off by default (comma-separated)",
+    reference="also run these comma-separated rules, which are off by default ([docs/lint.md](lint.md#rules))",
+    usage="--enable purpose-restates-name",
+    metavar="RULE,...",
+)
+
+DISABLE = Flag(
+    names=("--disable",),
+    help="do not run these rules (comma-separated)",
+    reference="do not run these comma-separated rules",
+    usage="--disable errors-unstated,usage-missing",
+    metavar="RULE,...",
+)
+
+CHECK_LINT = Flag(
+    names=("--lint",),
+    help="also lint the server's tools (as mcp-portal lint does) and apply --min-score and --fail-on",
+    reference=(
+        "also lint the server's tools, as `mcp-portal lint` does, and print the report after the drift "
+        "report; with `--min-score` or `--fail-on`, exit 5 when the bar is missed (exit 3 when the site "
+        "drifted as well)"
+    ),
+    usage="--lint --min-score 80",
+    settings={"action": "store_true"},
+)
+MCP_HTTP = Flag(
+    names=("--http",),
+    help="serve Streamable HTTP on 127.0.0.1 (at /mcp) instead of stdio",
+    reference="serve Streamable HTTP at `http://127.0.0.1:PORT/mcp` instead of stdio; it listens on 127.0.0.1 only",
+    usage="--http --port 8001",
+    settings={"action": "store_true"},
+)
+
+MCP_PORT = Flag(
+    names=("--port",),
+    help="with --http, the port of 127.0.0.1 to listen on (default 8001; 0 picks a free one)",
+    reference=(
+        "with `--http`, the port of 127.0.0.1 to listen on (default 8001, beside `serve`'s 8000; 0 picks a free one)"
+    ),
+    usage="--port 8001",
+    settings={"type": int, "default": None},
 )
 
 VERSION = Flag(

@@ -23,6 +23,7 @@ def obtain_snapshot(
     lenient: bool = False,
     memory: ToolMemory | None = None,
     introspect_warnings: list[str] | None = None,
+    prove: bool | None = None,
 ) -> tuple[Snapshot, PortalConfig]:
     """The snapshot to build from: a file, the configured server, or the bundled demo.
 
@@ -30,9 +31,13 @@ def obtain_snapshot(
     failing; introspection's warnings are appended to *introspect_warnings* when given.  A
     snapshot file needs neither, and never imports the MCP SDK. *memory*: see
     :func:`~generator.snapshot.snapshot.load_snapshot`.
+
+    With *prove* (by default ``prove`` of *config*, and always for the bundled demo, whose read-only
+    tools are ours and answer from fixed data), the examples are then sent to the server and its
+    answers recorded (:func:`generator.commands.prove.prove`); its warnings join *introspect_warnings*.
     """
     if from_file is not None:
-        snapshot = load_snapshot(from_file, memory)
+        snapshot = load_snapshot(from_file, memory, max_bytes=config.limits.max_snapshot_bytes)
         if not config.connections and is_bundled_demo(snapshot):
             # A snapshot of the bundled demo renders as the live demo build does.
             config = demo_config(config)
@@ -40,10 +45,18 @@ def obtain_snapshot(
     # Imported here: the SDK takes a second to import, and offline builds never need it.
     from generator.connect.introspect import introspect_all
 
+    proving = config.prove or not config.connections if prove is None else prove
+    if config.prove_tools and not (config.prove or proving) and introspect_warnings is not None:
+        introspect_warnings.append("prove_tools has no effect without prove: add `prove: true` (or --prove)")
     with servers_to_document(config) as (specs, config):
         found = introspect_all(
             specs, config.limits, config.capability_version, lenient=lenient, warnings=introspect_warnings
         )
+        if proving:
+            from generator.commands.prove import prove as prove_examples
+
+            found_warnings = introspect_warnings if introspect_warnings is not None else []
+            return prove_examples(frozen(found), config, specs, found_warnings), config
         return frozen(found), config
 
 

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from generator.commands import flags
-from generator.config.option import BUILD, CHECK, INTROSPECT, TRANSLATIONS, VERSIONS, Flag, Option
+from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, LINT, TRANSLATIONS, VERSIONS, Flag, Option
 from generator.config.options import LIMITS, OPTIONS, regenerate
 
 Documented = Option | Flag
@@ -48,7 +48,16 @@ def _table(command: str, options: Sequence[Documented], extra: str = "") -> Call
     return table
 
 
-_SERVER = (flags.STDIO, flags.ENV, flags.URL, flags.HEADER, flags.PUBLIC, flags.FROM, flags.CONFIG)
+_SERVER = (
+    flags.STDIO,
+    flags.ENV,
+    flags.URL,
+    flags.HEADER,
+    flags.PUBLIC,
+    flags.ALLOW_LITERAL_SECRETS,
+    flags.FROM,
+    flags.CONFIG,
+)
 TABLES: dict[str, Callable[[], str]] = {
     "server": _table(BUILD, (*_SERVER, _setting("--capability-version"), flags.LENIENT, flags.DEBUG)),
     "cli-limits": _table(BUILD, LIMITS),
@@ -65,16 +74,22 @@ TABLES: dict[str, Callable[[], str]] = {
     "introspect": _table(INTROSPECT, (flags.SNAPSHOT_OUTPUT,)),
     "check": _table(
         CHECK,
-        (_setting("--out"), flags.CHECK_FORMAT),
+        (_setting("--out"), flags.CHECK_FORMAT, flags.CHECK_LINT),
         "| server, limit and site options | as for `build` | `--from snapshot.json --locales en,ru` |",
     ),
-    "diff": _table("diff", (flags.DIFF_FORMAT, flags.FAIL_ON)),
+    "diff": _table(DIFF, (flags.DIFF_FORMAT, flags.FAIL_ON, *(o for o in LIMITS if DIFF in o.commands))),
+    "lint": _table(
+        LINT,
+        (flags.LINT_FORMAT, flags.MIN_SCORE, flags.LINT_FAIL_ON, flags.ENABLE, flags.DISABLE),
+        "| server and limit options | as for `build` | `--from snapshot.json` |",
+    ),
     "translations": _table(TRANSLATIONS, (flags.LOCALE, _setting("--translations"), flags.TODO_OUTPUT)),
     "versions": _table(
         VERSIONS,
         (
             flags.VERSION,
             *(o for o in OPTIONS if o.cli and VERSIONS in o.commands),
+            *(o for o in LIMITS if VERSIONS in o.commands),
             flags.CONFIG,
             flags.VERSIONS_FORMAT,
         ),
@@ -85,6 +100,7 @@ TABLES: dict[str, Callable[[], str]] = {
         "| `--stdio`, `--env`, `--url`, `--header`, `--public`, `--config` | with `--try-it`: the server to call, "
         'as for `build` (default: the bundled demo) | `--try-it --stdio "uvx mcp-server-time"` |',
     ),
+    "mcp": _table("mcp", (flags.MCP_HTTP, flags.MCP_PORT, flags.DEBUG)),
 }
 """Each generated block of docs/cli.md: the command whose text is shown, and its options in order."""
 

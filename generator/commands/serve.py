@@ -19,7 +19,12 @@ it to:
 * only requests for the names it is bound to are answered (``Host``: ``localhost``,
   ``127.0.0.1``, ``[::1]``, the ``--host`` given or the bound address, with the port): a web page
   that points its own domain name at this address (DNS rebinding) gets ``421``;
-* requests are not logged, and nothing is cached, so a rebuild shows at once.
+* requests are not logged, and nothing is cached, so a rebuild shows at once;
+* a connection that says nothing for :data:`CONNECTION_TIMEOUT` seconds is closed, at most
+  :data:`MAX_CONNECTIONS` are served at once (one more is answered ``503`` and closed at once), and at
+  most :data:`MAX_CALLS` Try it calls run at once (the others wait their turn): a process on this
+  machine that opens thousands of half-open connections (slowloris) or fires calls in bursts
+  cannot stop the preview or make it reset connections.
 
 It is a preview for one person on their own machine, not a production server.
 """
@@ -34,6 +39,7 @@ import os
 import posixpath
 import re
 import sys
+import threading
 import urllib.parse
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -111,6 +117,14 @@ _HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^:\[\]]+)(?::([0-9]{1,5}))?")
 
 PROXY_BODY_LIMIT = 1024 * 1024
 """The largest Try it call the preview reads, in bytes."""
+CONNECTION_TIMEOUT = 10.0
+"""Seconds a connection may stay silent (while the preview waits for its request or its body) before it is closed."""
+MAX_CONNECTIONS = 64
+"""Connections served at once; one more is answered ``503 Service Unavailable`` and closed at once."""
+MAX_CALLS = 4
+"""Try it calls run at once (each may start a stdio server); the others wait for a turn, up to :data:`CALL_WAIT`."""
+CALL_WAIT = 60.0
+"""Seconds a Try it call waits for its turn before it is answered ``503``."""
 _CONNECT = re.compile(r"connect-src ([^;]*);")
 
 
@@ -222,6 +236,9 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         self.proxy = proxy
         super().__init__(*args, **kwargs)
 
+    timeout = CONNECTION_TIMEOUT
+    """Set on the connection's socket (:class:`socketserver.StreamRequestHandler`): a silent client is let go."""
+
     def version_string(self) -> str:
         """The ``Server`` header: no Python version."""
         return "mcp-portal-preview"
@@ -293,7 +310,15 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         port = address[1] if isinstance(address, tuple) else 0
         own = {f"http://{name}:{port}" for name in (*LOOPBACK_NAMES, _shown_address(self.given_host))}
         path = urllib.parse.urlsplit(self.path).path
-        status, text = self.proxy.reply(path, self.headers, body, own)
+        turns = getattr(self.server, "calls", None)
+        if turns is not None and not turns.acquire(timeout=CALL_WAIT):
+            self.send_error(HTTPStatus.SERVICE_UNAVAILABLE, "The preview is busy with other calls: try again")
+            return
+        try:
+            status, text = self.proxy.reply(path, self.headers, body, own)
+        finally:
+            if turns is not None:
+                turns.release()
         data = text.encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json" if status == 200 else "text/plain; charset=utf-8")
@@ -371,6 +396,49 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         return target == root or target.startswith(root.rstrip(os.sep) + os.sep)
 
 
+_BUSY_TEXT = b"The preview is serving too many connections at once: try again.\n"
+_BUSY = (
+    b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\nConnection: close\r\n"
+    + f"Content-Length: {len(_BUSY_TEXT)}\r\n\r\n".encode()
+    + _BUSY_TEXT
+)
+"""The whole answer to a connection past :data:`MAX_CONNECTIONS`, sent without reading its request."""
+
+
+class PreviewServer(ThreadingHTTPServer):
+    """A thread per connection, :data:`MAX_CONNECTIONS` at most, and :data:`MAX_CALLS` Try it calls at most."""
+
+    request_queue_size = 128
+    """The listen backlog (the standard library's is 5, so a burst of connections was reset)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self.calls = threading.BoundedSemaphore(MAX_CALLS)
+        super().__init__(*args, **kwargs)
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        """Serve *request* in a thread of its own, when fewer than :data:`MAX_CONNECTIONS` are served;
+        else answer ``503`` and close it at once, without a thread."""
+        if not self.connections.acquire(blocking=False):
+            with contextlib.suppress(OSError):
+                request.settimeout(1.0)
+                request.sendall(_BUSY)
+            self.shutdown_request(request)
+            return
+        try:
+            super().process_request(request, client_address)
+        except BaseException:
+            self.connections.release()
+            raise
+
+    def process_request_thread(self, request: Any, client_address: Any) -> None:
+        """Serve one connection, then give its place back."""
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self.connections.release()
+
+
 def make_server(
     directory: Path | str, host: str = "127.0.0.1", port: int = 8000, proxy: CallProxy | None = None
 ) -> ThreadingHTTPServer:
@@ -384,7 +452,7 @@ def make_server(
     policy = site_policy(root)
     handler = functools.partial(PreviewHandler, directory=str(root.resolve()), host=host, policy=policy, proxy=proxy)
     try:
-        return ThreadingHTTPServer((host, port), handler)
+        return PreviewServer((host, port), handler)
     except OSError as exc:
         raise PortalError(
             f"Cannot listen on {host}:{port} ({exc.strerror or exc}). Choose another port with --port."
@@ -401,6 +469,6 @@ def serve(
     if ":" in shown:
         shown = f"[{shown}]"
     message = f"Serving {directory} at http://{shown}:{bound_port}/{start} (Ctrl+C to stop)"
-    print(for_terminal(message), file=sys.stdout, flush=True)
-    with server, contextlib.suppress(KeyboardInterrupt):
+    with server, contextlib.suppress(KeyboardInterrupt):  # a stop from the moment the line is out is a clean end
+        print(for_terminal(message), file=sys.stdout, flush=True)
         server.serve_forever()

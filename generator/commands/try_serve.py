@@ -38,6 +38,7 @@ from generator.commands.obtain import servers_to_document
 from generator.commands.serve import serve
 from generator.config.portal import Limits, ServerSpec
 from generator.errors import UsageError
+from generator.jsonutil import RepeatedKey, loads_unique
 from generator.model.calls import is_loopback
 from generator.model.gather import gather
 from generator.model.try_it import PROXY_PATH
@@ -73,7 +74,11 @@ class TryItProxy:
         if spec is None:
             return 404, "No such endpoint in this preview.\n"
         try:
-            call = json.loads(body)
+            call = loads_unique(body)
+        except RepeatedKey:
+            return 400, "The call names a key twice in one object: JSON leaves which value counts.\n"
+        except RecursionError:  # Python's parser recurses per level: a body nested this deep is no call
+            return 400, "The call is nested too deeply to be a tool call.\n"
         except ValueError:
             return 400, "The call is not JSON.\n"
         name = call.get("name") if isinstance(call, dict) else None

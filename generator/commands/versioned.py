@@ -26,7 +26,7 @@ from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.history.kept import kept_snapshot, read_kept
 from generator.history.timeline import Release
-from generator.history.versions import MAX_VERSIONS_BYTES, VERSIONS, parse
+from generator.history.versions import MAX_VERSIONS_BYTES, VERSIONS, Version, parse
 from generator.publish.staging import Staging
 from generator.publish.versioned import check_layout, keep_version, slim_version
 from generator.render.versions import llms_full_pointer
@@ -88,8 +88,9 @@ def produce_versioned(
     label = version_label(snapshot, config)
     check_layout(Path(config.out), staging, versioned=True)
     versions, lighter = slimmed(plan(published(staging), label, snapshot, config, today()), config.full_versions)
+    load = loader(staging, config) if staging.previous else _nothing_kept
     with progress.stage("history", unit="versions") as advance:
-        history, releases = histories(versions, snapshot, loader(staging) if staging.previous else _nothing_kept)
+        history, releases = histories(versions, snapshot, load)
         advance(len(versions.versions))
     one = version_config(config, label)
     if cache is not None:
@@ -135,18 +136,28 @@ def _history_key(key: str, releases: tuple[Release, ...]) -> str:
     return digest.hexdigest()
 
 
-def version_files(
-    snapshot: Snapshot, config: PortalConfig, *, jobs: int = 1
-) -> tuple[dict[str, bytes], list[str], str, list[str]]:
-    """The files the version of *snapshot* would have in the versioned site of ``config.out``, built in memory
-    against the versions published there (for ``check --versioned``); also its warnings, its version, and the
-    versions published, newest first. Nothing is written to the site."""
+def _stored(config: PortalConfig) -> list[Version]:
+    """The versions published in ``config.out``, newest first (none when it holds no versioned site)."""
     out = Path(os.path.realpath(config.out))
     raw = read_kept(out, VERSIONS, MAX_VERSIONS_BYTES) if out.is_dir() else None
-    stored = parse(raw, str(Path(config.out) / VERSIONS)) if raw is not None else []
+    return parse(raw, str(Path(config.out) / VERSIONS)) if raw is not None else []
+
+
+def published_versions(snapshot: Snapshot, config: PortalConfig) -> tuple[str, list[str]]:
+    """The version a versioned build of *snapshot* would publish, and the versions ``config.out`` holds, newest
+    first (for ``check --versioned``, which compares that version's directory)."""
+    return version_label(snapshot, config), [v.label for v in _stored(config)]
+
+
+def version_files(snapshot: Snapshot, config: PortalConfig, *, jobs: int = 1) -> tuple[dict[str, bytes], list[str]]:
+    """The files the version of *snapshot* would have in the versioned site of ``config.out``, built in memory
+    against the versions published there (for ``check --versioned``), and its warnings. Nothing is written to
+    the site."""
+    out = Path(os.path.realpath(config.out))
     label = version_label(snapshot, config)
-    versions = plan(stored, label, snapshot, config, today())
-    history, _ = histories(versions, snapshot, functools.partial(kept_snapshot, out))
+    versions = plan(_stored(config), label, snapshot, config, today())
+    load = functools.partial(kept_snapshot, out, limit=config.limits.max_snapshot_bytes)
+    history, _ = histories(versions, snapshot, load)
     with tempfile.TemporaryDirectory(prefix="mcp-portal-version-") as tmp:
         made = produce(snapshot, version_config(config, label), Staging(Path(tmp)), jobs=jobs, history=history)
-        return staged_files(Path(tmp)), made.warnings, label, [v.label for v in stored]
+        return staged_files(Path(tmp)), made.warnings

@@ -18,7 +18,7 @@ from pathlib import Path
 from generator.commands.build import ThemeRenderer, build_inputs, catalogs_for, template_dir_of
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
-from generator.history.kept import kept_snapshot, read_kept
+from generator.history.kept import read_kept
 from generator.history.timeline import releases_of
 from generator.history.versions import MAX_VERSIONS_BYTES, VERSIONS, Version, parse
 from generator.model.gather import gather
@@ -79,13 +79,13 @@ def remove_version(config: PortalConfig, label: str) -> tuple[list[str], list[Ve
                 f"another version first, or delete the directory {out} yourself if the whole site may go."
             )
         remaining[:] = [v for v in stored if v.label != label]
-        load = loader(staging)
+        load = loader(staging, config)
         releases = releases_of([(v, functools.partial(load, v.label)) for v in reversed(remaining)])
         for version in remaining:
             keep_version(staging, version.label)
         newest = remaining[0]
         assert staging.previous is not None
-        snapshot = kept_snapshot(staging.previous, newest.label)
+        snapshot = load(newest.label)
         top = replace(config, locales=newest.locales, search=newest.search)
         made = gather(snapshot, top)
         renderer = ThemeRenderer().for_theme(template_dir_of(config))

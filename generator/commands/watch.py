@@ -18,7 +18,9 @@ uvicorn uses): a watch costs next to no CPU while it waits, and a change is seen
 :data:`SETTLE_MS` of the last write, in a tree of thousands of files as in one file
 (``bench/bench_watch.py`` measures it). A file is watched through its directory, since a file
 replaced whole (``introspect -o``, most editors) is a new inode that a watch of the file itself
-would miss; what else happens in that directory is filtered out (:func:`relevant`). Directories
+would miss; what else happens in that directory is filtered out (:func:`relevant`). A file named
+through a symbolic link is watched at both ends: the file the link leads to, and the link's own name,
+so a link pointed elsewhere, or replaced by a regular file, starts a build like any other change. Directories
 are watched with their subdirectories only when a watched path is a directory: a watch of a
 snapshot and a config file asks the OS for two directories, whatever lies below them. Changes
 that come together (an editor still writing, a ``git checkout``) start one build, once none has
@@ -95,11 +97,20 @@ def _resolved(path: Path) -> Path:
         return path.absolute()
 
 
+def _file_names(path: Path) -> tuple[Path, ...]:
+    """Where a watched file can change: its name in its (resolved) directory, and, when that name is a
+    symbolic link, the file it leads to now. The name itself is watched even when the link leads
+    elsewhere, so the link pointed somewhere else or replaced by a file is a change too."""
+    named = _resolved(path.parent) / path.name
+    target = _resolved(path)
+    return (named,) if target == named else (named, target)
+
+
 def relevant(watched: Watched) -> Callable[[object, str], bool]:
     """Whether a change the OS reports at a path concerns the build: the path is a watched file, or
     lies under a watched directory, and not under the output, the cache, a hidden entry or one of
     :data:`SKIPPED_NAMES` (the build's own writes must not start another build)."""
-    files = {str(_resolved(p)) for p in watched.paths if not p.is_dir()}
+    files = {str(name) for p in watched.paths if not p.is_dir() for name in _file_names(p)}
     folders = [str(_resolved(p)) for p in watched.paths if p.is_dir()]
     excluded = [str(p) for p in watched.excluded]
 
@@ -121,7 +132,7 @@ def roots(watched: Watched) -> list[str]:
     """The directories to ask the OS about: each watched directory, and each watched file's directory
     (the nearest that exists: a file not made yet appears there)."""
     found: list[str] = []
-    for path in map(_resolved, watched.paths):
+    for path in (name for p in watched.paths for name in ((_resolved(p),) if p.is_dir() else _file_names(p))):
         folder = path if path.is_dir() else path.parent
         while not folder.is_dir() and folder != folder.parent:
             folder = folder.parent
@@ -177,17 +188,19 @@ def next_change(watched: Watched, ready: Callable[[], None] = lambda: None) -> l
     raise AssertionError("watchfiles.watch ended without a change")  # it only ends on a stop event
 
 
-def _files_seen(watched: Watched) -> dict[str, tuple[int, int, int, int]]:
-    """(device, inode, size, modification time) of each watched path that is not a directory (zeros when absent)."""
-    seen: dict[str, tuple[int, int, int, int]] = {}
+def _files_seen(watched: Watched) -> dict[str, tuple[int, ...]]:
+    """(device, inode, size, modification time) of each watched path that is not a directory, and the
+    inode of the name itself (a symbolic link replaced is a change even when it leads to the same file);
+    zeros when absent."""
+    seen: dict[str, tuple[int, ...]] = {}
     for path in watched.paths:
         try:
-            info = path.stat()
+            info, name = path.stat(), path.lstat()
         except OSError:
-            seen[str(_resolved(path))] = (0, 0, 0, 0)
+            seen[str(_resolved(path))] = (0, 0, 0, 0, 0)
             continue
         if not stat.S_ISDIR(info.st_mode):
-            seen[str(_resolved(path))] = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+            seen[str(_resolved(path))] = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, name.st_ino)
     return seen
 
 

@@ -39,6 +39,7 @@ from generator.compare.changes import (
 )
 from generator.compare.items import item_changes
 from generator.compare.schemas import INPUT, OUTPUT, adder, schema_changes
+from generator.config.portal import Limits
 from generator.errors import PortalError
 from generator.jsonutil import json_equal
 from generator.snapshot.records import EndpointRecord
@@ -71,8 +72,9 @@ class DiffResult:
 # --------------------------------------------------------------------------- loading
 
 
-def load_side(path: Path) -> Snapshot:
-    """A snapshot from a snapshot file, or from a built site directory's ``snapshot.json``."""
+def load_side(path: Path, max_bytes: int = Limits.max_snapshot_bytes) -> Snapshot:
+    """A snapshot from a snapshot file, or from a built site directory's ``snapshot.json``, of at most
+    *max_bytes* (``limits.max_snapshot_bytes``)."""
     if path.is_dir():
         inner = path / "snapshot.json"
         if not inner.is_file():
@@ -80,10 +82,10 @@ def load_side(path: Path) -> Snapshot:
                 f"{path} is a directory without a snapshot.json, so it is not a site built by mcp-portal. "
                 f"Give a snapshot file or the directory a `mcp-portal build` wrote."
             )
-        return load_snapshot(inner)
+        return load_snapshot(inner, max_bytes=max_bytes)
     if not path.exists():
         raise PortalError(f"{path} does not exist. Give a snapshot file or a built site directory.")
-    return load_snapshot(path)
+    return load_snapshot(path, max_bytes=max_bytes)
 
 
 def _label(path: Path, snap: Snapshot) -> str:
@@ -92,9 +94,9 @@ def _label(path: Path, snap: Snapshot) -> str:
     return f"{path} ({name} {snap.capability_version}, {count} tool{'' if count == 1 else 's'})"
 
 
-def diff(old_path: Path, new_path: Path) -> DiffResult:
-    """Load both sides and classify every change."""
-    old, new = load_side(old_path), load_side(new_path)
+def diff(old_path: Path, new_path: Path, max_bytes: int = Limits.max_snapshot_bytes) -> DiffResult:
+    """Load both sides (each of at most *max_bytes*) and classify every change."""
+    old, new = load_side(old_path, max_bytes), load_side(new_path, max_bytes)
     return DiffResult(_label(old_path, old), _label(new_path, new), tuple(diff_snapshots(old, new)))
 
 

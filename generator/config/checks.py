@@ -8,6 +8,7 @@ line run the same checker, a value gets the same message wherever it was given.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -65,6 +66,21 @@ def url_problem(url: str) -> str | None:
     if not parts.hostname:
         return "it has no host"
     return None
+
+
+_HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+"""An HTTP field name (RFC 9110's ``token``): what any HTTP client refuses to send otherwise."""
+
+
+def header_name_problem(name: str) -> str | None:
+    """Why *name* cannot be sent as an HTTP header's name, or None when it can. (A value is checked once
+    its ``${VAR}`` references are expanded, on connecting: :mod:`generator.connect.session`.)"""
+    if _HEADER_NAME.fullmatch(name):
+        return None
+    return (
+        f"the header name {json.dumps(name)[:80]} is not a valid HTTP header name (letters, digits and "
+        f"!#$%&'*+-.^_`|~ only: no spaces, colons or other characters)"
+    )
 
 
 def text(value: Any, key: str, collect: Collector) -> str | None:

@@ -1,4 +1,5 @@
-"""The user's own files: YAML read without anchors or aliases, and files written by replacing their name.
+"""The user's own files: YAML read without anchors or aliases, files written by replacing their name,
+and files opened for reading only when they are regular files.
 
 Every YAML file mcp-portal reads from a user (``portal.yaml``, translations, overlays, theme
 catalogs, OpenAPI documents) goes through :class:`PlainLoader`, which refuses anchors (``&name``)
@@ -11,16 +12,21 @@ to-do list, a regenerated documentation page) goes through :func:`replace_file`:
 written to a new file in the same directory, which is then renamed over the name. The rename
 replaces whatever held the name, a symlink included, so a link planted at that name can never
 turn the write into one of the file it points to; a reader never sees half a file either.
+
+A file mcp-portal reads back on its own (the render cache's records, the signatures of the site
+last published) is opened by :func:`open_regular`: a FIFO planted at its name would otherwise make
+the ``open`` wait for a writer for ever, past every time bound, and a device could be read without end.
 """
 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import secrets
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import yaml
 
@@ -124,3 +130,24 @@ def _stream(path: Path, found: os.stat_result | None) -> int | None:
         return descriptor
     os.close(descriptor)
     return None
+
+
+def open_regular(path: Path, mode: str = "rb", *, follow: bool = True) -> BinaryIO:
+    """*path* open in binary *mode* (``rb``, or ``wb``: created or truncated) when it is a regular file;
+    :class:`OSError` otherwise, at once.
+
+    The file is opened with ``O_NONBLOCK``, so a FIFO (with no writer, or no reader) or a device never
+    makes the ``open`` wait, and anything but a regular file is refused on the open descriptor (so a
+    name swapped meanwhile cannot slip one in). With *follow* false a symbolic link at *path* is refused.
+    """
+    access = os.O_WRONLY | os.O_CREAT | os.O_TRUNC if mode == "wb" else os.O_RDONLY
+    flags = access | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC | (0 if follow else os.O_NOFOLLOW)
+    descriptor = os.open(path, flags, 0o666)
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(errno.EINVAL, "not a regular file", str(path))
+        os.set_blocking(descriptor, True)
+        return open(descriptor, "wb" if mode == "wb" else "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise

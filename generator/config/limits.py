@@ -7,7 +7,7 @@ Part of the single table of settings in :mod:`generator.config.options` (which r
 from __future__ import annotations
 
 from generator.config import checks
-from generator.config.option import SERVER_COMMANDS, SITE_COMMANDS, Option
+from generator.config.option import BUILD, CHECK, DIFF, SERVER_COMMANDS, SITE_COMMANDS, TRANSLATIONS, VERSIONS, Option
 
 LIMITS: tuple[Option, ...] = (
     Option(
@@ -37,6 +37,23 @@ LIMITS: tuple[Option, ...] = (
             "endpoints run side by side, each with its own budget)"
         ),
         usage="--total-timeout 60",
+        metavar="SECONDS",
+        commands=SERVER_COMMANDS,
+    ),
+    Option(
+        key="limits.prove_timeout",
+        field="prove_timeout",
+        default=60.0,
+        type_doc="positive number",
+        meaning="seconds `--prove` may spend calling one endpoint, connection included; what was not proven "
+        "by then is left unproven, with a warning",
+        check=checks.seconds,
+        cli="--prove-timeout",
+        reference=(
+            "seconds `--prove` may spend calling one endpoint, connection included (default 60); each call "
+            "is also bound by `--request-timeout`, and what was not proven in time is left unproven, with a warning"
+        ),
+        usage="--prove-timeout 20",
         metavar="SECONDS",
         commands=SERVER_COMMANDS,
     ),
@@ -146,6 +163,26 @@ LIMITS: tuple[Option, ...] = (
         usage="--max-render-seconds 300",
         metavar="SECONDS",
         commands=SITE_COMMANDS,
+    ),
+    Option(
+        key="limits.max_snapshot_bytes",
+        field="max_snapshot_bytes",
+        default=134217728,
+        type_doc="positive whole number",
+        meaning="bytes of one snapshot file read (`--from`, `previous`, each side of `diff`, a site's "
+        "`snapshot.json` in `check`, each version's in a versioned site); a larger one is refused before it is "
+        "read",
+        check=checks.count,
+        cli="--max-snapshot-bytes",
+        reference=(
+            "bytes of one snapshot file read: `--from`, `--previous`, each side of `diff`, the site's "
+            "`snapshot.json` in `check`, each kept version's `snapshot.json` in a versioned site; a larger one is "
+            "refused before it is read, with an error naming this "
+            "option (default 134217728, 128 MiB)"
+        ),
+        usage="--max-snapshot-bytes 536870912",
+        metavar="BYTES",
+        commands=(BUILD, CHECK, TRANSLATIONS, DIFF, VERSIONS),
     ),
 )
 """The bounds on what one server can cost a build (``limits:``), one option each."""

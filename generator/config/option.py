@@ -18,12 +18,13 @@ from generator.config.checks import Collector
 Check = Callable[[Any, str, Collector], Any]
 """A value checker from :mod:`generator.config.checks`: (raw value, name shown, collector) -> value or None."""
 
-BUILD, CHECK, INTROSPECT, TRANSLATIONS, SERVE = "build", "check", "introspect", "translations", "serve"
+BUILD, CHECK, INTROSPECT, TRANSLATIONS, SERVE, DIFF = "build", "check", "introspect", "translations", "serve", "diff"
 VERSIONS = "versions"
 """``versions remove``, which writes a versioned site's top level again."""
 SITE_COMMANDS = (BUILD, CHECK)
 """The commands that render a site; the others only read a server."""
-SERVER_COMMANDS = (BUILD, CHECK, INTROSPECT, TRANSLATIONS)
+LINT = "lint"
+SERVER_COMMANDS = (BUILD, CHECK, INTROSPECT, TRANSLATIONS, LINT)
 """The commands that can connect to a server."""
 
 

@@ -18,9 +18,12 @@ from pathlib import Path
 from typing import Any
 
 from generator.config import checks
+from generator.config.features import FEATURES
 from generator.config.files import replace_file
 from generator.config.limits import LIMITS as LIMITS
-from generator.config.option import BUILD, CHECK, SERVE, SERVER_COMMANDS, TRANSLATIONS, VERSIONS, Option
+from generator.config.option import BUILD, CHECK, SERVER_COMMANDS, TRANSLATIONS, VERSIONS, Option
+from generator.config.registry import REGISTRY
+from generator.config.versioning import VERSIONING
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -146,6 +149,16 @@ OPTIONS: tuple[Option, ...] = (
         cli_doc="one option per limit",
     ),
     Option(
+        key="registry",
+        field="registry",
+        default=None,
+        type_doc="mapping of strings",
+        meaning="what registries need to know of the server that it does not say: its reverse-DNS name, a short "
+        "description, its repository and package (`server.json`, the Server Card)",
+        default_doc="see [`registry`](#registry)",
+        cli_doc="none",
+    ),
+    Option(
         key="templates",
         field="template_dir",
         default=None,
@@ -195,46 +208,7 @@ OPTIONS: tuple[Option, ...] = (
         usage="--no-search",
         negated=True,
     ),
-    Option(
-        key="try_it",
-        field="try_it",
-        default=False,
-        type_doc="`true` / `false`",
-        meaning="add a Try it panel to the pages of read-only tools on https (or loopback) HTTP endpoints",
-        check=checks.flag,
-        cli="--try-it",
-        reference=(
-            "add a Try it panel to the page of each tool declared `readOnlyHint: true` (and each one named in "
-            "`try_it_tools`) that an HTTP endpoint at an `https://` address, or a loopback `http://` one, "
-            "offers; the server must allow the site's origin (CORS) "
-            "([docs/site.md](site.md#try-it-calling-a-tool-from-its-page))"
-        ),
-        usage="--try-it",
-        commands=(BUILD, CHECK, SERVE),
-        references={
-            SERVE: "build a preview of the portal from the server (the bundled demo by default) with the Try it panel "
-            "on every endpoint, stdio included, calling through this preview's own proxy "
-            "([docs/site.md](site.md#trying-locally-serve---try-it))"
-        },
-        helps={SERVE: "preview the portal with the Try it panel on every endpoint, through a local proxy"},
-    ),
-    Option(
-        key="try_it_tools",
-        field="try_it_tools",
-        default=(),
-        type_doc="list of tool names",
-        meaning="tools not declared read-only that also get the Try it panel, behind a confirmation",
-        check=checks.names,
-        cli="--try-it-tools",
-        reference=(
-            "tools not declared read-only that also get the Try it panel (with `--try-it`); the panel asks the "
-            "reader to confirm what the server declares (writes, destructive, open world) before it sends"
-        ),
-        usage="--try-it-tools file_defect,delete_document",
-        metavar="NAME,...",
-        commands=(BUILD, CHECK, SERVE),
-        default_doc="none",
-    ),
+    *FEATURES,
     Option(
         key="overlays",
         field="overlays_dir",
@@ -336,55 +310,7 @@ OPTIONS: tuple[Option, ...] = (
         commands=(BUILD,),
         negated=True,
     ),
-    Option(
-        key="versioned",
-        field="versioned",
-        default=False,
-        type_doc="`true` / `false`",
-        meaning="publish into OUT/<version>/, keeping every version already there, with a version switcher",
-        check=checks.flag,
-        cli="--versioned",
-        reference=(
-            "publish into `OUT/<version>/` (the server's version, or `--version-label`), keeping every version "
-            "already in `OUT` byte for byte, with `versions.json`, `latest/`, a version switcher on every page "
-            "and each tool's timeline ([docs/site.md](site.md#versioned-sites))"
-        ),
-        usage="--versioned",
-    ),
-    Option(
-        key="full_versions",
-        field="full_versions",
-        default=None,
-        type_doc="positive whole number",
-        meaning="in a versioned site, only the N newest versions keep their search index and llms-full.txt",
-        check=checks.count,
-        cli="--full-versions",
-        reference=(
-            "with `--versioned`: only the N newest versions keep their search index and `llms-full.txt`; older "
-            "ones lose them (their pages, twins and `llms.txt` stay byte for byte), to keep a large site under "
-            "its host's size limit ([docs/site.md](site.md#versioned-sites))"
-        ),
-        usage="--full-versions 2",
-        metavar="N",
-        commands=(BUILD,),
-        default_doc="every version",
-    ),
-    Option(
-        key="",
-        field="version_label",
-        default=None,
-        type_doc="version label",
-        meaning="the version a versioned build publishes, instead of the server's version",
-        check=checks.version_label,
-        cli="--version-label",
-        reference=(
-            "with `--versioned`: the version to publish as, instead of the server's `serverInfo.version` (one path "
-            "segment of letters, digits and `. _ + -`)"
-        ),
-        usage="--version-label 2.5.0",
-        metavar="LABEL",
-        example="2.5.0",
-    ),
+    *VERSIONING,
     Option(
         key="",
         field="previous",
@@ -443,7 +369,14 @@ def limits_table() -> str:
     return "\n".join(rows)
 
 
-TABLES: dict[str, Callable[[], str]] = {"keys": keys_table, "limits": limits_table}
+def registry_table() -> str:
+    """The table of the ``registry`` section."""
+    rows = ["| key | meaning | type |", "| --- | --- | --- |"]
+    rows += [f"| `{o.name}` | {o.meaning} | {o.type_doc} |" for o in REGISTRY]
+    return "\n".join(rows)
+
+
+TABLES: dict[str, Callable[[], str]] = {"keys": keys_table, "limits": limits_table, "registry": registry_table}
 """Generated blocks of the reference, each between ``<!-- options:NAME -->`` and ``<!-- /options:NAME -->``."""
 
 

@@ -16,11 +16,13 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from generator.config.checks import URL_EXAMPLE, Collector, url_problem
+from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
 from generator.config.files import load_yaml, yaml_problem
+from generator.config.literal_secrets import LiteralSecret, advice, in_command, in_url, masked
 from generator.config.option import from_file
 from generator.config.options import FILE_KEYS, LIMITS, OPTIONS, default
-from generator.errors import ConfigError
+from generator.config.registry import Registry, load_registry
+from generator.errors import ConfigError, UsageError
 
 DEFAULT_LOCALES: tuple[str, ...] = default("locales")
 
@@ -31,6 +33,7 @@ class Limits:
 
     request_timeout: float = default("limits.request_timeout")
     total_timeout: float = default("limits.total_timeout")
+    prove_timeout: float = default("limits.prove_timeout")
     max_pages: int = default("limits.max_pages")
     max_tools: int = default("limits.max_tools")
     max_reply_bytes: int = default("limits.max_reply_bytes")
@@ -38,6 +41,7 @@ class Limits:
     max_schema_bytes: int = default("limits.max_schema_bytes")
     max_schema_depth: int = default("limits.max_schema_depth")
     max_render_seconds: float = default("limits.max_render_seconds")
+    max_snapshot_bytes: int = default("limits.max_snapshot_bytes")
 
 
 _TEMPLATE = re.compile(r"(?:[A-Za-z][A-Za-z0-9-]* )?(?:\$\{[A-Za-z_][A-Za-z0-9_]*\})+")
@@ -69,26 +73,45 @@ class ServerSpec:
     """The product profile this endpoint serves (``full``, ``readonly``...); defaults to the name."""
     public: str | None = None
     """The address readers use, when it differs from the one we connect to (a public URL, a packaged command)."""
+    literal_secrets: tuple[LiteralSecret, ...] = ()
+    """Likely secrets written literally in the command, URL or ``public``, kept because the user said
+    ``--allow-literal-secrets``: masked wherever the endpoint is shown (:mod:`generator.config.literal_secrets`)."""
 
     @property
     def transport(self) -> str:
         return "streamable-http" if self.url else "stdio"
 
     def describe(self) -> str:
-        """A safe, human description (no header values, no expanded variables)."""
+        """A safe, human description (no header values, no expanded variables, no literal secrets)."""
         if self.url:
-            where = f"the server at {_strip_credentials(self.url)}"
+            where = f"the server at {masked(_strip_credentials(self.url), self.literal_secrets)}"
         else:
-            where = f"the server started by `{self.label or shlex.join(self.command)}`"
+            where = f"the server started by `{self.label or self._shown(self.command)}`"
         return where if self.name == "default" else f"{where} (endpoint `{self.name}`)"
 
     def public_endpoint(self) -> str:
         """What the snapshot records as the endpoint: never a secret."""
         if self.public:
-            return _strip_credentials(self.public) if self.url else self.public
+            if self.url:
+                return masked(_strip_credentials(self.public), self.literal_secrets)
+            return self._shown(tuple(shlex.split(self.public))) if self.literal_secrets else self.public
         if self.url:
-            return _strip_credentials(self.url)
-        return self.label or shlex.join(self.command)
+            return masked(_strip_credentials(self.url), self.literal_secrets)
+        return self.label or self._shown(self.command)
+
+    def _shown(self, words: tuple[str, ...]) -> str:
+        """*words* as one command line, each literal secret replaced by how pages show it."""
+        return shlex.join(masked(word, self.literal_secrets) for word in words)
+
+    def find_literal_secrets(self, where: dict[str, str]) -> tuple[LiteralSecret, ...]:
+        """Likely secrets in the command, URL and ``public`` value; *where* names each (``stdio``,
+        ``url``, ``public``) as the user wrote it (``--stdio``, ```server.url` in portal.yaml``)."""
+        found = in_url(self.url, where["url"]) if self.url else in_command(self.command, where["stdio"])
+        if self.public and self.url:
+            found += in_url(self.public, where["public"])
+        elif self.public:
+            found += in_command(tuple(shlex.split(self.public)), where["public"])
+        return tuple(found)
 
     def auth_template(self) -> tuple[tuple[str, str | None], ...]:
         """Header names with their value templates (``Bearer ${TOKEN}``); None where the value may hold a secret.
@@ -128,8 +151,16 @@ class PortalConfig:
     """Offer the Try it panel on tool pages (``try_it``, ``--try-it``; :mod:`generator.model.try_it`)."""
     try_it_tools: tuple[str, ...] = default("try_it_tools")
     """Tools not declared read-only that get the panel too, behind a confirmation."""
+    lint_page: bool = default("lint_page")
+    """Add the "Agent readiness" page (``lint_page``, ``--lint-page``; :mod:`generator.quality`)."""
     try_it_proxy: bool = False
     """Panels call ``serve --try-it``'s proxy, on every endpoint (set by that command; no option, no key)."""
+    prove: bool = default("prove")
+    """Send the examples to the server and show its answers (``--prove``; :mod:`generator.commands.prove`)."""
+    prove_tools: tuple[str, ...] = default("prove_tools")
+    """Tools not declared read-only that ``prove`` calls too (never one declared destructive)."""
+    registry: Registry = field(default_factory=Registry)
+    """What registries need that the server does not say (``registry:``; :mod:`generator.model.discovery`)."""
     search: bool = default("search")
     """Build the Pagefind search index (``--no-search`` or ``search: false`` skips it)."""
     translations_dir: str | None = None
@@ -163,6 +194,28 @@ class PortalConfig:
         """A copy with the given fields replaced (CLI options win over the file)."""
         return replace(self, **{k: v for k, v in changes.items() if v is not None})
 
+    def without_literal_secrets(self, *, allowed: bool, from_cli: bool) -> PortalConfig:
+        """This configuration once no endpoint holds a literal secret: a :class:`UsageError` naming what was
+        found (never its value) and how to pass it instead, or, when *allowed*, each endpoint with the
+        secrets it holds recorded, so that they are masked wherever it is shown."""
+        kept: list[ServerSpec] = []
+        for i, spec in enumerate(self.connections):
+            found = spec.find_literal_secrets(_where(i, from_cli=from_cli, endpoints=bool(self.endpoints)))
+            if found and not allowed:
+                raise UsageError(advice(list(found), stdio=not spec.url))
+            kept.append(replace(spec, literal_secrets=found))
+        if self.endpoints:
+            return replace(self, endpoints=tuple(kept))
+        return replace(self, server=kept[0]) if kept else self
+
+
+def _where(index: int, *, from_cli: bool, endpoints: bool) -> dict[str, str]:
+    """How a message names an endpoint's ``stdio``, ``url`` and ``public`` values: as options, or as keys."""
+    if from_cli:
+        return {key: f"--{key}" for key in ("stdio", "url", "public")}
+    prefix = f"endpoints[{index}]" if endpoints else "server"
+    return {key: f"`{prefix}.{key}` of the configuration" for key in ("stdio", "url", "public")}
+
 
 def _strip_credentials(url: str) -> str:
     """*url* without userinfo, query and fragment. Never raises: the URL may still hold ``${PORT}``."""
@@ -181,6 +234,24 @@ _ENDPOINT_KEYS = _SERVER_KEYS | {"name", "profile"}
 _TRANSPORTS = {"stdio", "streamable-http"}
 
 
+def _headers(raw: Any, collect: Collector, key: str) -> list[tuple[str, str]]:
+    """An entry's ``headers`` mapping as (name, value) pairs; problems are collected under *key*."""
+    headers: list[tuple[str, str]] = []
+    if not isinstance(raw, dict):
+        collect.add(f"{key}.headers", "must be a mapping of header name to value")
+        return headers
+    for name, value in raw.items():
+        if not isinstance(value, str):
+            collect.add(f"{key}.headers.{name}", "must be a string (use ${VAR} for secrets)")
+            continue
+        problem = header_name_problem(str(name))
+        if problem:
+            collect.add(f"{key}.headers", f"cannot be sent: {problem}")
+            continue
+        headers.append((str(name), value))
+    return headers
+
+
 def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str] = _SERVER_KEYS) -> ServerSpec | None:
     """One server or endpoint entry; problems are collected under *key*."""
     if not isinstance(data, dict):
@@ -195,16 +266,7 @@ def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str
     if not isinstance(env, list) or not all(isinstance(e, str) and e for e in env):
         collect.add(f"{key}.env", "must be a list of environment variable names")
         env = []
-    headers_raw = data.get("headers") or {}
-    headers: list[tuple[str, str]] = []
-    if not isinstance(headers_raw, dict):
-        collect.add(f"{key}.headers", "must be a mapping of header name to value")
-    else:
-        for name, value in headers_raw.items():
-            if not isinstance(value, str):
-                collect.add(f"{key}.headers.{name}", "must be a string (use ${VAR} for secrets)")
-                continue
-            headers.append((str(name), value))
+    headers = _headers(data.get("headers") or {}, collect, key)
     transport = data.get("transport")
     expected = "stdio" if stdio is not None else "streamable-http"
     if transport is not None and transport != expected:
@@ -320,6 +382,8 @@ def _changes(data: dict[str, Any], collect: Collector) -> dict[str, Any]:
             collect.add("server", "and `endpoints` cannot both be given: list the server as one of the endpoints")
     if "limits" in data:
         changes["limits"] = _limits(data["limits"], collect)
+    if "registry" in data:
+        changes["registry"] = load_registry(data["registry"], collect)
     return changes
 
 

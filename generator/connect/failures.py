@@ -72,13 +72,21 @@ _FRAME = re.compile(r"\s+at |\s*File \"|\s+\^|\s{4}|\s*Traceback \(|\s*\.\.\. \d
 """A line of a stack trace (JavaScript ``    at f (x.js:1:2)``, Python ``  File "x.py"``, Java
 ``... 3 more``), as opposed to the line that says what went wrong."""
 
+_CAUSE = re.compile(
+    r"(?:panic: |fatal error: |Exception in thread |Uncaught |[A-Za-z_$][\w$.]*(?:Error|Exception)(?: \[[\w-]+\])?: )"
+)
+"""A line that says why a program died: Go's ``panic: ...`` and ``fatal error: ...``, Java's ``Exception in
+thread ...``, and the ``TypeError: ...`` or ``Error [ERR_X]: ...`` line of a JavaScript or Python error."""
+
 _TAIL_BYTES = 65_536
 """How much of the end of the server's stderr is read: its last words, not a whole day of logs."""
 
 
 def stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
-    """The last lines the server wrote to stderr: often the real reason it died. When those are stack
-    frames, the error line above them (Node prints ``Error: ...`` first, then the frames) leads."""
+    """The last lines the server wrote to stderr: often the real reason it died. A crash report leads
+    with the line that names its cause (:func:`_cause`: Go's ``panic: ...``, Node's ``Error: ...``, the
+    last line of a Python traceback), then the last lines; otherwise, when those are stack frames, the
+    line above them leads."""
     if log is None:
         return ""
     try:
@@ -91,12 +99,27 @@ def stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
     if not lines:
         return ""
     last = lines[-3:]
-    if all(_FRAME.match(line) for line in last):
+    cause = _cause(lines)
+    if cause is not None:
+        last = lines[cause:] if cause >= len(lines) - 3 else [lines[cause], "…", *last]
+    elif all(_FRAME.match(line) for line in last):
         error = next((line for line in reversed(lines[:-3]) if not _FRAME.match(line)), None)
         if error is not None:
             last = [error, "…", *last]
-    tail = " | ".join(line[:200] for line in last)
+    tail = " | ".join(line.strip()[:200] for line in last)
     return f" The server's last words on stderr: {redactor.redact(tail)!s}"
+
+
+def _cause(lines: list[str]) -> int | None:
+    """The index of the line that names why the program died, in the last crash report among *lines*: the
+    last line :data:`_CAUSE` matches, or the exception line closing a Python traceback (the first line
+    after ``Traceback (most recent call last):`` that is not indented). None when there is no such line."""
+    for index in range(len(lines) - 1, -1, -1):
+        if _CAUSE.match(lines[index]):
+            return index
+        if lines[index].startswith("Traceback (most recent call last):"):
+            return next((i for i in range(index + 1, len(lines)) if not lines[i][:1].isspace()), None)
+    return None
 
 
 def explain(exc: BaseException, spec: ServerSpec, progress: Underway, limits: Limits) -> str:

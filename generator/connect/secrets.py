@@ -137,6 +137,18 @@ class Redactor:
             self._pattern = re.compile("|".join(re.escape(s) for s in ordered))
         return self._pattern.sub(MASK, text)
 
+    def redact_json(self, value: object) -> object:
+        """*value*, plain JSON from a server, with every string in it (keys included) :meth:`redact`-ed."""
+        if not self.secrets:
+            return value
+        if isinstance(value, str):
+            return self.redact(value)
+        if isinstance(value, list):
+            return [self.redact_json(item) for item in value]
+        if isinstance(value, dict):
+            return {self.redact(str(key)): self.redact_json(item) for key, item in value.items()}
+        return value
+
 
 _SESSION: ContextVar[Redactor | None] = ContextVar("mcp_portal_redactor", default=None)
 

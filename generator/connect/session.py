@@ -197,6 +197,7 @@ def open_client(
     tap: RawTools,
 ) -> Client:
     """The SDK client for *spec* (not yet connected); every secret it will send is registered with *redactor*."""
+    redactor.add(secret.value for secret in spec.literal_secrets)  # kept by --allow-literal-secrets
     if spec.url:
         headers = {name: _header_value(name, value, redactor) for name, value in spec.headers}
         url = _server_url(spec, spec.url, redactor)

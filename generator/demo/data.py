@@ -19,6 +19,10 @@ REFERENCE_NOW = datetime(2026, 9, 3, 10, 15, tzinfo=UTC)
 #: Namespace for every identifier the demo derives with ``uuid5``.
 NAMESPACE = UUID("6f1c9a52-3d4e-5b7a-9c0d-1e2f3a4b5c6d")
 
+#: The cursor the ``query_research_conversations`` schema shows as an example: the shape of a cursor, not
+#: one of any workspace's pages, so the server refuses it (a documented example that does not work as is).
+SAMPLE_CURSOR = UUID("9c8b7a6d-5e4f-4a3b-8c2d-1e0f9a8b7c6d")
+
 #: Base URL of the fictional product.
 WEBSITE_URL = "https://teamspace.example/"
 

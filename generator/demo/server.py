@@ -32,8 +32,9 @@ from starlette.routing import BaseRoute, Route
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from generator.demo import data
+from generator.demo.behaviour import Behaviour, add_behaviour_options, handshake_only_stdin
 from generator.demo.settings import DEFAULT_HOST, DEFAULT_PORT, SERVER_NAME
-from generator.demo.tools import build_tools
+from generator.demo.tools import TOOL_SPECS, build_tools
 
 SERVER_TITLE = "Teamspace (demo)"
 SERVER_VERSION = "2.4.0"
@@ -121,8 +122,10 @@ def document_summary(document_id: str) -> str:
     )
 
 
-def build_server(profile: str = "full", *, log_level: LogLevel = "WARNING") -> MCPServer[Any]:
-    """Build the demo server for ``profile`` (a key of :data:`PROFILES`)."""
+def build_server(
+    profile: str = "full", *, log_level: LogLevel = "WARNING", behaviour: Behaviour | None = None
+) -> MCPServer[Any]:
+    """Build the demo server for ``profile`` (a key of :data:`PROFILES`), with the opt-in *behaviour*."""
     if profile not in PROFILES:
         raise ValueError(f"unknown profile {profile!r}; expected one of {sorted(PROFILES)}")
     server: MCPServer[Any] = MCPServer(
@@ -134,6 +137,7 @@ def build_server(profile: str = "full", *, log_level: LogLevel = "WARNING") -> M
         version=SERVER_VERSION,
         tools=build_tools(read_only=profile == "readonly"),
         log_level=log_level,
+        middleware=(behaviour or Behaviour()).middleware(),
     )
     server.prompt(
         name="triage_defect",
@@ -171,6 +175,7 @@ def build_http_app(
     log_level: LogLevel = "WARNING",
     cors_origins: Sequence[str] = (),
     token: str | None = None,
+    behaviour: Behaviour | None = None,
 ) -> Starlette:
     """Return one ASGI app serving every profile at its :data:`PROFILES` path.
 
@@ -191,7 +196,7 @@ def build_http_app(
     managers: list[StreamableHTTPSessionManager] = []
     security = _security(host, cors_origins) if cors_origins else None
     for profile, path in PROFILES.items():
-        server = build_server(profile, log_level=log_level)
+        server = build_server(profile, log_level=log_level, behaviour=behaviour)
         sub_app = server.streamable_http_app(streamable_http_path=path, host=host, transport_security=security)
         managers.append(server.session_manager)
         for route in sub_app.routes:
@@ -291,6 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --http, require Authorization: Bearer <the value of the environment variable NAME> on every "
         "request to a profile (the token is read from the environment so that it never shows in a process list)",
     )
+    add_behaviour_options(parser)
     parser.add_argument(
         "--log-level",
         choices=["debug", "info", "warning", "error"],
@@ -304,8 +310,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the demo server; return the process exit status."""
     args = build_parser().parse_args(argv)
     level: LogLevel = args.log_level.upper()
+    behaviour = Behaviour.from_options(args, tuple((s.fn.__name__, s.component) for s in TOOL_SPECS if s.component))
     if not args.http:
-        build_server(args.profile, log_level=level).run("stdio")
+        if args.handshake_only:
+            handshake_only_stdin()
+        build_server(args.profile, log_level=level, behaviour=behaviour).run("stdio")
         return 0
 
     import uvicorn
@@ -323,7 +332,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not token:
             print(f"--token-env {args.token_env}: that environment variable is empty or not set.", file=sys.stderr)
             return 2
-    app = build_http_app(args.host, log_level=level, cors_origins=args.cors_origin, token=token)
+    app = build_http_app(args.host, log_level=level, cors_origins=args.cors_origin, token=token, behaviour=behaviour)
     for profile, path in PROFILES.items():
         print(f"{profile}: http://{args.host}:{args.port}{path}", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)

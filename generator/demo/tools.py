@@ -51,6 +51,7 @@ async def search_chat(
         Field(
             min_length=1,
             description="Words to look for; a message matches when it contains any of them (any case).",
+            examples=["search timeout"],
         ),
     ],
     chat: Annotated[
@@ -121,7 +122,10 @@ async def query_research_conversations(
     workspace_id: Annotated[UUID, Field(description="Workspace whose research conversations to list.")],
     cursor: Annotated[
         UUID | None,
-        Field(description="The next_cursor of the previous page; omit to start from the newest."),
+        Field(
+            description="The next_cursor of the previous page; omit to start from the newest.",
+            examples=[data.SAMPLE_CURSOR],
+        ),
     ] = None,
     limit: Annotated[int, Field(ge=1, le=25, description="Maximum number of conversations per page.")] = 10,
 ) -> ResearchConversationPage:
@@ -264,6 +268,8 @@ class ToolSpec:
     forbid_extra_arguments: bool = False
     capability: str | None = None
     operation: str | None = None
+    component: str | None = None
+    """The workspace component the tool needs (``--maintenance`` refuses its calls; see generator.demo.behaviour)."""
 
     @property
     def read_only(self) -> bool:
@@ -272,7 +278,14 @@ class ToolSpec:
 
 
 TOOL_SPECS: tuple[ToolSpec, ...] = (
-    ToolSpec(search_chat, "Search chat archive", SEARCH_CHAT_DESCRIPTION, READ_ONLY_LOCAL, capability="read_all"),
+    ToolSpec(
+        search_chat,
+        "Search chat archive",
+        SEARCH_CHAT_DESCRIPTION,
+        READ_ONLY_LOCAL,
+        capability="read_all",
+        component="search",
+    ),
     ToolSpec(
         query_research_conversations,
         "Query research conversations",
@@ -281,6 +294,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         forbid_extra_arguments=True,
         capability="research_read",
         operation="queryResearchConversations",
+        component="research",
     ),
     ToolSpec(file_defect, "File a defect", FILE_DEFECT_DESCRIPTION, ADDITIVE_WRITE, capability="defects_write"),
     ToolSpec(
@@ -289,6 +303,7 @@ TOOL_SPECS: tuple[ToolSpec, ...] = (
         DELETE_DOCUMENT_DESCRIPTION,
         DESTRUCTIVE_WRITE,
         capability="documents_delete",
+        component="documents",
     ),
     ToolSpec(my_capabilities, "My capabilities", MY_CAPABILITIES_DESCRIPTION, READ_ONLY_LOCAL),
     # Deliberately bare: no title and no annotations, as many real servers publish.

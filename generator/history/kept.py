@@ -19,19 +19,18 @@ from generator.errors import PortalError
 from generator.history.labels import label_problem
 from generator.snapshot.snapshot import Snapshot, SnapshotError, parse_snapshot
 
-MAX_KEPT_SNAPSHOT_BYTES = 256 * 1024 * 1024
-"""The largest ``snapshot.json`` of a kept version that is read (5,000 realistic tools make 27 MB)."""
-
+_SNAPSHOT_LIMIT = "--max-snapshot-bytes, or `max_snapshot_bytes` under `limits:` in portal.yaml"
 _DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
 _FILE = os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
 
 
-def read_kept(root: Path, relative: str, limit: int) -> bytes | None:
+def read_kept(root: Path, relative: str, limit: int, *, limit_name: str = "") -> bytes | None:
     """The bytes of the site file *relative* (``1.4.0/snapshot.json``) under *root*; None when it is absent.
 
     Refused with one paragraph when a symbolic link is on the way or at the end, when it is not a
-    regular file, or when it is larger than *limit* bytes.
+    regular file, or when it is larger than *limit* bytes (*limit_name* says which setting sets it, if one does).
     """
+    larger = f"is larger than {limit:,} bytes" + (f" (the limit is {limit_name})" if limit_name else "")
     parts = relative.split("/")
     if any(part in ("", ".", "..") for part in parts):
         raise ValueError(f"not a site path: {relative!r}")
@@ -48,11 +47,11 @@ def read_kept(root: Path, relative: str, limit: int) -> bytes | None:
         if not stat.S_ISREG(info.st_mode):
             raise _refused(root, relative, "is not a regular file")
         if info.st_size > limit:
-            raise _refused(root, relative, f"is larger than {limit:,} bytes")
+            raise _refused(root, relative, larger)
         with os.fdopen(os.dup(fd), "rb") as reader:
             data = reader.read(limit + 1)
         if len(data) > limit:
-            raise _refused(root, relative, f"is larger than {limit:,} bytes")
+            raise _refused(root, relative, larger)
         return data
     except FileNotFoundError:
         return None
@@ -75,13 +74,14 @@ def _refused(root: Path, relative: str, why: str) -> PortalError:
     )
 
 
-def kept_snapshot(root: Path, label: str, limit: int = MAX_KEPT_SNAPSHOT_BYTES) -> Snapshot:
-    """The snapshot the build of version *label* published, checked as any snapshot file is."""
+def kept_snapshot(root: Path, label: str, *, limit: int) -> Snapshot:
+    """The snapshot the build of version *label* published, checked as any snapshot file is, and read only when it
+    holds at most *limit* bytes (``limits.max_snapshot_bytes``)."""
     problem = label_problem(label)
     if problem is not None:
         raise ValueError(f"not a version label: {label!r} ({problem})")
     relative = f"{label}/snapshot.json"
-    raw = read_kept(root, relative, limit)
+    raw = read_kept(root, relative, limit, limit_name=_SNAPSHOT_LIMIT)
     if raw is None:
         raise PortalError(
             f"The version {label} is listed in {root / 'versions.json'}, but {root / relative} is missing. "

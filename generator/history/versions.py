@@ -17,6 +17,7 @@ from typing import Any
 
 from generator.errors import PortalError
 from generator.history.labels import LATEST, label_problem
+from generator.jsonutil import RepeatedKey, loads_unique
 
 VERSIONS = "versions.json"
 MAX_VERSIONS_BYTES = 4 * 1024 * 1024
@@ -82,7 +83,9 @@ def parse(raw: bytes, where: str) -> list[Version]:
     if len(raw) > MAX_VERSIONS_BYTES:
         raise VersionsError(where, f"it is larger than {MAX_VERSIONS_BYTES:,} bytes")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = loads_unique(raw.decode("utf-8"))
+    except RepeatedKey as exc:  # two readers could take two different lists from it
+        raise VersionsError(where, str(exc)) from None
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         raise VersionsError(where, "it is not valid JSON") from None
     entries = data.get("versions") if isinstance(data, dict) else None

@@ -22,6 +22,18 @@ Each snippet is in the format its client reads; every format was checked against
   ``mcpServers``; stdio ``{"command", "args", "env"}``, remote ``{"url", "headers"}``;
   ``${env:NAME}`` is interpolated in ``command``, ``args``, ``env``, ``url`` and ``headers``.
 
+One-click install links carry exactly the entry the snippet shows (:func:`install_links`):
+
+* **VS Code** (code.visualstudio.com/docs/copilot/guides/mcp-developer-guide, "MCP URL handler"):
+  ``vscode:mcp/install?`` + ``encodeURIComponent(JSON.stringify(obj))``, where *obj* is what
+  ``code --add-mcp`` takes: the server entry with its ``name``, and the ``inputs`` it refers to (VS Code's
+  handler reads ``{name, inputs, ...config}``); ``vscode-insiders:`` for the Insiders build. The
+  ``https://insiders.vscode.dev/redirect/mcp/install`` form seen in READMEs is not in VS Code's docs.
+* **Cursor** (cursor.com/docs/mcp/install-links): ``cursor://anysphere.cursor-deeplink/mcp/install?name=NAME
+  &config=BASE64``, the base64 of the ``mcp.json`` entry (without the ``mcpServers`` wrapper) as JSON.
+
+Claude Desktop and Claude Code document no install link for a server entry: their snippets are copied.
+
 Everything here is untrusted text: JSON is made by :func:`json.dumps` and shell by
 :func:`shlex.join`, never by concatenation, and a header value with no ``${VAR}`` is a secret that
 is replaced by ``<Name value>`` and never echoed.
@@ -29,6 +41,7 @@ is replaced by ``<Name value>`` and never echoed.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
 import re
@@ -36,6 +49,7 @@ import shlex
 import unicodedata
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import quote
 
 STDIO = "stdio"
 HTTP = "streamable-http"
@@ -62,6 +76,17 @@ class EndpointFacts:
 
 
 @dataclass(frozen=True)
+class InstallLink:
+    """A link that opens a client and offers to add the server: its target, and the entry it carries."""
+
+    client: str
+    """``vscode``, ``vscode-insiders`` or ``cursor``."""
+    url: str
+    config: dict[str, Any]
+    """What the link carries, decoded: the same entry the client's snippet shows."""
+
+
+@dataclass(frozen=True)
 class Snippet:
     """One block of configuration for one client, and where it goes (``file`` is None for a command)."""
 
@@ -69,6 +94,8 @@ class Snippet:
     file: str | None
     language: str
     text: str
+    links: tuple[InstallLink, ...] = ()
+    """One-click install links that add the same entry, where the client documents a link format."""
 
 
 def server_key(name: str) -> str:
@@ -182,6 +209,31 @@ def _json(data: dict[str, Any]) -> str:
     return json.dumps(data, indent=2, ensure_ascii=False)
 
 
+def _compact(data: dict[str, Any]) -> str:
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def install_links(
+    client: str, key: str, entry: dict[str, Any], inputs: list[dict[str, Any]]
+) -> tuple[InstallLink, ...]:
+    """The install links of *client* (``vscode`` or ``cursor``) for the server *key* with the *entry* its
+    snippet shows. Every character but letters, digits and ``-_.~`` is percent-encoded, so a link is safe
+    as it is in an HTML attribute and a Markdown link target."""
+    if client == "vscode":
+        carried = {"name": key, **entry, **({"inputs": inputs} if inputs else {})}
+        query = quote(_compact(carried), safe="")
+        return tuple(
+            InstallLink(scheme, f"{scheme}:mcp/install?{query}", carried) for scheme in ("vscode", "vscode-insiders")
+        )
+    if client == "cursor":
+        config = base64.b64encode(_compact(entry).encode("utf-8")).decode("ascii")
+        url = (
+            f"cursor://anysphere.cursor-deeplink/mcp/install?name={quote(key, safe='')}&config={quote(config, safe='')}"
+        )
+        return (InstallLink("cursor", url, entry),)
+    return ()
+
+
 def _check(facts: EndpointFacts) -> None:
     if facts.transport == STDIO:
         if not facts.command:
@@ -224,6 +276,8 @@ def snippets(facts: EndpointFacts, key: str) -> tuple[Snippet, ...]:
     if inputs := _vscode_inputs(facts):
         workspace["inputs"] = inputs
     workspace["servers"] = {key: vscode}
-    out.append(Snippet("vscode", ".vscode/mcp.json", "json", _json(workspace)))
-    out.append(Snippet("cursor", ".cursor/mcp.json", "json", _json({"mcpServers": {key: cursor}})))
+    vscode_links = install_links("vscode", key, vscode, inputs)
+    out.append(Snippet("vscode", ".vscode/mcp.json", "json", _json(workspace), vscode_links))
+    cursor_links = install_links("cursor", key, cursor, [])
+    out.append(Snippet("cursor", ".cursor/mcp.json", "json", _json({"mcpServers": {key: cursor}}), cursor_links))
     return tuple(out)

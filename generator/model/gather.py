@@ -19,6 +19,7 @@ from generator.compare.diff import load_side
 from generator.config.portal import PortalConfig
 from generator.history.timeline import History
 from generator.model.pages import check_one_page_per_item
+from generator.model.proofs import proof_warnings
 from generator.model.site import SiteModel, build_model
 from generator.model.tool import ToolDoc
 from generator.snapshot.snapshot import Snapshot
@@ -43,7 +44,8 @@ def gather(snapshot: Snapshot, config: PortalConfig, history: History | None = N
     warnings += check_overlays(overlays, snapshot.tools)
     warnings += unused_locales(overlays, config.locales)
     warnings += fingerprint_version(snapshot, config)
-    previous = load_side(Path(config.previous)) if config.previous else None
+    warnings += proof_warnings(snapshot.proofs)
+    previous = load_side(Path(config.previous), config.limits.max_snapshot_bytes) if config.previous else None
     api, operations = None, {}
     if config.operation_meta_key and not config.openapi:
         warnings.append(
@@ -62,6 +64,7 @@ def gather(snapshot: Snapshot, config: PortalConfig, history: History | None = N
     )  # fmt: skip
     check_one_page_per_item(model)  # a repeated item or a shared output path fails here, before any page
     warnings += local_commands(model)
+    warnings += model.discovery.warnings
     return Gathered(model, api, tuple(warnings))
 
 

@@ -20,6 +20,7 @@ class PageKind(StrEnum):
     CHANGES = "changes"
     INSTRUCTIONS = "instructions"
     API = "api"
+    READINESS = "readiness"
     PROMPT = "prompt"
     RESOURCE = "resource"
     RESOURCE_TEMPLATE = "resource_template"

@@ -24,7 +24,14 @@ _ITEM_DIRS = {
     PageKind.RESOURCE_TEMPLATE: "resource-templates",
 }
 """Where the pages of prompts, resources and resource templates live (``en/prompts/x/``)."""
-_SECTIONS = (PageKind.CONNECTING, PageKind.CHANGES, PageKind.INSTRUCTIONS, PageKind.API, PageKind.HISTORY)
+_SECTIONS = (
+    PageKind.CONNECTING,
+    PageKind.CHANGES,
+    PageKind.INSTRUCTIONS,
+    PageKind.API,
+    PageKind.READINESS,
+    PageKind.HISTORY,
+)
 """Pages of their own, one per locale, each in a directory named after its kind."""
 
 
@@ -105,8 +112,8 @@ class Page:
 
 def pages_for(model: SiteModel) -> list[Page]:
     """Every page of the site, in a stable order: per locale, index, connecting, changes,
-    instructions, API operations and release history, then tools, prompts, resources, resource
-    templates and the tools earlier versions had.
+    instructions, API operations, agent readiness and release history, then tools, prompts, resources,
+    resource templates and the tools earlier versions had.
 
     Made once per model (a build asks for them for the render job, each ``llms.txt`` and the sitemap:
     15,000 pages at 5,000 tools); each call returns a list of its own.
@@ -131,6 +138,8 @@ def _pages(model: SiteModel) -> list[Page]:
             pages.append(Page(PageKind.INSTRUCTIONS, locale))
         if model.api is not None:
             pages.append(Page(PageKind.API, locale))
+        if model.readiness is not None:
+            pages.append(Page(PageKind.READINESS, locale))
         if model.history is not None:
             pages.append(Page(PageKind.HISTORY, locale))
         pages.extend(Page.of(tool, locale) for tool in model.tools)

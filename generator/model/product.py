@@ -7,6 +7,7 @@ untrusted: it is kept as data here and escaped by the templates.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 from collections.abc import Sequence
@@ -20,8 +21,9 @@ from generator.jsonutil import is_number
 from generator.model.calls import CallSequence, EndpointCall
 from generator.model.clients import EndpointFacts, Snippet, auth_pattern, server_key, snippets
 from generator.model.kinds import PageKind
-from generator.schema.examples import example_for
-from generator.schema.uritemplate import ParsedTemplate, expand, parse
+from generator.model.proofs import Proof, proof_of
+from generator.schema.examples import example_for, examples_for
+from generator.schema.uritemplate import ParsedTemplate, expand, parse, segment_words
 from generator.slugs import item_slugs
 from generator.snapshot.records import EndpointRecord
 from generator.text import json_block
@@ -127,9 +129,16 @@ class Doc:
     slug: str
     raw: dict[str, Any]
     endpoints: tuple[EndpointDoc, ...]
+    proof: Proof | None = None
+    """What the server answered to this page's example (``--prove``), when it was asked."""
 
     extra_keys: ClassVar[tuple[str, ...]] = ("icons", "_meta")
     """Wire fields shown as raw JSON at the end of the page."""
+
+    @property
+    def proven(self) -> bool:
+        """The server accepted this page's example (the twin's ``proven`` front matter)."""
+        return self.proof is not None and self.proof.accepted
 
     @property
     def kind(self) -> PageKind:
@@ -232,17 +241,30 @@ class PromptDoc(ItemDoc):
         )
 
     @cached_property
-    def example_arguments(self) -> dict[str, str] | None:
-        """Values for the required arguments and up to three others, from their names and descriptions
-        (prompt arguments are strings), as tool examples are made; None when none can be made."""
-        schema = {
+    def _schema(self) -> dict[str, Any]:
+        """The arguments as a JSON Schema (prompt arguments are strings), for the example solver."""
+        return {
             "type": "object",
             "properties": {a.name: {"type": "string", **({"description": a.description} if a.description else {})}
                            for a in self.arguments},
             "required": [a.name for a in self.arguments if a.required],
         }  # fmt: skip
-        example = example_for(schema, max_optional=3)
+
+    @cached_property
+    def example_arguments(self) -> dict[str, str] | None:
+        """Values for the required arguments and up to three others, from their names and descriptions
+        (prompt arguments are strings), as tool examples are made; the ones the server accepted when the
+        page's own were refused (``--prove``); None when none can be made."""
+        proof = self.proof
+        proven = proof.kept.arguments if proof is not None and proof.accepted else None
+        if proven is not None and all(isinstance(v, str) for v in proven.values()):
+            return dict(proven)
+        example = example_for(self._schema, max_optional=3)
         return example.value if example.ok and isinstance(example.value, dict) else None
+
+    def example_candidates(self, count: int) -> tuple[dict[str, str], ...]:
+        """Up to *count* distinct argument sets to try, the page's own first (``--prove``)."""
+        return tuple(v for v in examples_for(self._schema, count, max_optional=3) if isinstance(v, dict))
 
     @property
     def call_request(self) -> tuple[str, dict[str, Any], str] | None:
@@ -320,21 +342,50 @@ class ResourceDoc(ItemDoc):
         return text_of(self.annotations, "lastModified")
 
     @cached_property
+    def example_variables(self) -> dict[str, str] | None:
+        """A template's variables, each filled with a value made from its name and the path segment it
+        follows (``pods/{name}`` is ``my-pod``; a ``count`` is a number), as tool examples are made; None
+        for a plain resource or a template that did not parse."""
+        found = self.candidate_variables(1)
+        return found[0] if found else None
+
+    def candidate_variables(self, count: int) -> tuple[dict[str, str], ...]:
+        """Up to *count* distinct fillings of a template's variables, :attr:`example_variables` first
+        (``--prove`` tries the next when the server refuses one); empty for a plain resource."""
+        parsed = self.parsed
+        if not self.template or parsed is None or parsed.error is not None:
+            return ()
+        names = [v.name for v in parsed.variables]
+        words = segment_words(parsed)
+        properties = {
+            n: {"type": "string", "minLength": 1, **({"description": f"The {words[n]} {n}"} if n in words else {})}
+            for n in names
+        }
+        schema = {"type": "object", "properties": properties, "required": names}
+        values = ({n: str(v[n]) for n in names} for v in examples_for(schema, count) if isinstance(v, dict))
+        return tuple({json.dumps(v, sort_keys=True): v for v in values}.values())
+
+    @cached_property
     def example_uri(self) -> str | None:
-        """The URI to read: a resource's own, or a template's with every variable filled with a value
-        made from its name, as tool examples are made; None when the template cannot be expanded."""
+        """The URI to read: a resource's own, or a template's with every variable filled
+        (:attr:`example_variables`), or the one the server accepted when that one was refused
+        (``--prove``); None when the template cannot be expanded."""
         if not self.template:
             return self.uri
-        parsed = self.parsed
-        if parsed is None or parsed.error is not None:
-            return None
-        names = [v.name for v in parsed.variables]
-        properties = {n: {"type": "string", "minLength": 1} for n in names}
-        schema = {"type": "object", "properties": properties, "required": names}
-        example = example_for(schema)
-        if not example.ok or not isinstance(example.value, dict):
-            return None
-        return expand(parsed, {n: str(example.value[n]) for n in names})
+        proof = self.proof
+        if proof is not None and proof.accepted and proof.kept.uri is not None:
+            return proof.kept.uri
+        found = self.candidate_uris(1)
+        return found[0] if found else None
+
+    def candidate_uris(self, count: int) -> tuple[str, ...]:
+        """Up to *count* distinct URIs to read, the page's own first (:meth:`candidate_variables`)."""
+        if not self.template:
+            return (self.uri,)
+        if self.parsed is None:
+            return ()
+        uris = (expand(self.parsed, values) for values in self.candidate_variables(count))
+        return tuple(dict.fromkeys(uri for uri in uris if uri is not None))
 
     @property
     def call_request(self) -> tuple[str, dict[str, Any], str] | None:
@@ -365,11 +416,13 @@ def _slugs(names: list[str], keys: list[str]) -> list[str]:
     return item_slugs(list(zip(names, keys, strict=True)))
 
 
-def prompts_of(raw: tuple[dict[str, Any], ...], endpoints: tuple[EndpointDoc, ...]) -> tuple[PromptDoc, ...]:
+def prompts_of(
+    raw: tuple[dict[str, Any], ...], endpoints: tuple[EndpointDoc, ...], proofs: dict[str, Any] | None = None
+) -> tuple[PromptDoc, ...]:
     names = [str(p.get("name", "")) for p in raw]
     slugs = _slugs(names, names)
     return tuple(
-        PromptDoc(name, slug, p, _offering(endpoints, "prompts", name))
+        PromptDoc(name, slug, p, _offering(endpoints, "prompts", name), proof_of(proofs, "prompts", name))
         for name, slug, p in zip(names, slugs, raw, strict=True)
     )
 
@@ -379,12 +432,15 @@ def resources_of(
     endpoints: tuple[EndpointDoc, ...],
     *,
     template: bool,
+    proofs: dict[str, Any] | None = None,
 ) -> tuple[ResourceDoc, ...]:
     key, record_key = ("uriTemplate", "resource_templates") if template else ("uri", "resources")
     names = [str(r.get("name", "")) for r in raw]
     uris = [str(r.get(key, "")) for r in raw]
     slugs = _slugs(names, uris)
     return tuple(
-        ResourceDoc(name, slug, r, _offering(endpoints, record_key, uri), template=template)
+        ResourceDoc(
+            name, slug, r, _offering(endpoints, record_key, uri), proof_of(proofs, record_key, uri), template=template
+        )
         for name, slug, r, uri in zip(names, slugs, raw, uris, strict=True)
     )

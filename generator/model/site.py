@@ -26,6 +26,7 @@ from generator.history.timeline import History, Timeline
 from generator.model.access import AccessLevel
 from generator.model.calls import EndpointCall
 from generator.model.clients import Snippet
+from generator.model.discovery import Discovery, discover
 from generator.model.product import (
     Doc,
     EndpointDoc,
@@ -36,9 +37,13 @@ from generator.model.product import (
     prompts_of,
     resources_of,
 )
+from generator.model.proofs import proof_of, refusal_of
 from generator.model.removed import RemovedDoc, removed_docs
 from generator.model.tool import ToolDoc, grants_tool
 from generator.model.try_it import TryIt, try_it
+from generator.quality.lint import lint
+from generator.quality.report import Report, ToolReport
+from generator.quality.rules import DIMENSIONS, RULES
 from generator.slugs import assign_slugs
 from generator.snapshot.snapshot import Snapshot
 
@@ -93,6 +98,11 @@ class SiteModel:
     """A versioned build's releases up to the version built, and its tools' timelines; None otherwise."""
     removed_tools: tuple[RemovedDoc, ...] = ()
     """The tools earlier versions had and this one does not (a versioned build only)."""
+
+    @cached_property
+    def discovery(self) -> Discovery:
+        """The documented server's ``server.json`` and Server Card (:mod:`generator.model.discovery`)."""
+        return discover(self)
 
     @cached_property
     def _tools_by_name(self) -> dict[str, ToolDoc]:
@@ -176,6 +186,16 @@ class SiteModel:
 
     common_troubles = ToolDoc.common_troubles
     """The errors any tool can return, listed once on the Connecting page (catalog ``trouble.*``)."""
+
+    @cached_property
+    def refusal(self) -> str | None:
+        """How the server refuses an invalid argument, when ``--prove``'s probe saw it (``isError``, ``-32602``...)."""
+        return refusal_of(self.snapshot.proofs)
+
+    @property
+    def proved(self) -> bool:
+        """The snapshot records ``--prove``'s calls: pages say which examples the server was asked."""
+        return self.snapshot.proofs is not None
 
     @property
     def server_language(self) -> str:
@@ -309,6 +329,31 @@ class SiteModel:
         value = self.server.get("capabilities")
         return value if isinstance(value, dict) else {}
 
+    @cached_property
+    def readiness(self) -> Report | None:
+        """The agent-readiness report of the "Agent readiness" page (``lint_page``), or None without it."""
+        return lint(self.snapshot) if self.config.lint_page else None
+
+    @property
+    def readiness_dimensions(self) -> tuple[str, ...]:
+        """The dimensions the readiness page's table has a column for, in report order."""
+        return DIMENSIONS
+
+    @cached_property
+    def readiness_tools(self) -> tuple[tuple[ToolReport, ToolDoc | None], ...]:
+        """Each tool's report with its doc (for the link to its page), worst score first."""
+        report = self.readiness
+        if report is None:
+            return ()
+        ranked = sorted(enumerate(report.tools), key=lambda pair: (pair[1].score, pair[0]))
+        return tuple((tool, self.tools[i] if i < len(self.tools) else None) for i, tool in ranked)
+
+    @cached_property
+    def readiness_rules(self) -> tuple[str, ...]:
+        """The ids of the rules that found something, in rule-table order (the page says how to fix each)."""
+        found = {f.rule for f in self.readiness.findings} if self.readiness is not None else set()
+        return tuple(rule.id for rule in RULES if rule.id in found)
+
     @property
     def has_instructions(self) -> bool:
         return self.server_text("instructions") is not None
@@ -383,6 +428,7 @@ def build_model(
     endpoints = endpoints_of(snapshot.endpoints)
     offered = [(e, frozenset(e.tools)) for e in endpoints]  # a name in a tuple of 5,000 costs 5,000 compares
     slugs = assign_slugs(t["name"] for t in snapshot.tools)
+    proofs, refusal = snapshot.proofs, refusal_of(snapshot.proofs)
     tools = []
     for raw in snapshot.tools:
         name = raw["name"]
@@ -396,6 +442,8 @@ def build_model(
                 overlay=(overlays or {}).get(name),
                 scope_meta_key=config.scope_meta_key,
                 operations=(operations or {}).get(name, ()),
+                proof=proof_of(proofs, "tools", name),
+                refusal=refusal,
             )
         )
     site = SiteModel(
@@ -403,9 +451,9 @@ def build_model(
         config=config,
         tools=tuple(tools),
         endpoints=endpoints,
-        prompts=prompts_of(snapshot.prompts, endpoints),
-        resources=resources_of(snapshot.resources, endpoints, template=False),
-        resource_templates=resources_of(snapshot.resource_templates, endpoints, template=True),
+        prompts=prompts_of(snapshot.prompts, endpoints, proofs),
+        resources=resources_of(snapshot.resources, endpoints, template=False, proofs=proofs),
+        resource_templates=resources_of(snapshot.resource_templates, endpoints, template=True, proofs=proofs),
         api=api,
         translations=translations or Translations({}),
         changes=tuple(diff_snapshots(previous, snapshot)) if previous else (),

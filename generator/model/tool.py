@@ -21,7 +21,7 @@ from generator.config.portal import Limits
 from generator.model.access import HINTS, Access, Annotation
 from generator.model.kinds import PageKind
 from generator.model.product import Doc, EndpointDoc
-from generator.schema.examples import Example, example_for
+from generator.schema.examples import Example, example_for, examples_for
 from generator.schema.flatten import flatten
 from generator.schema.patterns import watch
 from generator.schema.placeholders import placeholder_for
@@ -42,6 +42,9 @@ class ToolDoc(Doc):
     scope_meta_key: str | None = None
     operations: tuple[Operation, ...] = ()
     """The HTTP API operations this tool maps to (see :mod:`generator.authoring.openapi`)."""
+    refusal: str | None = None
+    """How the server refuses an invalid argument, when ``--prove``'s probe saw it: ``isError`` or a
+    JSON-RPC error code (:func:`generator.model.proofs.refusal_of`); the troubleshooting rows say it."""
 
     extra_keys: ClassVar[tuple[str, ...]] = ("execution", "icons", "_meta")
     common_troubles: ClassVar[tuple[str, ...]] = ("auth", "capability", "invalid", "unknown", "tool_error")
@@ -130,7 +133,7 @@ class ToolDoc(Doc):
         top = [r for r in self.params.rows if r.depth == 0 and not r.variant]
         required = tuple(r.path for r in top if r.required)
         if required:
-            rows.append(Trouble("required", names=required))
+            rows.append(Trouble("required", names=required, seen=self.refusal))
         # One row for every constrained parameter: the symptom and the fix are the same for each.
         limited = tuple(
             replace(r, constraints=rules)
@@ -138,7 +141,7 @@ class ToolDoc(Doc):
             if (rules := tuple(c for c in r.constraints if c.kind in TROUBLE_CONSTRAINTS))
         )[:MAX_CONSTRAINT_ROWS]
         if limited:
-            rows.append(Trouble("constraint", names=tuple(r.path for r in limited), rows=limited))
+            rows.append(Trouble("constraint", names=tuple(r.path for r in limited), rows=limited, seen=self.refusal))
         destructive = self.access.hint("destructiveHint")
         if self.access.level == "destructive" and destructive.declared:  # the server's own words only
             rows.append(Trouble("destructive"))
@@ -230,18 +233,41 @@ class ToolDoc(Doc):
 
     @cached_property
     def example_args(self) -> Example:
+        """The example call's arguments: generated from the input schema, or the ones the server accepted
+        when ``--prove`` found the generated ones refused (still checked against the schema)."""
         if self.input_too_large:
             return Example(None, False, "the input schema is larger than the size limit")
-        return self._watched(self.input_schema, max_optional=MAX_OPTIONAL_ARGUMENTS, prose=self.full_description)
+        proof = self.proof
+        if proof is not None and proof.accepted:
+            proven = proof.kept.arguments
+            if proven is not None and not validate(proven, self.input_schema):
+                return Example(proven, True, None)
+        return self._watched(
+            self.input_schema, max_optional=MAX_OPTIONAL_ARGUMENTS, prose=self.full_description, subject=self.name
+        )
 
-    def _watched(self, schema: Any, max_optional: int | None = None, prose: str = "") -> Example:
+    def example_candidates(self, count: int) -> tuple[Any, ...]:
+        """Up to *count* distinct argument sets that validate, the generated example first: what
+        ``--prove`` sends, the next only when the server refused the one before."""
+        if self.input_too_large:
+            return ()
+        with watch():
+            return examples_for(
+                self.input_schema,
+                count,
+                max_optional=MAX_OPTIONAL_ARGUMENTS,
+                prose=self.full_description,
+                subject=self.name,
+            )
+
+    def _watched(self, schema: Any, max_optional: int | None = None, prose: str = "", subject: str = "") -> Example:
         """:func:`example_for`, noting on this tool the patterns it could not decide in bounded time.
 
         Whoever asks first (this tool's page, or the Connecting page looking for a tool to show),
         the tool keeps the patterns, so the build's warning names the tool either way.
         """
         with watch() as undecided:
-            example = example_for(schema, max_optional=max_optional, prose=prose)
+            example = example_for(schema, max_optional=max_optional, prose=prose, subject=subject)
         noted: list[str] = self.__dict__.setdefault("_undecided", [])
         noted.extend(source for source in undecided if source not in noted)
         return example
@@ -393,6 +419,9 @@ class Trouble:
     names: tuple[str, ...] = ()
     row: Row | None = None
     rows: tuple[Row, ...] = ()
+    seen: str | None = None
+    """How this server refuses a bad argument, as ``--prove``'s probe saw it (``isError``, ``-32602``...):
+    the symptom then says that form instead of every form the protocol allows."""
 
 
 def _call(name: str, arguments: Any, *, task: bool = False) -> dict[str, Any]:

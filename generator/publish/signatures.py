@@ -17,6 +17,8 @@ import stat
 from collections.abc import Mapping
 from pathlib import Path
 
+from generator.config.files import open_regular
+
 
 def signature(info: os.stat_result) -> list[int]:
     """What changes whenever a file is written, replaced, touched or has its mode changed.
@@ -75,7 +77,8 @@ def published_signatures(record: Path | None, real: Path) -> dict[str, list[int]
     if record is None:
         return {}
     try:
-        data = json.loads(record.read_bytes())
+        with open_regular(record, follow=False) as handle:  # a FIFO planted in the cache must not hold the build
+            data = json.loads(handle.read())
         if data.get("site") != str(real) or not isinstance(data.get("files"), dict):
             return {}
         return {p: v for p, v in data["files"].items() if isinstance(v, list) and all(type(n) is int for n in v)}

@@ -114,9 +114,18 @@ def headers(site: SiteModel) -> str:
             "  Content-Type: text/plain; charset=utf-8",
             f"{root}snapshot.json",
             "  Content-Type: application/json; charset=utf-8",
+            *_discovery_headers(site, root),
             "",
         ]
     )
+
+
+def _discovery_headers(site: SiteModel, root: str) -> list[str]:
+    """The discovery files' media types, readable from any origin (the Server Card draft asks for CORS)."""
+    lines = []
+    for path, media in site.discovery.links:
+        lines += [f"{root}{path}", f"  Content-Type: {media}; charset=utf-8", "  Access-Control-Allow-Origin: *"]
+    return lines
 
 
 def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:

@@ -188,6 +188,12 @@ def md_fence(text: str, info: str = "") -> Md:
 _URL_SAFE = "/:?#[]@!$&*+,;=%-._~"
 
 
+def md_block(value: Any) -> Md:
+    """Blocks a macro wrote, without the blank lines around them, to place between other blocks
+    (anything that is not Markdown yet is escaped as inline text first)."""
+    return Md((value if isinstance(value, Md) else md_text(value)).strip("\n"))
+
+
 def md_url(value: Any) -> Md:
     """A link target: percent-encoded where Markdown would end or split it; unsafe schemes refused.
 
@@ -199,6 +205,20 @@ def md_url(value: Any) -> Md:
     if not safe_link(text):
         return Md("")
     return Md(quote(text, safe=_URL_SAFE))
+
+
+_INSTALL_URL = re.compile(r"(?:vscode|vscode-insiders|cursor):[A-Za-z0-9%._~:/?&=-]*")
+
+
+def md_install_url(value: Any) -> Md:
+    """A one-click install link (:func:`generator.model.clients.install_links`) as a Markdown link target.
+
+    Those links use a client's own scheme (``vscode:``, ``cursor:``), which :func:`md_url` refuses; they
+    are percent-encoded but for ``-._~`` and the scheme's own ``:/?&=``, which needs no escape in a link
+    target. Anything else is refused: the link stays, pointing nowhere.
+    """
+    text = str(value)
+    return Md(text) if _INSTALL_URL.fullmatch(text) else Md("")
 
 
 def md_label(value: Any) -> Md:
@@ -366,6 +386,7 @@ def type_words(context: Context, row: Row) -> Markup:
 
 
 FILTERS = {
+    "md_install_url": md_install_url,
     "markdown": markdown,
     "markdown_inline": markdown_inline,
     "plain_text": plain_text,
@@ -374,6 +395,7 @@ FILTERS = {
     "md_code": md_code,
     "md_cell_code": md_cell_code,
     "md_fence": md_fence,
+    "md_block": md_block,
     "md_text": md_text,
     "md_url": md_url,
     "md_link": md_link,

@@ -58,6 +58,15 @@ class _Args(dict[str, Any]):
         return "{" + key + "}"
 
 
+CODE_MARK = "`"
+"""Around the code a catalog string names (see the module's docstring)."""
+
+
+def unmarked(text: str) -> str:
+    """*text* with its code marks dropped: the words as a reader reads them."""
+    return text.replace(CODE_MARK, "") if CODE_MARK in text else text
+
+
 _NAME_WORDS = re.compile(r"[A-Z]?[a-z]{2,30}")
 """The words of a tool name (snake, kebab or camel case), each bounded: a linear match."""
 
@@ -118,23 +127,34 @@ class Catalog:
 
     @cached_property
     def _plain(self) -> dict[str, str]:
-        """The strings with no placeholder, by key: what most ``t()`` calls ask for, found in one lookup."""
+        """The strings with no placeholder, by key, code marks dropped: what most ``t()`` calls ask for,
+        found in one lookup."""
         found: dict[str, str] = {}
         for strings in (self.fallback, self.strings):
             for key, entry in strings.items():
                 if isinstance(entry, str) and "{" not in entry and "}" not in entry:
-                    found[key] = entry
+                    found[key] = unmarked(entry)
                 else:
                     found.pop(key, None)
         return found
 
     def t(self, key: str, **args: Any) -> str:
-        """The string for *key*, with ``{name}`` placeholders filled in."""
+        """The string for *key*, with ``{name}`` placeholders filled in and its code marks dropped."""
         plain = self._plain.get(key)
         if plain is not None:
             return plain
+        return self._filled(key, args, keep_marks=False)
+
+    def marked(self, key: str, **args: Any) -> str:
+        """:meth:`t` with the string's code marks kept (the HTML sentences make each marked span an
+        element); the marks are those of the catalog's own text, never of an argument."""
+        return self._filled(key, args, keep_marks=True)
+
+    def _filled(self, key: str, args: Mapping[str, Any], *, keep_marks: bool) -> str:
         entry = self._entry(key)
         text = entry["other"] if isinstance(entry, Mapping) else entry
+        if not keep_marks:
+            text = unmarked(text)  # before the arguments go in: a server's backtick is its own
         if "{" not in text and "}" not in text:  # most strings have no placeholder: nothing to format
             return text
         return text.format_map(_Args(args))  # str.format's own parser, in C: what Formatter does, 4× faster
@@ -149,7 +169,7 @@ class Catalog:
             text = entry.get(self.plural_category(n)) or entry["other"]
         else:
             text = entry
-        return text.format_map(_Args(args, n=self.number(n)))
+        return unmarked(text).format_map(_Args(args, n=self.number(n)))
 
     def plural_forms(self, key: str) -> dict[str, str]:
         """Every plural form of *key* by CLDR category, for a script that counts in the browser
@@ -159,7 +179,8 @@ class Catalog:
 
     def section(self, prefix: str) -> dict[str, str]:
         """Every string under *prefix* (``try.script``) by the rest of its key, with its ``{name}``
-        placeholders left for a script to fill (a script shows them with ``textContent``)."""
+        placeholders left for a script to fill and its code marks kept (a script shows the text with
+        ``textContent``, and each code span and value as an element of its own)."""
         keys = sorted({key for key in (*self.fallback, *self.strings) if key.startswith(prefix + ".")})
         found: dict[str, str] = {}
         for key in keys:

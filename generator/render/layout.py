@@ -18,8 +18,9 @@ from generator.text import visible
 MIN_SECTIONS = 3
 """A contents list for one or two sections is noise."""
 
-# Our own macro's output, one heading per line; [^"<>] and [^<] keep the match linear.
-_H2 = re.compile(r'<h2 id="([^"<>]+)">([^<]*)</h2>')
+# Our own macro's output, one heading per line: text, and the elements that isolate a name in it
+# (``<bdi>``, ``<code dir="ltr">``); each alternative starts with its own character, so the match is linear.
+_H2 = re.compile(r'<h2 id="([^"<>]+)">((?:[^<]+|<bdi>[^<]*</bdi>|<code dir="ltr">[^<]*</code>)*)</h2>')
 
 
 def sections(body: str) -> list[tuple[str, str]]:

@@ -12,6 +12,9 @@ to http, https, mailto and relative targets (:func:`safe_link`), each with
 - :func:`plain_text`: the same string for a ``<meta name="description">`` or a title: the text
   a reader sees, with the markup taken away, not rendered.
 
+Code spans are ``<code dir="ltr">`` (code blocks are ``<pre>``, left to right by the stylesheet),
+so a server's pattern or command keeps its order in right-to-left text.
+
 :func:`wbr` marks where an identifier may break (after ``_``, ``.``, ``-``), so a narrow table
 column wraps ``workspace_status`` at the underscore and never inside a word.
 """
@@ -47,12 +50,19 @@ def _markdown_renderer() -> MarkdownIt:
     # A server's image would be a request to another host; show it as a link instead.
     md.disable("image")
     md.add_render_rule("link_open", _link_open)
+    md.add_render_rule("code_inline", _code_inline)
     return md
 
 
 def _link_open(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
     tokens[idx].attrSet("rel", "nofollow noopener noreferrer")
     return str(self.renderToken(tokens, idx, options, env))
+
+
+def _code_inline(self: Any, tokens: Any, idx: int, options: Any, env: Any) -> str:
+    # Left to right and isolated, as every code run on the pages: inside a right-to-left description
+    # (or an Arabic page) the bidi algorithm would otherwise reorder a pattern or a command.
+    return f'<code dir="ltr">{escapeHtml(tokens[idx].content)}</code>'
 
 
 _MD = _markdown_renderer()

@@ -451,6 +451,7 @@ def site_wide_files(
     files["_headers"] = headers(site)
     if (xml := sitemap(site)) is not None:
         files["sitemap.xml"] = xml
+    files.update({path: site.discovery.text(path) for path in site.discovery.documents})
     return files
 
 

@@ -44,7 +44,7 @@ def field_rows(context: Context, flat: Any, show_required: bool = True) -> Marku
         description = (
             f'<span dir="auto" lang="{lang}">{markdown_inline(row.description)}</span>' if row.description else ""
         )
-        rules = f'<div class="constraints" dir="auto">{constraints(context, row)}</div>' if row.constraints else ""
+        rules = f'<div class="constraints">{constraints(context, row)}</div>' if row.constraints else ""
         out.append(
             f'<tr>\n  <td class="depth-{min(row.depth, 6)}"><code dir="ltr" class="ident">{wbr(row.path or "(root)")}'
             f"</code>{variant}</td>\n"
@@ -93,8 +93,13 @@ def trouble_rows(context: Context, rows: Any) -> Markup:
             fix = t_html(context, "trouble.scope.action_tool", tool=grant, names=names)
         else:
             fix = t_html(context, f"trouble.{r.key}.action", names=names)
+        symptom = (
+            t_html(context, f"trouble.{r.key}.symptom_seen", names=names, form=refused_as(context, r.seen))
+            if r.seen
+            else t_html(context, f"trouble.{r.key}.symptom", names=names)
+        )
         out.append(
-            f'<tr class="derived"><td>{t_html(context, f"trouble.{r.key}.symptom", names=names)}</td> '
+            f'<tr class="derived"><td>{symptom}</td> '
             f'<td data-label="{cause}">{t_html(context, f"trouble.{r.key}.cause", names=names, rule=rule)}</td> '
             f'<td data-label="{action}">{fix}</td></tr>\n'
         )
@@ -116,19 +121,46 @@ def md_trouble_rows(context: Context, rows: Any) -> Md:
             fix = t("trouble.scope.action_tool", tool=md_cell_code(grants), names=names)
         else:
             fix = t(f"trouble.{r.key}.action", names=names)
-        symptom, why = t(f"trouble.{r.key}.symptom", names=names), t(f"trouble.{r.key}.cause", names=names, rule=rule)
+        symptom = (
+            t(f"trouble.{r.key}.symptom_seen", names=names, form=md_refused_as(context, r.seen))
+            if r.seen
+            else t(f"trouble.{r.key}.symptom", names=names)
+        )
+        why = t(f"trouble.{r.key}.cause", names=names, rule=rule)
         out.append(f"| {md_cell(symptom)} | {md_cell(why)} | {md_cell(fix)} |\n")
     return record(Md(visible("".join(out))))
+
+
+@pass_context
+def refused_as(context: Context, seen: str) -> Markup:
+    """How this server refuses a bad argument, as ``--prove``'s probe saw it (``isError`` or a JSON-RPC
+    code), in words for HTML: what a troubleshooting row's ``symptom_seen`` says in ``{form}``."""
+    if seen == "isError":
+        return t_html(context, "trouble.seen.isError")
+    return t_html(context, "trouble.seen.code", code=Markup('<code dir="ltr">') + escape(seen) + Markup("</code>"))
+
+
+@pass_context
+def md_refused_as(context: Context, seen: str) -> Md:
+    """:func:`refused_as` for Markdown."""
+    t = context.resolve("t")
+    return Md(t("trouble.seen.isError") if seen == "isError" else t("trouble.seen.code", code=md_cell_code(seen)))
 
 
 def row_globals(autoescape: bool) -> dict[str, Any]:
     """The row writers a Jinja environment gets as globals: the HTML ones, or the Markdown ones
     (which the ``llms.txt`` templates share)."""
     if autoescape:
-        return {"field_rows": field_rows, "trouble_rows": trouble_rows, "index_rows": index_rows}
+        return {
+            "field_rows": field_rows,
+            "trouble_rows": trouble_rows,
+            "index_rows": index_rows,
+            "refused_as": refused_as,
+        }
     return {
         "field_rows": md_field_rows,
         "trouble_rows": md_trouble_rows,
+        "refused_as": md_refused_as,
         "index_rows": md_index_rows,
         "llms_tool_lines": llms_tool_lines,
     }

@@ -24,10 +24,11 @@ from generator.schema.constraints import declared_types, own_types
 from generator.schema.ecma_syntax import PatternError
 from generator.schema.example_views import FAIL, Ctx, SchemaViews
 from generator.schema.patterns import search as search_pattern
-from generator.schema.prose_requirements import stated_requirements
+from generator.schema.prose_requirements import exclusive_pairs, stated_requirements
 from generator.schema.regexgen import generate as regex_strings
+from generator.schema.thing_values import singular
 from generator.schema.validation import Checker
-from generator.schema.values import FORMAT_VALUES, fit_length, number_hint, string_hint
+from generator.schema.values import FORMAT_VALUES, fit_length, number_hint, string_hints
 
 _SETTINGS = re.compile(r"retr(y|ies)|timeout|tenant|auth|proxy|verbose|debug|log.?level|tls|insecure|cache", re.I)
 """Names of connection and client settings: optional arguments a first call leaves to their defaults."""
@@ -136,14 +137,17 @@ class Candidates(SchemaViews, ABC):
         if isinstance(pattern, str):
             found = regex_strings(pattern, min_len=lo, max_len=top, limit=max(3, ctx.salt % 16 + 1))
             yield from found[ctx.salt % len(found) :] + found[: ctx.salt % len(found)] if found else ()
-        hint = string_hint(ctx.name, view.get("description"))
-        if ctx.salt:
-            hint = f"{hint} {ctx.salt + 1}"
+        description = view.get("description") if isinstance(view.get("description"), str) else ctx.said
+        hints = string_hints(ctx.name, description, ctx.owner)
+        if ctx.salt and len(hints) > 1:  # another of the values the server named (unique items)
+            hints = hints[ctx.salt % len(hints) :] + hints[: ctx.salt % len(hints)]
+        elif ctx.salt:
+            hints = [f"{hints[0]} {ctx.salt + 1}"]
         if view.get("contentEncoding") == "base64":
-            yield base64.b64encode(hint.encode()).decode()
+            yield base64.b64encode(hints[0].encode()).decode()
         if view.get("contentMediaType") == "application/json":
             yield "{}"
-        yield fit_length(hint, lo, top)
+        yield from (fit_length(hint, lo, top) for hint in hints[:8])
         yield fit_length("example", lo, top)
 
     def numbers(self, view: dict[str, Any], ctx: Ctx, *, integer: bool) -> Iterator[object]:
@@ -238,14 +242,13 @@ class Candidates(SchemaViews, ABC):
                 schema: object = prefix[i] if i < len(prefix) else (True if rest is None else rest)
                 if contains is not None and i >= len(prefix) and i - len(prefix) < need:
                     schema = {"allOf": [schema, contains]}
-                name = ctx.name
-                if name and name.endswith("s") and len(name) > 3:
-                    name = name[:-1]  # "tags" -> "tag" for the hint of one item
-                value = self.solve(schema, ctx.child(name, salt=i if unique else ctx.salt))
+                name = singular(ctx.name) if ctx.name else None  # "tags" -> "tag" for the hint of one item
+                said = view.get("description") if isinstance(view.get("description"), str) else ctx.said
+                value = self.solve(schema, ctx.child(name, salt=i if unique else ctx.salt, said=said))
                 for retry in range(1, 8 if unique else 1):
                     if not any(json_equal(value, item) for item in items):
                         break
-                    value = self.solve(schema, ctx.child(name, salt=i + retry * size))
+                    value = self.solve(schema, ctx.child(name, salt=i + retry * size, said=said))
                 if value is FAIL:
                     break
                 items.append(value)
@@ -281,6 +284,9 @@ class Candidates(SchemaViews, ABC):
             plans[0] = self.with_the_point(plans[0], names, props, ctx)
         if ctx.minimal:
             plans = [plans[1]]
+        own = view.get("description") if isinstance(view.get("description"), str) else ""
+        exclusive = exclusive_pairs(props, f"{self.prose if ctx.depth == 0 else ''}\n{own}")
+        plans = [self.one_of_each(plan, required, exclusive) for plan in plans]
         if self.max_optional is not None and not self.prefer_optional:
             plans = [self.fewest(plan, required, props, ctx) for plan in plans]
         max_props = _int_or(view.get("maxProperties"), -1)
@@ -295,6 +301,19 @@ class Candidates(SchemaViews, ABC):
             obj = self.fill(view, props, plan, required, ctx)
             if obj is not None:
                 yield obj
+
+    @staticmethod
+    def one_of_each(plan: list[str], required: list[str], exclusive: list[tuple[str, str]]) -> list[str]:
+        """*plan* without the second of each pair the descriptions call mutually exclusive (the first when
+        only the second is required): GitLab's ``assignee_id`` and ``assignee_username`` are never sent together."""
+        dropped: set[str] = set()
+        for first, second in exclusive:
+            if first in plan and second in plan and first not in dropped and second not in dropped:
+                if second not in required:
+                    dropped.add(second)
+                elif first not in required:
+                    dropped.add(first)
+        return [n for n in plan if n not in dropped]
 
     def with_the_point(self, plan: list[str], names: list[str], props: dict[str, Any], ctx: Ctx) -> list[str]:
         """*plan*, for a call that requires nothing and whose plan holds only knobs with defaults, with

@@ -26,11 +26,18 @@ class Ctx:
     stack: tuple[int, ...] = ()  # ids of $ref targets being expanded
     salt: int = 0  # asks for a different value (unique items, second tries)
     minimal: bool = False  # inside recursion: smallest instance (required only, fewest items)
+    said: str | None = None  # the description of the array whose item this is (items rarely have their own)
+    owner: str | None = None  # what the value belongs to: the enclosing property's name, or the tool's
 
-    def child(self, name: str | None, salt: int = 0) -> Ctx:
-        """The context one level down, for ``name``, with its own salt."""
-        return replace(self, name=name, depth=self.depth + 1, salt=salt)
+    def child(self, name: str | None, salt: int = 0, said: str | None = None) -> Ctx:
+        """The context one level down, for ``name``, with its own salt (and its array's description); its
+        owner is this level's name when that says something, else this level's owner."""
+        owner = self.name if self.name and self.name.lower() not in _WRAPPERS else self.owner
+        return replace(self, name=name, depth=self.depth + 1, salt=salt, said=said, owner=owner)
 
+
+_WRAPPERS = frozenset(["data", "params", "request", "body", "input", "payload", "args", "arguments", "options"])
+"""Property names that wrap a call's arguments and say nothing of what they are about."""
 
 FAIL = object()
 """What the solver returns when no candidate validates (``None`` is a valid instance)."""

@@ -38,6 +38,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
+from generator.jsonutil import json_equal
 from generator.schema.example_candidates import Candidates
 from generator.schema.example_views import FAIL, MAX_DEPTH, Ctx
 from generator.schema.patterns import PatternUndecided
@@ -90,12 +91,18 @@ class _Generator(Candidates):
 
 
 def example_for(
-    schema: object, *, prefer_optional: bool = False, max_optional: int | None = None, prose: str = ""
+    schema: object,
+    *,
+    prefer_optional: bool = False,
+    max_optional: int | None = None,
+    prose: str = "",
+    subject: str = "",
 ) -> Example:
     """A realistic instance that validates (``ok``), or ``ok=False`` with the reason; with *max_optional*,
     no object in it carries more optional properties than that (:meth:`Candidates.fewest`) besides those
     the descriptions say it needs. *prose* is what is said of the instance outside its schema (a tool's
-    description), read for the requirements it states (:mod:`generator.schema.prose_requirements`)."""
+    description), read for the requirements it states (:mod:`generator.schema.prose_requirements`); *subject*
+    names what the instance is about (a tool's name: ``delete_chart``'s ``name`` is ``my-chart``)."""
     try:
         checker = Checker.cached(schema)
         checker.overflows = 0
@@ -105,7 +112,7 @@ def example_for(
             return Example(None, False, "the schema is false: no value is allowed")
         generator = _Generator(schema, checker, prefer_optional, max_optional, prose)
         try:
-            value = generator.solve(schema, Ctx())
+            value = generator.solve(schema, Ctx(owner=subject or None))
         except (GiveUp, PatternUndecided) as exc:
             return Example(None, False, str(exc))
         if value is FAIL:
@@ -131,6 +138,85 @@ def example_for(
         if not isinstance(exc, Exception):
             raise  # KeyboardInterrupt, SystemExit: not ours to swallow
         return Example(None, False, f"internal error: {type(exc).__name__}")
+
+
+MAX_VARIATIONS = 64
+"""Solver runs :func:`examples_for` spends at most on varying one property at a time."""
+
+
+class _Varied(_Generator):
+    """The solver with one property of the root object given its next valid value: the ``skip``-th
+    distinct valid candidate (0 is the first, which :func:`example_for` keeps) instead of the first."""
+
+    def __init__(self, root: object, checker: Checker, options: dict[str, Any], name: str, skip: int) -> None:
+        super().__init__(root, checker, **options)
+        self.name, self.skip = name, skip
+
+    def solve(self, node: object, ctx: Ctx) -> object:
+        if ctx.depth != 1 or ctx.name != self.name:
+            return super().solve(node, ctx)
+        found: list[object] = []
+        for salt in (ctx.salt, ctx.salt + 7, ctx.salt + 13):
+            for value in self.candidates(node, replace(ctx, salt=salt)):
+                self.attempts += 1
+                if self.attempts > _MAX_ATTEMPTS:
+                    raise GiveUp(f"no valid instance found within {_MAX_ATTEMPTS} attempts")
+                if self.checker.ok(value, node) and not any(json_equal(value, seen) for seen in found):
+                    found.append(value)
+                    if len(found) > self.skip:
+                        return value
+        return FAIL
+
+
+def examples_for(
+    schema: object,
+    count: int,
+    *,
+    prefer_optional: bool = False,
+    max_optional: int | None = None,
+    prose: str = "",
+    subject: str = "",
+) -> tuple[Any, ...]:
+    """Up to *count* distinct instances that validate, in the order worth trying them: the value of
+    :func:`example_for` (same options) first, then the root's other candidates (for an object: its
+    required properties only, then every property), then the first value with one top-level property
+    given its next valid value, property by property. Empty when :func:`example_for` finds none.
+
+    For a caller that sends the example to a server which refuses it (a value the schema allows but the
+    server does not know): the next one may work. Deterministic and bounded like :func:`example_for`.
+    """
+    first = example_for(
+        schema, prefer_optional=prefer_optional, max_optional=max_optional, prose=prose, subject=subject
+    )
+    if not first.ok or count < 1:
+        return ()
+    found = [first.value]
+    checker = Checker.cached(schema)
+    options: dict[str, Any] = {"prefer_optional": prefer_optional, "max_optional": max_optional, "prose": prose}
+
+    def add(value: object) -> None:
+        new = value is not FAIL and not any(json_equal(value, seen) for seen in found)
+        if len(found) < count and new and not checker.errors(value):
+            found.append(value)
+
+    try:
+        ctx = Ctx(owner=subject or None)
+        for value in _Generator(schema, checker, **options).candidates(schema, ctx):
+            add(value)
+            if len(found) >= count:
+                return tuple(found)
+        names = list(first.value) if isinstance(first.value, dict) else []
+        runs = [(name, skip) for skip in range(1, count) for name in names][:MAX_VARIATIONS]
+        for name, skip in runs:
+            if len(found) >= count:
+                break
+            add(_Varied(schema, checker, options, name, skip).solve(schema, ctx))
+    except (GiveUp, PatternUndecided):
+        pass
+    except BaseException as exc:  # untrusted input must never crash a build: keep what was found
+        if not (too_deep(exc) or isinstance(exc, Exception)):
+            raise
+    return tuple(found)
 
 
 def _unresolved_ref(schema: object, refs: LocalRefs) -> str | None:

@@ -19,6 +19,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from generator.schema.prose_values import sentences
+
 MAX_TEXT = 2_000
 """The characters of one description read: requirements are stated near the start, and it bounds the cost."""
 
@@ -33,6 +35,12 @@ _EITHER = re.compile(
 )
 """'either `query` or `paper_id`', 'either a paper_id or a query' (a word may follow the first: 'query text')."""
 _QUOTED = re.compile(r"[`'\"][\w-]+[`'\"]")
+_EXCLUSIVE = re.compile(
+    r"mutually exclusive|\bnot both\b|\bcannot be (?:used|combined|given|set) (?:together )?with\b|\bonly one of\b|"
+    r"\bif both\b[^.]{0,80}\bignored\b",
+    re.I,
+)
+"""A sentence that says two arguments are not sent together."""
 _WORD = re.compile(r"[A-Za-z0-9_][\w-]*")
 _ABOUT_THE_CALL = frozenset(
     ["is", "are", "using", "use", "uses", "with", "given", "provided", "specified", "set", "equals"]
@@ -50,8 +58,9 @@ def stated_requirements(props: Mapping[str, Any], value: Mapping[str, object], p
     """
     chosen = dict(value)
     added: list[str] = []
+    exclusive = exclusive_pairs(props, prose)
     for name, schema in props.items():
-        if name in chosen or not isinstance(schema, dict):
+        if name in chosen or not isinstance(schema, dict) or _excluded(name, chosen, exclusive):
             continue
         description = schema.get("description")
         if isinstance(description, str) and _required_by(description[:MAX_TEXT], name, props, chosen):
@@ -62,6 +71,11 @@ def stated_requirements(props: Mapping[str, Any], value: Mapping[str, object], p
             chosen[first] = True
             added.append(first)
     return added
+
+
+def _excluded(name: str, chosen: Mapping[str, object], pairs: list[tuple[str, str]]) -> bool:
+    """Is *name* one of a mutually exclusive pair whose other member the call already has?"""
+    return any((a == name and b in chosen) or (b == name and a in chosen) for a, b in pairs)
 
 
 def _required_by(description: str, own: str, props: Mapping[str, Any], chosen: Mapping[str, object]) -> bool:
@@ -123,3 +137,28 @@ def _choices(schema: object) -> Iterable[object]:
     if schema.get("type") == "boolean":
         return [True, False]
     return ()
+
+
+def exclusive_pairs(props: Mapping[str, Any], prose: str = "") -> list[tuple[str, str]]:
+    """The pairs of properties a call must not send together, in the order of *props*: those a sentence of
+    a property's description calls mutually exclusive with it ("Mutually exclusive with assignee_username",
+    "Use this OR hostname, not both"), those a sentence of *prose* names together that way, and the two of
+    "either `text` or `regex`" in *prose* (the tool's description), of which one is sent."""
+    names = {n.lower(): n for n in props}
+    order = {n: i for i, n in enumerate(props)}
+    found: list[tuple[str, str]] = []
+
+    def add(group: list[str]) -> None:
+        ranked = sorted(dict.fromkeys(group), key=order.__getitem__)
+        found.extend((a, b) for i, a in enumerate(ranked) for b in ranked[i + 1 :] if (a, b) not in found)
+
+    texts = [(own, schema.get("description")) for own, schema in props.items() if isinstance(schema, dict)]
+    for own, text in [*texts, ("", prose)]:
+        for sentence in sentences(text):
+            if _EXCLUSIVE.search(sentence):
+                named = [names[w.lower()] for w in _WORD.findall(sentence) if w.lower() in names]
+                add(([own] if own else []) + named)
+    for first, second in _EITHER.findall(prose[:MAX_TEXT]):
+        if first in props and second in props and first != second:
+            add([first, second])
+    return found

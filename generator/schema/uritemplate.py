@@ -30,6 +30,8 @@ from dataclasses import dataclass
 from typing import NoReturn
 from urllib.parse import quote
 
+from generator.schema.thing_values import singular
+
 _EXPANSIONS = {
     "": "simple",
     "+": "reserved",
@@ -257,3 +259,30 @@ def expand(template: ParsedTemplate, values: dict[str, str]) -> str | None:
 _OPERATORS = {"": ("", ","), "+": ("", ","), "#": ("#", ","), ".": (".", "."), "/": ("/", "/"),
               ";": (";", ";"), "?": ("?", "&"), "&": ("&", "&")}  # fmt: skip
 """Each operator's first character and separator (RFC 6570, section 3.2.1)."""
+
+
+def segment_words(template: ParsedTemplate) -> dict[str, str]:
+    """For each variable, the last word of the literal text before its expression, singular
+    (``manifest://deployments/{namespace}/{name}``: ``namespace`` and ``name`` both follow ``deployments``,
+    so both are a ``deployment``'s); a variable with no word before it is left out. One linear pass."""
+    found: dict[str, str] = {}
+    word, building, inside = "", False, False
+    current: list[str] = []
+    for ch in template.template[:8192]:
+        if inside:
+            if ch == "}":
+                inside = False
+                for spec in "".join(current).lstrip("+#./;?&").split(","):
+                    name = spec.rstrip("*").partition(":")[0]
+                    if word and name not in found:
+                        found[name] = singular(word)
+            else:
+                current.append(ch)
+        elif ch == "{":
+            inside, building, current = True, False, []
+        elif ch.isascii() and ch.isalpha():
+            word = word + ch.lower() if building else ch.lower()
+            building = True
+        else:
+            building = False
+    return found

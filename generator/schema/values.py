@@ -20,6 +20,20 @@ from __future__ import annotations
 
 import re
 
+from generator.schema.prose_values import given_values, listed_values, rejected_values
+from generator.schema.thing_values import (
+    MAX_TEXT,
+    PATH_NAMES,
+    PERSON_NAME,
+    PERSON_NAMES,
+    arn,
+    ends,
+    hint_key,
+    name_hint,
+    path_hint,
+    words,
+)
+
 FORMAT_VALUES: dict[str, tuple[str, ...]] = {
     "uuid": (
         "3f2b8c1e-4a5d-4e6f-9a7b-1c2d3e4f5a6b",
@@ -51,7 +65,7 @@ FORMAT_VALUES: dict[str, tuple[str, ...]] = {
 _STRING_HINTS: dict[str, str] = {
     "query": "quarterly report", "q": "quarterly report", "search": "quarterly report",
     "keywords": "quarterly report", "prompt": "Summarize the quarterly report.",
-    "name": "Alex Example", "title": "Quarterly report", "description": "A short description.",
+    "name": PERSON_NAME, "title": "Quarterly report", "description": "A short description.",
     "summary": "A short summary.", "message": "Hello, world!", "text": "Hello, world!",
     "content": "Hello, world!", "body": "Hello, world!", "comment": "Looks good to me.",
     "email": "alex@example.com", "url": "https://example.com", "uri": "https://example.com",
@@ -66,7 +80,29 @@ _STRING_HINTS: dict[str, str] = {
     "version": "1.0.0", "id": "abc123", "key": "api-key", "token": "eyJwYWdlIjoyfQ",
     "cursor": "eyJwYWdlIjoyfQ", "date": "2026-09-03", "code": "print('hello')", "sql": "SELECT 1",
     "format": "json", "mode": "default", "type": "default", "kind": "default", "category": "finance",
-    "label": "finance", "address": "1 Main St",
+    "label": "finance", "address": "1 Main St", "sheet": "Sheet1", "sheet_name": "Sheet1", "range": "A1:B10",
+    "cell": "A1", "symbol": "AAPL", "ticker": "AAPL", "symbols": "AAPL", "project": "my-project",
+    "head": "feature/login", "base": "main", "source_branch": "feature/login",
+    "target_branch": "main", "default_branch": "main", "revision": "HEAD",
+    "environment": "production", "cluster": "my-cluster", "database": "my-database",
+    "table": "my_table", "severity": "high", "password": "correct-horse-battery-staple", "chart": "bitnami/nginx",
+    "manifest": "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: my-config\n",
+    "cron": "0 9 * * 1", "duration": "1h", "secret": "my-secret", "emoji": "thumbsup", "reaction": "thumbsup",
+    "slug": "my-page", "thought": "First, list what the question asks.", "insight": "Sales rose 12% in Q3.",
+    "instruction": "Find the sign-in button.", "input": "Summarize the quarterly report.",
+    "question": "What changed in the last release?", "topic": "machine learning", "intent": "compare results",
+    "snippet": "def main():", "value": "42", "values": "42",
+    "replacement": "Q3", "api_operation": "DescribeClusters", "metric": "http_requests_total",
+    "logql": '{job="api"} |= "error"', "room_prefix": "incident", "what": "Deploy finished",
+    "after": "eyJwYWdlIjoyfQ", "before": "2026-09-03", "fill_color": "#3366ff", "text_to_find": "quarterly report",
+    "new_paragraphs": "A short paragraph.", "changing_cell": "B2", "refers_to": "Sheet1!$A$1:$A$10",
+    "row_fields": "Region", "approved_labels": "job", "expected_base_labels": "job",
+    "section": "History", "resource_type": "deployment", "location": "52.52,13.405", "ip": "203.0.113.42",
+    "text_selection": "quarterly report", "search_phrase": "S3 bucket policy", "time_spent": "1h 30m",
+    "image": "nginx:1.27", "claim": "The Eiffel Tower is 330 metres tall.", "observation": "Prefers email to calls.",
+    "entity_type": "person", "relation_type": "works_at", "op": "replace", "column": "A", "subject": "Quarterly report",
+    "paragraph": "A short paragraph.", "query_string": "fields @timestamp, @message | limit 20",
+    "rfc3339": "2026-09-03T10:15:00Z", "policy_document": '{"Version": "2012-10-17", "Statement": []}',
 }  # fmt: skip
 # Realistic numbers for common parameter names, keyed by hint_key().
 NUMBER_HINTS: dict[str, float] = {
@@ -76,12 +112,6 @@ NUMBER_HINTS: dict[str, float] = {
     "latitude": 52.52, "lon": 13.405, "lng": 13.405, "longitude": 13.405, "price": 19.99,
     "amount": 19.99, "quantity": 1, "retries": 3, "max_tokens": 256, "depth": 2, "days": 7,
 }  # fmt: skip
-
-
-def hint_key(name: str | None) -> str:
-    """A parameter name normalised for the hint tables: words split (``pageId`` is ``page_id``), lower case, ``_``."""
-    text = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", (name or "").strip())
-    return re.sub(r"[\s-]+", "_", text).lower()
 
 
 # Name endings (after hint_key) and the string they suggest, tried in order after the exact names.
@@ -106,6 +136,11 @@ _STRING_SUFFIXES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("_message", "_text", "_content", "_body", "_note", "_comment"), "Hello, world!"),
     (("_description", "_summary"), "A short description."),
     (("_title",), "Quarterly report"),
+    (("_version",), "1.0.0"),
+    (("_base64",), "SGVsbG8sIHdvcmxkIQ=="),
+    (("_column",), "A"),
+    (("_policy_document",), '{"Version": "2012-10-17", "Statement": []}'),
+    (("_rfc3339",), "2026-09-03T10:15:00Z"),
 )
 # Words in a description (lower case, whole words) and the string they suggest, when the name says nothing.
 _DESCRIPTION_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
@@ -122,49 +157,30 @@ _DESCRIPTION_WORDS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("region",), "us-east-1"),
     (("command",), "ls -la"),
     (("keyword", "keywords"), "quarterly report"),
+    (("address", "addresses"), "Alexanderplatz, Berlin"),
+    (("branch",), "main"),
 )
 _GENERIC = "example"
 _ID_NAMES = frozenset({"uid", "guid", "uuid", "pid", "oid", "ids"})
 """Names that are ids without saying ``_id`` (``pageId`` says it: :func:`hint_key` makes it ``page_id``)."""
 
 
-def _ends(key: str, suffixes: tuple[str, ...]) -> bool:
-    """Does *key* end with one of *suffixes* (``_path``), or is it the bare word (``path``)?"""
-    return key.endswith(suffixes) or key in {s.lstrip("_") for s in suffixes}
-
-
-def _words(text: object) -> set[str]:
-    """The lower-case words of a description (``ISO 8601`` and ``e-mail`` kept whole), for hint lookups."""
-    if not isinstance(text, str):
-        return set()
-    lowered = text[:500].lower()
-    words = set(re.findall(r"[a-z0-9]+(?:-[a-z0-9]+)?", lowered))
-    return words | {phrase for phrase in ("iso 8601", "number of") if phrase in lowered}
-
-
-_GIVEN = re.compile(r"(?:\bfor example|\be\.g\.,?|\bsuch as)\s+([`'\"]?)([^\s,;:()`'\"]+)\1", re.IGNORECASE)
-_NOT_EXAMPLES = frozenset({"a", "an", "the", "this", "that", "one", "any", "some", "when", "if"})
-
-
 def described_example(description: object) -> str | None:
-    """The value a description gives as an example (``for example #release``, ``e.g. `read_all```), if any."""
-    if not isinstance(description, str):
-        return None
-    for match in _GIVEN.finditer(description[:500]):
-        value = match.group(2).rstrip(".")
-        if len(value) > 1 and value.lower() not in _NOT_EXAMPLES:
-            return value
-    return None
+    """The first value a description gives as an example (``for example #release``, ``e.g. `read_all```), if any
+    (:func:`~generator.schema.prose_values.given_values`)."""
+    given = given_values(description)
+    return given[0] if given else None
 
 
 _CHOICE = re.compile(
     r"\b(?:options?|one of|must be(?: one of)?|valid values(?: are)?|allowed values(?: are)?|"
-    r"possible values(?: are)?|accepted values(?: are)?|either)\s*[:=]?\s*"
-    r"(?:([`'\"])([^`'\"\n]{1,60})\1|([A-Za-z0-9][A-Za-z0-9_.-]{0,59})(?=\s*(?:,|\||/|\bor\b)))",
+    r"possible values(?: are)?|accepted values(?: are)?|(either))\s*[:=]?\s*"
+    r"(?:([`'\"])([^`'\"\n]{1,60})\2|(?(1)(?!)|([A-Za-z0-9][A-Za-z0-9_.-]{0,59})(?=\s*(?:,|\||/|\bor\b))))",
     re.IGNORECASE,
 )
 """An allow-list written in prose (``Options: 'general', 'azurefunctions'``, ``one of: a, b``): its
-first value. Bounded alternatives, no nested repetition: linear to match."""
+first value. After "either", quoted values only: "Provide either text or regex" names two arguments, not
+two values. Bounded alternatives, no nested repetition: linear to match."""
 
 
 def described_choice(description: object) -> str | None:
@@ -174,94 +190,123 @@ def described_choice(description: object) -> str | None:
     match = _CHOICE.search(description[:2000])
     if match is None:
         return None
-    return match.group(2) or match.group(3)
+    return match.group(3) or match.group(4)
 
 
-_PERSON_NAMES = ("author", "assignee", "user", "username", "first", "last", "full", "display", "person",
-                 "contact", "customer", "owner", "sender", "recipient", "reviewer", "given", "family")  # fmt: skip
-"""What comes before ``_name`` when the name is a person's (``author_name``); any other ``*_name``
-names a thing (``vm_name``, ``index_name``) and gets a thing-like value."""
-_PATH_NAMES = ("_path", "_file", "filepath", "_dir", "directory", "folder")
-_EXTENSION = re.compile(r"\.(xlsx|xls|csv|json|yaml|yml|md|txt|pdf|docx|png|jpg|py|js|ts|html|xml|zip|parquet)\b", re.I)
+def string_hints(name: str | None, description: object = None, owner: str | None = None) -> list[str]:
+    """Realistic strings for a parameter with this name (and description), best first; ``["example"]``
+    only when nothing fits.
+
+    Deterministic, the server's words first: the examples the description gives (``Example:
+    nodes-base.httpRequest``, ``e.g. 2401.12345``), an allow-list it states in prose (``Options:
+    'general', 'azurefunctions'``, ``(status, history, restart)``); then a value from the name and
+    description (:func:`named_hint`, which reads *owner*); a number for a name that counts (``count``
+    is ``"10"``). A value the description rejects (``"/etc" ... are rejected``) is never among them.
+    The solver checks each.
+    """
+    said = [*given_values(description), described_choice(description), *listed_values(description)]
+    hints = [h for h in said if h]
+    own = named_hint(name, description, owner)
+    if own is not None:
+        hints.append(own)
+    number = number_hint(name, description) if own is None else None
+    if number is not None:
+        hints.append(str(int(number)) if float(number).is_integer() else str(number))
+    rejected = rejected_values(description)
+    kept = [h for h in dict.fromkeys(hints) if not _rejected(h, rejected)]
+    return kept or [_GENERIC]
 
 
-_THING_NAMED = (
-    re.compile(r"\bname (?:of|for) (?:the |a |an |this )?([a-z][a-z0-9]*(?: [a-z][a-z0-9]*){0,2})", re.I),
-    re.compile(r"\b([a-z][a-z0-9]{1,30}) name\b", re.I),
-)
-"""What a plain ``name`` names, in its description: "Name of the file share", "The cluster name"."""
-_NOT_A_THING = frozenset(
-    ["the", "a", "an", "its", "your", "their", "this", "full", "display", "to", "in", "for", "that", "which",
-     "with", "from", "on", "of", "and", "or", "is", "be", "you", "new", "unique"]
-)  # fmt: skip
-
-
-def _thing_named(description: object) -> str | None:
-    """``my-<thing>`` for a ``name`` whose description says what it names, unless that is a person."""
-    if not isinstance(description, str):
-        return None
-    for match in (m for pattern in _THING_NAMED for m in pattern.finditer(description[:2000])):
-        words = match.group(1).lower().split()
-        cut = next((i for i, w in enumerate(words) if w in _NOT_A_THING), len(words))
-        thing = words[:cut]
-        if thing and not any(w in _PERSON_NAMES or w == "person" for w in thing):
-            return "my-" + "-".join(thing)[:40]
-        if thing:
-            return None  # a person's name
-    return None
-
-
-def _path_hint(key: str, description: object) -> str:
-    """A path that suits the description: a directory when it speaks of one, a file of the type it
-    names (``.xlsx``), else a report file."""
-    text = description[:2000] if isinstance(description, str) else ""
-    words = _words(text)
-    if key.endswith(("dir", "directory", "folder")) or words & {"directory", "folder", "dir", "project", "workspace"}:
-        return "./project"
-    if extension := _EXTENSION.search(text):
-        return f"data/file.{extension.group(1).lower()}"
-    if words & {"workbook", "spreadsheet", "excel"}:
-        return "data/workbook.xlsx"
-    return "reports/q3.pdf"
+def _rejected(value: str, rejected: frozenset[str]) -> bool:
+    """Is *value* one the description rejects, or a path under one (``/etc/app`` under ``"/etc"``)?"""
+    return value in rejected or any(r and value.startswith(r.rstrip("/") + "/") for r in rejected)
 
 
 def string_hint(name: str | None, description: object = None) -> str:
-    """A realistic string for a parameter with this name (and description), or a generic one.
+    """The best of :func:`string_hints`."""
+    return string_hints(name, description)[0]
 
-    Deterministic, the description first: an allow-list it states in prose (``Options: 'general',
-    'azurefunctions'``), an example it gives (``e.g. 2401.12345``), a path that suits it (a directory,
-    a ``.xlsx`` file); then the exact name, a thing's name for ``*_name`` (``vm_name`` is ``my-vm``;
-    a person's only for a person), the name's ending (``pageId``), words of the description (``The
-    uid of an element``); ``"example"`` only when nothing fits. The solver checks every value.
-    """
+
+_NUMERIC_ID = re.compile(
+    r"\b(?:numeric|integer|internal id|iid)\b|\bid\b[^.]{0,20}\bor\b[^.]{0,30}\bpath\b|\bid \(integer\)", re.I
+)
+"""An id the description says is a number ("Numeric project ID", "The internal ID of the issue", "Project ID or
+URL-encoded path": a number is one of the two)."""
+_SECRET_KEYS = ("api", "access", "secret", "private", "public", "encryption", "license", "signing", "ssh")
+_EMBEDDED_NUMBER = re.compile(r'\{\s*"type"\s*:\s*"(?:integer|number)"\s*\}')
+"""A JSON Schema for a number quoted in a description (FastMCP prompt arguments: "Provide a value matching the
+following JSON schema: {"type":"integer"}")."""
+_CJK_HINTS = (
+    ("经纬度", "116.397428,39.90923"),
+    ("经度", "116.397428,39.90923"),
+    ("城市", "北京"),
+    ("IP", "203.0.113.42"),
+)
+"""Chinese descriptions (AMap): coordinates "longitude,latitude", a city, an IP address."""
+
+
+def named_hint(name: str | None, description: object = None, owner: str | None = None, depth: int = 0) -> str | None:
+    """A value from the name and description alone, or None: a path that suits the description (a
+    directory, a ``.xlsx`` file), a thing's name (``vm_name`` is ``my-vm``; a person's only for a person),
+    the exact name, the name's ending (``pageId``; a number where the description says the id is one),
+    words of the description (``The uid of an element``). *owner* names what the property belongs to
+    (the enclosing property, or the tool): a plain ``name`` of a ``node`` is ``my-node``."""
     key = hint_key(name)
-    if choice := described_choice(description):
-        return choice
-    if given := described_example(description):
-        return given
-    if key in ("path", "file", "file_path") or _ends(key, _PATH_NAMES):
-        return _path_hint(key, description)
-    if key == "name" and (thing := _thing_named(description)):
-        return thing
+    text = description[:MAX_TEXT] if isinstance(description, str) else ""
+    if _EMBEDDED_NUMBER.search(text):
+        return None  # a number: number_hint says which
+    if key in ("path", "file", "file_path") or ends(key, PATH_NAMES):
+        return path_hint(key, description)
+    if ends(key, ("_id", "_iid", "_uid", "_ids")) and _NUMERIC_ID.search(text):
+        return "42"
+    if key == "name" or (_NAME_OF.match(text) and key not in _STRING_HINTS and not key.endswith("_name")):
+        return name_hint(description, owner)
+    if key in ("source", "target") and hint_key(owner).endswith(("edge", "link", "relation", "connection")):
+        return "my-node"  # an edge joins two nodes, named by their names
+    if key == "patch":
+        return '{"spec": {"replicas": 2}}' if "json" in words(text) else "-old line\n+new line"
+    if key.startswith(_FLAG_PREFIXES) and not ends(key, ("_id", "_ids", "_key", "_name", "_path", "_url")):
+        return "true"  # a flag passed as text (prompt arguments)
+    if key.endswith("_arn") or key == "arn":
+        return arn(key)
+    if cjk := next((hint for word, hint in _CJK_HINTS if word in text[:200]), None):
+        return cjk
     if key in _STRING_HINTS:
         return _STRING_HINTS[key]
     if key in _ID_NAMES:
         return "abc123"
-    if key.endswith("_name") and not _ends(key.removesuffix("_name"), _PERSON_NAMES):
+    if key.endswith("_name") and not ends(key.removesuffix("_name"), PERSON_NAMES):
         return "my-" + key.removesuffix("_name").replace("_", "-")[:40]  # vm_name -> my-vm, not a person
+    if key.endswith(("_key", "_slug")) and not key.startswith(_SECRET_KEYS):
+        return "my-" + key.rsplit("_", 1)[0].replace("_", "-")[:40]  # project_key -> my-project
     for suffixes, hint in _STRING_SUFFIXES:
-        if _ends(key, suffixes):
+        if ends(key, suffixes):
             return hint
-    words = _words(description)
+    said = words(description)
     for keys, hint in _DESCRIPTION_WORDS:
-        if words & set(keys):
+        if said & set(keys):
             return hint
-    return _GENERIC
+    return _by_part(key, owner) if depth == 0 else None
 
 
+def _by_part(key: str, owner: str | None) -> str | None:
+    """A hint for a name of two parts from one of them: ``time_a`` is a time, ``text_gone`` a text,
+    ``new_paragraph`` a paragraph; not from a last part that says only what sort it is (``incident_type``)."""
+    head, _, last = key.rpartition("_")
+    for part in (head, last) if head else ():
+        if part in ("name", "type", "kind", "mode", "id", "key", "format", "base", "new"):
+            continue
+        if (hint := named_hint(part, None, owner, depth=1)) is not None:
+            return hint
+    return None
+
+
+_NAME_OF = re.compile(r"(?:the )?name of (?:the |a |an )?[a-z]", re.I)
+_FLAG_PREFIXES = ("is_", "has_", "check_", "include_", "enable_", "use_", "show_", "allow_")
 # Name endings (after hint_key) and the number they suggest.
 _NUMBER_SUFFIXES: tuple[tuple[tuple[str, ...], int], ...] = (
-    (("_id", "_uid"), 42),
+    (("_id", "_uid", "_iid"), 42),
+    (("_threshold", "_replicas"), 3),
     (("_count", "_limit", "_size", "_results", "_items", "_lines", "_entries"), 10),
     (("_ms", "_millis", "_milliseconds"), 1000),
     (("_seconds", "_secs", "_timeout", "_sec"), 30),
@@ -290,18 +335,22 @@ def number_hint(name: str | None, description: object = None) -> float | None:
     An id, a count or a duration is a whole number even where the schema says ``number``.
     """
     key = hint_key(name)
+    if isinstance(description, str) and _EMBEDDED_NUMBER.search(description[:MAX_TEXT]):
+        return NUMBER_HINTS.get(key, 3)
     if key in NUMBER_HINTS:
         return NUMBER_HINTS[key]
     if key in _ID_NAMES or key == "id":
         return 42
     for suffixes, value in _NUMBER_SUFFIXES:
-        if _ends(key, suffixes):
+        if ends(key, suffixes):
             return value
     if key.startswith(("max_", "min_", "num_", "number_of_")):
         return 10
-    words = _words(description)
+    if key.startswith("threshold_"):
+        return 80
+    said = words(description)
     for keys, value in _NUMBER_WORDS:
-        if words & set(keys):
+        if said & set(keys):
             return value
     return None
 

@@ -124,11 +124,11 @@ def histories(plan: Plan, snapshot: Snapshot, load: Callable[[str], Snapshot]) -
     return history, releases_of(chain)
 
 
-def loader(staging: Staging) -> Callable[[str], Snapshot]:
-    """How a kept version's snapshot is read: from the output, confined and bounded."""
+def loader(staging: Staging, config: PortalConfig) -> Callable[[str], Snapshot]:
+    """How a kept version's snapshot is read: from the output, confined and bounded (``limits.max_snapshot_bytes``)."""
     if staging.previous is None:
         raise RuntimeError("a kept version needs a previous site")
-    return functools.partial(kept_snapshot, staging.previous)
+    return functools.partial(kept_snapshot, staging.previous, limit=config.limits.max_snapshot_bytes)
 
 
 def version_config(config: PortalConfig, label: str) -> PortalConfig:

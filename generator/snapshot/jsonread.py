@@ -3,7 +3,9 @@
 :func:`load_json` turns the text into Python values, keeping what Python could not hold (an
 integer too long to convert) for :mod:`generator.snapshot.shape` to name; :func:`load_json_plain`
 also says whether the value is *plain* (no lone surrogate, every number finite and short), so
-the shape check may skip its value-by-value scan. Each problem is a :class:`ShapeProblem`.
+the shape check may skip its value-by-value scan. An object that names a key twice is refused:
+JSON leaves which value counts to each reader, and a snapshot must mean one thing to all of them.
+Each problem is a :class:`ShapeProblem`.
 """
 
 from __future__ import annotations
@@ -14,7 +16,8 @@ import re
 import sys
 from typing import Any
 
-from generator.snapshot.wording import where
+from generator.jsonutil import RepeatedKey, unique_keys
+from generator.snapshot.wording import quote, where
 
 JSON = Any
 
@@ -120,8 +123,8 @@ def _load_quick(raw: str) -> tuple[JSON, bool] | None:
         return float(text)
 
     try:
-        data = json.loads(raw, parse_float=number, parse_constant=constant)
-    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError too
+        data = json.loads(raw, parse_float=number, parse_constant=constant, object_pairs_hook=unique_keys)
+    except (ValueError, RecursionError):  # JSONDecodeError and RepeatedKey are ValueErrors too
         return None
     return data, not unusual and not _may_hold_surrogate(raw)
 
@@ -133,14 +136,53 @@ def load_json(raw: str, **hooks: Any) -> JSON:
     integer too long to convert as text, for the scan to name).
     """
     try:
-        return json.loads(raw, **({"parse_int": _int} | hooks))
+        return json.loads(raw, **({"parse_int": _int, "object_pairs_hook": unique_keys} | hooks))
     except json.JSONDecodeError as exc:
         raise ShapeProblem(f"it is not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except RecursionError:  # the parser recurses per level, so this is only reached past MAX_DEPTH
         raise ShapeProblem(too_deep_problem(_too_deep(raw))) from None
+    except RepeatedKey as exc:
+        raise ShapeProblem(repeated_key_problem(_repeated(raw), exc.key)) from None
+
+
+def repeated_key_problem(at: list[str | int] | None, key: str) -> str:
+    """The sentence for an object at *at* (None: somewhere in the text) that names *key* twice."""
+    return (
+        f"{'an object' if at is None else where(at)} names the key {quote(key)} twice, and JSON leaves which "
+        f"of the two values counts to each reader; keep one"
+    )
 
 
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{},:]')
+
+
+def _repeated(raw: str) -> list[str | int] | None:
+    """The JSON path of the first object of *raw* that names a key twice (a scan of the text, for the message)."""
+    at: list[str | int] = []  # for each open container, the key or index being read in it
+    keys: list[set[str] | None] = []  # for each open object, the keys read so far
+    key = ""
+    for token in _TOKENS.finditer(raw):
+        text = token.group()
+        if text in ("[", "{"):
+            at.append(0 if text == "[" else "")
+            keys.append(None if text == "[" else set())
+        elif text in ("]", "}"):
+            if at:
+                at.pop()
+                keys.pop()
+        elif text == ",":
+            if at and isinstance(at[-1], int):
+                at[-1] += 1
+        elif text == ":":
+            seen = keys[-1] if keys else None
+            if seen is not None:
+                if key in seen:
+                    return at[:-1]
+                seen.add(key)
+                at[-1] = key
+        else:
+            key = json.loads(text)
+    return None
 
 
 def _too_deep(raw: str) -> list[str | int] | None:

@@ -17,6 +17,7 @@ from typing import Any
 from jsonschema import Draft202012Validator, ValidationError
 
 from generator.snapshot.jsonread import MAX_DEPTH, LongInt, too_deep_problem
+from generator.snapshot.proofs import PROOF_DEFS
 from generator.snapshot.quick import conforming_tool, nests_too_deeply
 from generator.snapshot.wording import sentence, where
 
@@ -92,9 +93,11 @@ SNAPSHOT_SCHEMA: dict[str, JSON] = {
             },
         },
         "endpoints": {"type": "array", "items": {"$ref": "#/$defs/endpoint"}},
+        "proofs": {"$ref": "#/$defs/proofs"},
     },
     **_HTTP_NEEDS_URL,
     "$defs": {
+        **PROOF_DEFS,
         "icons": {
             "type": "array",
             "items": {
@@ -221,12 +224,18 @@ def _unlink(link: _Link) -> list[str | int]:
     return keys[::-1]
 
 
-def _scan(data: JSON) -> str | None:
+def plain_problem(value: JSON, depth: int = 1) -> str | None:
+    """Why *value* could not be kept in a snapshot at nesting level *depth* (too deep, a number that is
+    not finite or too long, a lone surrogate), or None: what a snapshot file is checked for on load."""
+    return _scan(value, depth)
+
+
+def _scan(data: JSON, depth: int = 1) -> str | None:
     """The first value no later stage could handle: too deep, not a finite number, not Unicode.
 
     An explicit stack, not recursion: this is what stands between deep input and the recursion limit.
     """
-    stack: list[tuple[JSON, int, _Link]] = [(data, 1, None)]
+    stack: list[tuple[JSON, int, _Link]] = [(data, depth, None)]
     while stack:
         value, depth, link = stack.pop()
         if isinstance(value, dict | list):

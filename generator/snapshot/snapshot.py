@@ -12,21 +12,25 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 from typing import Protocol
 
+from generator.config.portal import Limits
 from generator.errors import PortalError
 from generator.heap import paused
 from generator.snapshot import remembered
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
 from generator.snapshot.jsontext import around_list, compact, list_item, pretty, pretty_pieces
+from generator.snapshot.proofs import check_proofs
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.shape import JSON, READABLE_VERSIONS, SNAPSHOT_VERSION, check_shape
 from generator.snapshot.wording import quote, shown, where
+from generator.text import hidden_escaped
 
 
 def canonical_json(value: JSON) -> str:
@@ -111,6 +115,9 @@ class Snapshot:
     resource_templates: tuple[dict[str, JSON], ...] = ()
     skipped_tools: tuple[dict[str, JSON], ...] = ()
     """Tools left out in ``--lenient`` mode: ``{"name": ..., "reason": ...}``."""
+    proofs: dict[str, JSON] | None = None
+    """What the server answered to the pages' examples (``--prove``; :mod:`generator.snapshot.proofs`), or None.
+    Not part of the fingerprint."""
     digests: tuple[bytes, ...] = field(default=(), compare=False, repr=False)
     """Each tool's :func:`raw_digest`, when the reader of a watch already made them for its memory
     (:func:`_parse_remembering`); empty otherwise. :func:`revised` empties it."""
@@ -133,6 +140,7 @@ class Snapshot:
         return {id(tool): i for i, tool in enumerate(self.tools)}
 
     def to_dict(self) -> dict[str, JSON]:
+        proofs = {} if self.proofs is None else {"proofs": self.proofs}
         return {
             "snapshot_version": SNAPSHOT_VERSION,
             "capability_version": self.capability_version,
@@ -147,6 +155,7 @@ class Snapshot:
             "resource_templates": list(self.resource_templates),
             "skipped_tools": list(self.skipped_tools),
             "endpoints": [e.to_json() for e in self.endpoints],
+            **proofs,
         }
 
     def to_json(self) -> str:
@@ -154,9 +163,11 @@ class Snapshot:
 
         Top-level keys and the server's identity are sorted. Tools, prompts and resources keep
         the order of keys the server sent: a schema's ``properties`` order is how its author
-        meant parameters to be read (required ``query`` first), and pages show them so.
+        meant parameters to be read (required ``query`` first), and pages show them so. Bidi
+        controls and invisible characters are written as ``\\uXXXX`` escapes
+        (:func:`generator.text.hidden_escaped`): the same value, which no viewer can reorder or hide.
         """
-        return pretty(self._document()) + "\n"  # json.dumps(indent=2, ensure_ascii=False), faster
+        return hidden_escaped(pretty(self._document())) + "\n"  # json.dumps(indent=2, ensure_ascii=False), faster
 
     def json_pieces(self, store: TextStore | None = None) -> Iterator[bytes]:
         """:meth:`to_json` encoded, a tool at a time: what a build writes as ``snapshot.json``.
@@ -170,24 +181,35 @@ class Snapshot:
         around = around_list(document, "tools") if store is not None else None
         if store is None or around is None:
             for text_piece in pretty_pieces(document, "tools"):
-                yield text_piece.encode("utf-8")
+                yield hidden_escaped(text_piece).encode("utf-8")
             yield b"\n"
             return
-        yield around[0].encode("utf-8")
+        yield hidden_escaped(around[0]).encode("utf-8")
         separator = b"\n    "
         for tool, key in zip(self.tools, self.tool_keys, strict=True):
             kept = store.text(key)
-            piece = kept if kept is not None else list_item(tool).encode("utf-8")
+            piece = kept if kept is not None else hidden_escaped(list_item(tool)).encode("utf-8")
             store.add(key, piece)
             yield separator + piece
             separator = b",\n    "
-        yield around[1].encode("utf-8") + b"\n"
+        yield hidden_escaped(around[1]).encode("utf-8") + b"\n"
 
     def _document(self) -> dict[str, JSON]:
         """What :meth:`to_json` writes: top-level keys and the server's identity sorted."""
         data = self.to_dict()
         data["server"] = _sorted(data["server"])
+        if "proofs" in data:  # the portal's own keys sorted; the server's JSON inside keeps its order
+            data["proofs"] = _sorted_proofs(data["proofs"])
         return dict(sorted(data.items()))
+
+
+def _sorted_proofs(proofs: JSON) -> JSON:
+    """*proofs* with the portal's own keys sorted: the sections, the names in each, each proof's and
+    attempt's fields; requests and answers keep the order they were sent in."""
+    out: dict[str, JSON] = {}
+    for section, found in sorted(proofs.items()):
+        out[section] = {key: dict(sorted(entry.items())) for key, entry in sorted(found.items())}
+    return out
 
 
 def resolve_capability_version(rule: str, server: dict[str, JSON], tools_fingerprint: str) -> str:
@@ -236,6 +258,7 @@ def new_snapshot(
     resources: tuple[dict[str, JSON], ...] = (),
     resource_templates: tuple[dict[str, JSON], ...] = (),
     skipped_tools: tuple[dict[str, JSON], ...] = (),
+    proofs: dict[str, JSON] | None = None,
 ) -> Snapshot:
     """A :class:`Snapshot` with its fingerprint computed; with no *endpoints*, one stand-in record,
     ``default``, that offers every tool (a version 1 snapshot, or one endpoint built by hand)."""
@@ -255,6 +278,7 @@ def new_snapshot(
         resources=resources,
         resource_templates=resource_templates,
         skipped_tools=skipped_tools,
+        proofs=proofs,
     )
 
 
@@ -265,19 +289,51 @@ def revised(snapshot: Snapshot, **changes: object) -> Snapshot:
     return replace(changed, fingerprint=fingerprint(changed.tools, records), digests=())
 
 
-def load_snapshot(path: Path, memory: remembered.ToolMemory | None = None) -> Snapshot:
+def load_snapshot(
+    path: Path, memory: remembered.ToolMemory | None = None, *, max_bytes: int = Limits.max_snapshot_bytes
+) -> Snapshot:
     """Read and check a snapshot file; a malformed one is a clear error, not a traceback.
 
     *memory*, kept by a long-lived process (``build --watch``), holds the tools of the last
     snapshot it read: those are not checked again (:mod:`generator.snapshot.remembered`).
+    A file of more than *max_bytes* (``limits.max_snapshot_bytes``) is refused: see :func:`read_bounded`.
     """
     try:
-        raw = path.read_text(encoding="utf-8")
+        raw = read_bounded(path, max_bytes).decode("utf-8")
     except OSError as exc:
         raise PortalError(f"The snapshot {path} cannot be read ({exc.strerror or exc}). Check the path.") from None
     except UnicodeDecodeError:
         raise SnapshotError(path, "it is not UTF-8 text") from None
     return parse_snapshot(raw, path, memory)
+
+
+def read_bounded(path: Path, max_bytes: int) -> bytes:
+    """The bytes of the snapshot file *path*, when there are at most *max_bytes* of them.
+
+    A regular file that is larger is refused by its size, before a byte is read; a pipe is read no
+    further than one byte past the bound. Parsing JSON takes several times the text's size in memory,
+    so without this bound a file of a few gigabytes (by mistake, or planted) could exhaust the machine.
+    Raises :class:`PortalError` naming the limit, or :class:`OSError`.
+    """
+    with open(path, "rb") as handle:
+        size = os.fstat(handle.fileno()).st_size
+        if size > max_bytes:
+            raise PortalError(_too_large(path, f"holds {size:,} bytes", max_bytes))
+        data = handle.read(max_bytes + 1)
+    if len(data) > max_bytes:
+        raise PortalError(_too_large(path, f"holds more than {max_bytes:,} bytes", max_bytes))
+    return data
+
+
+def _too_large(path: Path, found: str, max_bytes: int) -> str:
+    """The one paragraph for a snapshot file past ``limits.max_snapshot_bytes``."""
+    return (
+        f"The snapshot {path} {found}, more than the {max_bytes:,} bytes ({max_bytes / 2**20:g} MiB) mcp-portal "
+        f"reads from one snapshot file (the limit is --max-snapshot-bytes, or `max_snapshot_bytes` under `limits:` "
+        f"in portal.yaml), so it was not read. A snapshot takes about 5 MB per 1,000 tools: check that {path.name} "
+        f"is the snapshot you meant, or, if it really is one, raise the limit, e.g. --max-snapshot-bytes "
+        f"{max(2 * max_bytes, 1 << 29)}."
+    )
 
 
 def frozen(snapshot: Snapshot) -> Snapshot:
@@ -393,7 +449,9 @@ def _checked(
         "resources": tuple(data.get("resources", [])),
         "resource_templates": tuple(data.get("resource_templates", [])),
         "skipped_tools": tuple(data.get("skipped_tools", [])),
+        "proofs": data.get("proofs"),
     }
+    check_proofs(fields["proofs"])  # type: ignore[arg-type]
     records = _endpoints(data.get("endpoints", []), set(first))  # type: ignore[arg-type]
     if computed_fingerprint is None or not records:
         snap = new_snapshot(**fields, endpoints=records)  # type: ignore[arg-type]

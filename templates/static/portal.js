@@ -435,16 +435,39 @@
       return text.replace("{n}", numbers ? numbers.format(n) : String(n));
     };
     // Pagefind's excerpts are text with <mark> around the matches: keep the marks, nothing else.
+    // The page's elements are gone from that text, so each left-to-right run in it (words with a
+    // Latin letter or a digit and no right-to-left letter, such as a pattern, a value or a name) is
+    // made an element of its own again, dir="ltr", lest an Arabic excerpt reorder it.
     var decoder = document.createElement("textarea");
-    var excerpt = function (html, into) {
-      html.split(/(<mark>[\s\S]*?<\/mark>)/).forEach(function (part) {
-        var marked = part.indexOf("<mark>") === 0;
-        decoder.innerHTML = part.replace(/<[^>]*>/g, "");  // a <textarea> only decodes entities: no markup
-        var text = decoder.value;
-        if (!text) { return; }
-        if (marked) { var m = document.createElement("mark"); m.textContent = text; into.appendChild(m); }
-        else { into.appendChild(document.createTextNode(text)); }
+    var LTR_RUN = /[^\s\u0590-\u08ff\ufb1d-\ufeff]*[A-Za-z0-9][^\s\u0590-\u08ff\ufb1d-\ufeff]*(?:\s+[^\s\u0590-\u08ff\ufb1d-\ufeff]*[A-Za-z0-9][^\s\u0590-\u08ff\ufb1d-\ufeff]*)*/g;
+    var isolated = function (pieces, into) {  // pieces: [text, marked]
+      var runs = [];
+      pieces.map(function (p) { return p[0]; }).join("").replace(LTR_RUN, function (run, at) {
+        runs.push(at, at + run.replace(/[.,:;]+$/, "").length);  // the sentence's full stop stays the sentence's
       });
+      var at = 0, next = 0, holder = into;
+      pieces.forEach(function (p) {
+        for (var i = 0; i < p[0].length; ) {
+          if (next < runs.length && at + i === runs[next]) {  // a run starts (even) or ends (odd) here
+            holder = next % 2 ? into : into.appendChild(document.createElement("span"));
+            if (holder !== into) { holder.dir = "ltr"; }
+            next++;
+            continue;
+          }
+          var end = Math.min(p[0].length, next < runs.length ? runs[next] - at : Infinity);
+          var node = p[1] ? document.createElement("mark") : document.createTextNode("");
+          node.textContent = p[0].slice(i, end);
+          holder.appendChild(node);
+          i = end;
+        }
+        at += p[0].length;
+      });
+    };
+    var excerpt = function (html, into) {
+      isolated(html.split(/(<mark>[\s\S]*?<\/mark>)/).map(function (part) {
+        decoder.innerHTML = part.replace(/<[^>]*>/g, "");  // a <textarea> only decodes entities: no markup
+        return [decoder.value, part.indexOf("<mark>") === 0];
+      }), into);
     };
     // Item pages (a tool, prompt or resource) before the pages that list or gather them, which match
     // almost any query; Pagefind's order within each.
@@ -472,7 +495,7 @@
         var a = document.createElement("a");
         a.href = withTerms(clean(named || !subs.length ? data.url : subs[0].url), query);
         var name = document.createElement("bdi");
-        name.textContent = title;
+        isolated([[title, false]], name);
         a.appendChild(name);
         li.appendChild(a);
         var p = document.createElement("p");
@@ -488,7 +511,7 @@
             var item = document.createElement("li");
             var link = document.createElement("a");
             link.href = withTerms(clean(s.url), query);
-            link.textContent = words(s.title);
+            isolated([[words(s.title), false]], link);
             item.appendChild(link);
             ul.appendChild(item);
           });

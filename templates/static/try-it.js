@@ -43,10 +43,17 @@
   var send = form.querySelector(".try-send");
   form.hidden = false;
 
+  function template(key) {
+    return Object.prototype.hasOwnProperty.call(text, key) ? text[key] : key;
+  }
+
+  function given(values, name) {
+    return values && Object.prototype.hasOwnProperty.call(values, name);
+  }
+
   function say(key, values) {
-    var template = Object.prototype.hasOwnProperty.call(text, key) ? text[key] : key;
-    return template.replace(/\{(\w+)\}/g, function (whole, name) {
-      return values && Object.prototype.hasOwnProperty.call(values, name) ? String(values[name]) : whole;
+    return template(key).replace(/`/g, "").replace(/\{(\w+)\}/g, function (whole, name) {
+      return given(values, name) ? String(values[name]) : whole;
     });
   }
 
@@ -57,12 +64,55 @@
     return node;
   }
 
+  /* A message as an element: its words as text, and each value and each code span the catalog marks
+     (`isError: true`) an element of its own, left to right (a server's or the browser's own words, whose
+     direction is unknown, a <bdi>), so that a right-to-left page cannot reorder a path, a code or a limit. */
+  var PROSE = ["message", "error"];
+  function line(tag, key, values, className) {
+    var node = element(tag, undefined, className);
+    template(key).split(/(`[^`]*`|\{\w+\})/).forEach(function (part, i) {
+      var code = i % 2 === 1 && part.charAt(0) === "`";
+      var name = part.slice(1, -1);
+      if (!code && !(i % 2 === 1 && given(values, name))) {
+        if (part) node.appendChild(document.createTextNode(part));
+        return;
+      }
+      var run = node.appendChild(element(code ? "code" : "bdi", code ? name : String(values[name])));
+      if (code || PROSE.indexOf(name) < 0) run.dir = "ltr";
+    });
+    return node;
+  }
+
+  function tell(key, values) {
+    status.replaceChildren(line("span", key, values));
+  }
+
   function cut(value) {
     return value.length > SHOWN ? value.slice(0, SHOWN) + "\n" + say("cut", { limit: SHOWN }) : value;
   }
 
+  /* Hidden characters in an answer are marked as the static pages mark them (generator/text.py):
+     bidi controls, zero-width and other invisible characters (and C0/C1 controls in text) show as
+     [U+XXXX] in text, and as \uXXXX escapes inside JSON, the same value. */
+  var HIDDEN = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\u00ad\u180e\u034f]|\udb40[\udc00-\udc7f]/g;
+  var CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
+  var JSON_RAW = /[\x7f-\x9f]/g;
+
+  function marked(value) {
+    return value.replace(HIDDEN, function (c) {
+      return "[U+" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0") + "]";
+    }).replace(CONTROL, function (c) {
+      return "[U+" + c.charCodeAt(0).toString(16).toUpperCase().padStart(4, "0") + "]";
+    });
+  }
+
+  function escaped(json) {
+    function unit(c) { return "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0"); }
+    return json.replace(HIDDEN, function (c) { return c.split("").map(unit).join(""); }).replace(JSON_RAW, unit);
+  }
+
   function preformatted(value) {
-    var pre = element("pre", cut(typeof value === "string" ? value : JSON.stringify(value, null, 2)));
+    var pre = element("pre", cut(typeof value === "string" ? marked(value) : escaped(String(JSON.stringify(value, null, 2)))));
     pre.dir = "ltr";
     pre.tabIndex = 0;
     return pre;
@@ -105,15 +155,15 @@
       var actual = kind(value);
       var fits = types.some(function (t) { return t === actual || (t === "number" && actual === "integer"); });
       if (!fits) {
-        found.problems.push(say("type", { path: path, expected: types.join(" | ") }));
+        found.problems.push(["type", { path: path, expected: types.join(" | ") }]);
         return;
       }
     }
     if (Array.isArray(schema["enum"]) && !schema["enum"].some(function (e) { return same(e, value); })) {
-      found.problems.push(say("enum", { path: path }));
+      found.problems.push(["enum", { path: path }]);
     }
     if (Object.prototype.hasOwnProperty.call(schema, "const") && !same(schema["const"], value)) {
-      found.problems.push(say("const", { path: path }));
+      found.problems.push(["const", { path: path }]);
     }
     if (typeof value === "number") {
       bound(schema, "minimum", value < schema.minimum, path, found);
@@ -137,14 +187,14 @@
   }
 
   function bound(schema, key, broken, path, found) {
-    if (typeof schema[key] === "number" && broken) found.problems.push(say(key, { path: path, limit: schema[key] }));
+    if (typeof schema[key] === "number" && broken) found.problems.push([key, { path: path, limit: schema[key] }]);
   }
 
   function objectChecks(schema, value, path, found, depth) {
     var properties = isSchema(schema.properties) ? schema.properties : {};
     (Array.isArray(schema.required) ? schema.required : []).forEach(function (name) {
       if (typeof name === "string" && !Object.prototype.hasOwnProperty.call(value, name)) {
-        found.problems.push(say("required", { path: path, name: name }));
+        found.problems.push(["required", { path: path, name: name }]);
       }
     });
     Object.keys(value).forEach(function (name) {
@@ -152,7 +202,7 @@
       if (Object.prototype.hasOwnProperty.call(properties, name)) {
         walk(properties[name], value[name], sub, found, depth + 1);
       } else if (schema.additionalProperties === false) {
-        found.problems.push(say("extra", { path: path, name: name }));
+        found.problems.push(["extra", { path: path, name: name }]);
       } else if (isSchema(schema.additionalProperties)) {
         walk(schema.additionalProperties, value[name], sub, found, depth + 1);
       }
@@ -168,15 +218,15 @@
 
   function showVerdict(into, result, okKey, badKey) {
     if (result.problems.length === 0) {
-      into.appendChild(element("p", say(okKey), "try-ok"));
+      into.appendChild(line("p", okKey, {}, "try-ok"));
     } else {
-      into.appendChild(element("p", say(badKey), "try-bad"));
+      into.appendChild(line("p", badKey, {}, "try-bad"));
       var list = element("ul");
-      result.problems.forEach(function (problem) { list.appendChild(element("li", problem)); });
+      result.problems.forEach(function (problem) { list.appendChild(line("li", problem[0], problem[1])); });
       into.appendChild(list);
     }
     if (result.unchecked.length) {
-      into.appendChild(element("p", say("unchecked", { keywords: result.unchecked.join(", ") }), "stock"));
+      into.appendChild(line("p", "unchecked", { keywords: result.unchecked.join(", ") }, "stock"));
     }
   }
 
@@ -185,9 +235,9 @@
     try {
       value = JSON.parse(args.value);
     } catch (error) {
-      return { error: say("bad_json", { error: error.message }) };
+      return { error: ["bad_json", { error: error.message }] };
     }
-    if (kind(value) !== "object") return { error: say("not_object") };
+    if (kind(value) !== "object") return { error: ["not_object", {}] };
     return { value: value };
   }
 
@@ -195,7 +245,7 @@
     check.textContent = "";
     var parsed = parsedArguments();
     if (parsed.error) {
-      check.appendChild(element("p", parsed.error, "try-bad"));
+      check.appendChild(line("p", parsed.error[0], parsed.error[1], "try-bad"));
       return;
     }
     showVerdict(check, verdict(data.inputSchema, parsed.value, "arguments"), "check_ok", "problems");
@@ -365,20 +415,20 @@
   function show(result, elapsed) {
     answer.textContent = "";
     if (result === null) {
-      status.textContent = say("no_run_token");
+      tell("no_run_token");
       return;
     }
-    status.textContent = say("answered", { ms: Math.round(elapsed) });
+    tell("answered", { ms: Math.round(elapsed) });
     var id = data.sessionless || data.proxy ? 1 : 2;
     var message = reply(result, id) || reply(result, 1);
     if (!result.response.ok) {
-      answer.appendChild(element("p", say("http_status", { status: result.response.status }), "try-bad"));
+      answer.appendChild(line("p", "http_status", { status: result.response.status }, "try-bad"));
       if (message && message.error) showError(message.error);
       else if (result.raw) answer.appendChild(preformatted(result.raw));
       return;
     }
     if (!message) {
-      answer.appendChild(element("p", say("no_answer"), "try-bad"));
+      answer.appendChild(line("p", "no_answer", {}, "try-bad"));
       if (result.raw) answer.appendChild(preformatted(result.raw));
       return;
     }
@@ -387,26 +437,26 @@
       return;
     }
     var outcome = message.result || {};
-    answer.appendChild(element("p", say(outcome.isError ? "tool_error" : "tool_ok"), outcome.isError ? "try-bad" : ""));
+    answer.appendChild(line("p", outcome.isError ? "tool_error" : "tool_ok", {}, outcome.isError ? "try-bad" : ""));
     (Array.isArray(outcome.content) ? outcome.content : []).forEach(function (item) {
       var textItem = item && item.type === "text" && typeof item.text === "string";
       answer.appendChild(preformatted(textItem ? item.text : item));
     });
     if (outcome.structuredContent !== undefined) {
-      answer.appendChild(element("h3", "structuredContent"));
+      answer.appendChild(element("h3")).appendChild(element("code", "structuredContent")).dir = "ltr";
       answer.appendChild(preformatted(outcome.structuredContent));
       if (data.outputSchema) {
         showVerdict(answer, verdict(data.outputSchema, outcome.structuredContent, "structuredContent"), "output_ok", "output_bad");
       }
     } else if (data.outputSchema && !outcome.isError) {
-      answer.appendChild(element("p", say("output_missing"), "try-bad"));
+      answer.appendChild(line("p", "output_missing", {}, "try-bad"));
     }
   }
 
   function showError(error) {
     var code = error && error.code !== undefined ? error.code : "?";
-    var said = error && typeof error.message === "string" ? error.message : "";
-    answer.appendChild(element("p", say("rpc_error", { code: code, message: said }), "try-bad"));
+    var said = error && typeof error.message === "string" ? marked(error.message) : "";
+    answer.appendChild(line("p", "rpc_error", { code: code, message: said }, "try-bad"));
     if (error && error.data !== undefined) answer.appendChild(preformatted(error.data));
   }
 
@@ -419,12 +469,12 @@
       return;
     }
     if (confirmBox && !confirmBox.checked) {
-      status.textContent = say("confirm_first");
+      tell("confirm_first");
       confirmBox.focus();
       return;
     }
     answer.textContent = "";
-    status.textContent = say("sending");
+    tell("sending");
     send.disabled = true;
     var controller = new AbortController();
     var timer = setTimeout(function () { controller.abort(); }, SECONDS * 1000);
@@ -432,7 +482,8 @@
     try {
       show(await run(parsed.value, controller.signal), performance.now() - started);
     } catch (error) {
-      status.textContent = controller.signal.aborted ? say("timeout", { seconds: SECONDS }) : say("network");
+      if (controller.signal.aborted) tell("timeout", { seconds: SECONDS });
+      else tell("network");
     } finally {
       clearTimeout(timer);
       send.disabled = false;
@@ -451,9 +502,9 @@
   // serve --try-it prints an address whose fragment holds its run token: keep it for this tab, and
   // take it out of the address bar so that it is not copied along with a link.
   if (data.proxy) {
-    var given = new URLSearchParams(location.hash.slice(1)).get("try-it");
-    if (given) {
-      sessionStorage.setItem(RUN, given);
+    var printed = new URLSearchParams(location.hash.slice(1)).get("try-it");
+    if (printed) {
+      sessionStorage.setItem(RUN, printed);
       history.replaceState(null, "", location.pathname + location.search);
     }
   }

@@ -1,0 +1,182 @@
+"""The docs server's parts that need no server: path checks, confined reads, twins, the search index.
+
+The sessions over MCP are in test_docs_server.py; these check each rule on its own, on real files.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.docs_server.docs import excerpt
+from generator.docs_server.index import Analyzer, SearchIndex, document, fold, words
+from generator.docs_server.portal import example_call
+from generator.docs_server.source import NotFound, Refused, TooLarge, read_confined, site_path
+from generator.docs_server.twins import parse_twin
+from generator.docs_server.versions import UnknownVersion, Versions, prefix_for
+
+
+@pytest.mark.parametrize(
+    ("path", "reason"),
+    [
+        ("", "empty"),
+        ("../etc/passwd", "leaves the site"),
+        ("en/../../etc/passwd", "leaves the site"),
+        ("en//index.md", "empty part"),
+        ("en/./index.md", "leaves the site"),
+        ("/etc/passwd", "absolute"),
+        ("https://evil.example/en/index.md", "another site"),
+        ("file:///etc/passwd", "another site"),
+        ("C:/Windows/win.ini", "another site"),
+        ("en\\..\\secret", "absolute"),
+        (".git/config", "start with a dot"),
+        ("en/.env", "start with a dot"),
+        ("en/tools/a b.md", "never names"),
+        ("en/tools/x\x00.md", "never names"),
+        ("x" * 600, "longer than"),
+    ],
+)
+def test_paths_outside_the_site_are_refused(path: str, reason: str) -> None:
+    with pytest.raises(Refused, match=reason):
+        site_path(path)
+
+
+@pytest.mark.parametrize("path", ["llms.txt", "en/tools/search_chat.md", "1.4.0/ru/tools/file-defect_2.md", "a+b@c~d"])
+def test_paths_of_a_built_site_pass(path: str) -> None:
+    assert site_path(path) == path
+
+
+def test_confined_reads_follow_no_link_and_read_only_files(tmp_path: Path) -> None:
+    root = tmp_path / "site"
+    (root / "en").mkdir(parents=True)
+    (root / "en" / "index.md").write_bytes(b"# hello\n")
+    (tmp_path / "secret.md").write_bytes(b"secret\n")
+    os.symlink(tmp_path / "secret.md", root / "en" / "leak.md")
+    os.symlink(tmp_path, root / "up")
+    os.mkfifo(root / "en" / "pipe.md")
+    assert read_confined(str(root), "en/index.md", 100) == b"# hello\n"
+    with pytest.raises(Refused, match="symbolic link"):
+        read_confined(str(root), "en/leak.md", 100)
+    with pytest.raises(Refused, match="symbolic link"):
+        read_confined(str(root), "up/secret.md", 100)
+    with pytest.raises(Refused, match="not a plain file"):
+        read_confined(str(root), "en/pipe.md", 100)
+    with pytest.raises(Refused, match="not a plain file"):
+        read_confined(str(root), "en", 100)
+    with pytest.raises(NotFound):
+        read_confined(str(root), "en/missing.md", 100)
+    with pytest.raises(NotFound):
+        read_confined(str(root), "en/index.md/x", 100)
+    with pytest.raises(TooLarge):
+        read_confined(str(root), "en/index.md", 3)
+
+
+TWIN = """---
+title: "search_chat"
+description: "Search the chat archive."
+locale: ru
+verbatim_language: "en"
+canonical: "/ru/tools/search_chat/"
+server_text: "недоверенные данные"
+---
+
+# search_chat
+
+**Заголовок:** Поиск в архиве чатов
+
+## Описание
+
+```text
+Search the Teamspace chat archive for messages.
+```
+
+```json
+{"jsonrpc": "2.0", "method": "tools/call", "params": {"name": "search_chat"}}
+```
+
+| `query` | `string` | да | Words to look for. |
+"""
+
+
+def test_a_twin_is_taken_apart_into_weighted_parts() -> None:
+    twin = parse_twin("ru/tools/search_chat.md", TWIN)
+    assert (twin.kind, twin.locale, twin.title) == ("tool", "ru", "search_chat")
+    assert twin.labels == ("Поиск в архиве чатов",)
+    assert "Search the Teamspace chat archive for messages." in twin.prose
+    assert not any("jsonrpc" in line for line in twin.prose)  # JSON fences say the same of every tool
+    assert parse_twin("en/connecting.md", "no front matter\n").kind == "page"
+
+
+def test_words_fold_case_marks_and_split_identifiers() -> None:
+    assert words("search_chat fileDefect HTTP403") == [
+        "search_chat", "search", "chat", "filedefect", "file", "defect", "http403", "http", "403"
+    ]  # fmt: skip
+    assert fold("أرشيفُ") == fold("أرشيف")  # Arabic vowel marks
+    assert fold("ÉCOLE") == "ecole"
+    assert Analyzer("ru").terms("архиве") == Analyzer("ru").terms("архива")
+    assert Analyzer("ru").terms("archive") == Analyzer("en").terms("archives") == ("archiv",)
+
+
+def _index(*twins: tuple[str, str, str], locale: str = "en") -> SearchIndex:
+    docs = []
+    for path, title, body in twins:
+        text = f'---\ntitle: "{title}"\nlocale: {locale}\n---\n\n# {title}\n\n{body}\n'
+        docs.append(document(parse_twin(path, text)))
+    return SearchIndex(docs, Analyzer(locale))
+
+
+def test_a_name_outranks_prose_and_ties_break_by_kind_then_path() -> None:
+    index = _index(
+        ("en/index.md", "Tools", "| search_chat | Search the chat archive. |\n| file_defect | File a defect. |"),
+        ("en/tools/search_chat.md", "search_chat", "**Title:** Search chat archive"),
+        ("en/prompts/triage.md", "triage", "Uses the chat archive."),
+        ("en/tools/b.md", "b", "same words"),
+        ("en/tools/a.md", "a", "same words"),
+    )
+    hits, total = index.search("chat archive", 10)
+    assert hits[0].document.title == "search_chat" and total == 3
+    assert [h.document.path for h in index.search("same words", 10)[0]] == ["en/tools/a.md", "en/tools/b.md"]
+    assert index.search("search_chat", 1)[0][0].document.title == "search_chat"
+    assert index.search("", 5) == ([], 0) and index.search("nothing-like-it", 5) == ([], 0)
+
+
+def test_a_word_finds_the_longer_forms_it_begins_at_half_weight() -> None:
+    index = _index(("ru/tools/a.md", "a", "Поиск в архиве чатов"), ("ru/tools/b.md", "b", "архивация"), locale="ru")
+    hits, _ = index.search("архиве", 5)  # its stem, архив, is a word of a and begins one of b
+    assert [h.document.path for h in hits] == ["ru/tools/a.md", "ru/tools/b.md"]
+    assert hits[0].score > hits[1].score
+
+
+def test_the_excerpt_is_the_line_with_most_of_the_words() -> None:
+    fields = (("name", "x"), ("description", "Nothing here."), ("prose", "The chat archive keeps messages."))
+    assert excerpt(fields, ("chat", "archive")) == "The chat archive keeps messages."
+    long = ("prose", "word " * 100 + "archive " + "word " * 100)
+    clipped = excerpt((long,), ("archive",))
+    assert "archive" in clipped and len(clipped) <= 282 and clipped.startswith("…")
+
+
+def test_the_example_call_is_read_from_the_tool_page() -> None:
+    page = (
+        '<h2 id="example">Example call</h2><pre dir="ltr"><code class="language-json hl">{'
+        '<span class="nt">"method"</span>: "tools/call", "params": {"name": "x", "arguments": {"q": "a &amp; b"}}}'
+        "</code></pre><h2>Next</h2><pre><code>{}</code></pre>"
+    )
+    assert example_call(page, "x") == {"method": "tools/call", "params": {"name": "x", "arguments": {"q": "a & b"}}}
+    assert example_call(page, "y") is None  # the call of another tool is not this tool's example
+    assert (
+        example_call('<h2 id="example">Example call</h2><p>none</p><h2>Next</h2><pre><code>{}</code></pre>', "x")
+        is None
+    )
+
+
+def test_a_version_names_its_folder() -> None:
+    versions = Versions(({"version": "2.0"}, {"version": "1.0"}))
+    assert prefix_for(None, versions, root_is_portal=False) == "2.0/"
+    assert prefix_for(None, versions, root_is_portal=True) == ""
+    assert prefix_for("1.0", versions, root_is_portal=True) == "1.0/"
+    with pytest.raises(UnknownVersion, match=r"keeps 2\.0, 1\.0"):
+        prefix_for("3.0", versions, root_is_portal=True)
+    with pytest.raises(UnknownVersion, match="no release history"):
+        prefix_for("1.0", None, root_is_portal=True)
