@@ -13,12 +13,12 @@ from pathlib import Path
 import pytest
 
 from generator.commands.cli import main
-from generator.config.checks import label_problem
 from generator.errors import PortalError
 from generator.history.kept import kept_snapshot, read_kept
 from generator.history.labels import newest_first
 from generator.history.timeline import ASPECTS, aspect, deprecated, history_of, releases_of
 from generator.history.versions import Version, VersionsError, dump, parse
+from generator.labels import label_problem
 from generator.snapshot.snapshot import load_snapshot
 from tests.golden_tool import SNAPSHOT
 from tests.history_fixture import ADDED, REMOVED, REQUIRED, demo_versions
@@ -44,6 +44,8 @@ def test_plain_version_labels_name_a_directory(label: str) -> None:
         ("latest", "uses that name itself"),
         ("LATEST", "uses that name itself"),
         ("versions.json", "uses that name itself"),
+        ("server.json", "uses that name itself"),  # the newest version's discovery files are copied to the top
+        ("Server-Card.json", "uses that name itself"),
         ("con", "Windows device"),
         ("nul.1", "Windows device"),
         ("x" * 65, "longer than 64"),
@@ -156,7 +158,7 @@ def test_a_kept_snapshot_is_checked_as_any_snapshot(tmp_path: Path) -> None:
     with pytest.raises(PortalError, match=r"larger than 10 bytes.*--max-snapshot-bytes"):
         kept_snapshot(tmp_path, "1.0.0", limit=10)
     # A key twice in one object is refused, as in any snapshot file: two readers could read two documents.
-    kept.write_text(load_snapshot(SNAPSHOT).to_json().replace('{\n', '{\n  "tools": [],\n', 1), encoding="utf-8")
+    kept.write_text(load_snapshot(SNAPSHOT).to_json().replace("{\n", '{\n  "tools": [],\n', 1), encoding="utf-8")
     with pytest.raises(PortalError, match="twice"):
         kept_snapshot(tmp_path, "1.0.0", limit=10_000_000)
 

@@ -1,7 +1,7 @@
 """The settings of a versioned site (``build --versioned``): publish into ``OUT/<version>/`` and keep every
 version there, as which version, and how many keep their search index. Declared as every setting is
 (:class:`Option`), and listed in :data:`generator.config.options.OPTIONS` in this order; kept apart so that
-each module stays small. What a version label may be is :func:`generator.config.checks.label_problem`.
+each module stays small. What a version label may be is :func:`generator.labels.label_problem`.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Version labels: the one path segment each version of a versioned site lives under, and their order.
 
-What a label may be is :func:`generator.config.checks.label_problem` (the one check, shared with
-``--version-label``). A label that breaks it is refused, never rewritten: two server versions
+What a label may be is :func:`generator.labels.label_problem` (the one check, shared with
+``--version-label`` and the docs server). A label that breaks it is refused, never rewritten: two server versions
 rewritten to the same segment would overwrite each other's release.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from generator.config.checks import MAX_LABEL, RESERVED_LABELS, label_problem
+from generator.labels import MAX_LABEL, RESERVED_LABELS, label_problem
 
 __all__ = ["LATEST", "MAX_LABEL", "RESERVED_LABELS", "label_problem", "newest_first"]
 
