@@ -27,6 +27,7 @@ import yaml
 from llms_txt import parse_llms_file
 
 from generator.commands.cli import main
+from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from tests.conftest import serving
 from tests.history_fixture import ADDED, DATES, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, publish, write_versions
 from tests.test_html_validity import VNU, _format, _java
@@ -237,7 +238,35 @@ def test_versions_remove_drops_one_version_and_keeps_the_others(built: Built, tm
     assert "url=../../../../1.2.0/en/tools/search_chat/index.html" in (
         out / "latest" / "en" / "tools" / "search_chat" / "index.html"
     ).read_text(encoding="utf-8")
+    for name in (SERVER_JSON, SERVER_CARD):  # the top's discovery files are the newest remaining version's
+        assert (out / name).read_bytes() == (out / "1.2.0" / name).read_bytes()
     assert main(["versions", "remove", "9.9.9", "--out", str(out)]) == 1
+
+
+def test_discovery_files_are_each_versions_own_and_the_newests_at_the_top(built: Built) -> None:
+    """Each version keeps the server.json and Server Card it was published with; the top holds a copy of the
+    newest version's, linked from the versions page and the root llms.txt, and typed by the one _headers a host
+    reads, for every version's files too."""
+    for version in VERSIONS:
+        for name in (SERVER_JSON, SERVER_CARD):
+            document = json.loads(built.read(f"{version}/{name}"))
+            assert document["version"] == version and problems(name, document) == [], (version, name)
+        page = built.read(f"{version}/ar/tools/search_chat/index.html")
+        assert '<link rel="service-desc" type="application/json" href="../../../server.json">' in page
+    for name, media in ((SERVER_JSON, "application/json"), (SERVER_CARD, "application/mcp-server-card+json")):
+        assert built.read(name) == built.read(f"2.0.0/{name}")
+        assert f'<link rel="service-desc" type="{media}" href="{name}">' in built.read("index.html")
+    optional = parse_llms_file(built.read("llms.txt"))["sections"]["Optional"]
+    assert {item["url"] for item in optional} >= {SERVER_JSON, SERVER_CARD}
+    assert "as of the newest version, 2.0.0" in built.read("llms.txt")
+    headers = built.read("_headers")
+    typed = re.findall(r"^(/\S+\.json)$", headers, re.M)
+    assert {path for path in typed if path.count("/") == 1} == {f"/{SERVER_JSON}", f"/{SERVER_CARD}"}
+    assert len(typed) == 2 + 3 * len(VERSIONS)  # the copies; each version's snapshot and discovery files
+    assert all((built.out / path[1:]).is_file() for path in typed), typed
+    assert f"/1.0.0/{SERVER_CARD}\n  Content-Type: application/mcp-server-card+json; charset=utf-8\n" in headers
+    typed_json = "/1.0.0/server.json\n  Content-Type: application/json; charset=utf-8\n  Access-Control-Allow-Origin: *"
+    assert typed_json in headers
 
 
 def test_versions_list(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
@@ -264,6 +293,33 @@ def test_check_and_diff_compare_with_the_newest_published_version(
     assert main(["diff", str(built.out), str(built.snapshots["1.0.0"]), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert {(c["name"], c["kind"]) for c in report["changes"]} >= {(REMOVED, "tool-added"), (ADDED, "tool-removed")}
+
+
+def test_check_versioned_validates_the_versions_discovery_files_and_bounds_its_snapshots(
+    built: Built, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "site"
+    shutil.copytree(built.out, out, symlinks=True)
+    card = out / "1.1.0" / SERVER_CARD
+    card.write_text(card.read_text(encoding="utf-8").replace('"name": "', '"name": "not a registry name ', 1))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", str(EPOCH["1.1.0"]))
+        common = ["--out", str(out), "--versioned", "--no-search", "--jobs", "1"]
+        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common]) == 3
+        report = capsys.readouterr().out
+        assert "server-card.json (edited by hand)" in report and "server-card.json: name:" in report
+        # Each kept version's snapshot.json is read within --max-snapshot-bytes, as every snapshot file is: 1.0.0's
+        # (padded with white space past the bound, still the same JSON) is refused, naming the option.
+        kept = out / "1.0.0" / "snapshot.json"
+        kept.write_bytes(kept.read_bytes() + b" " * 200_000)
+        bound = ["--max-snapshot-bytes", "150000"]
+        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common, *bound]) == 1
+        assert "larger than 150,000 bytes (the limit is --max-snapshot-bytes" in capsys.readouterr().err
+        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common]) == 3  # the default bound: read
+        capsys.readouterr()
+    before = tree(out)
+    assert publish(out, built.snapshots["2.0.0"], *bound, epoch=EPOCH["2.0.0"]) == 1
+    assert "1.0.0/snapshot.json: it is larger than 150,000 bytes" in capsys.readouterr().err and tree(out) == before
 
 
 def test_layouts_are_never_mixed(built: Built, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

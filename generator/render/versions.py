@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 
 from generator.history.labels import LATEST
 from generator.history.timeline import Release
+from generator.model.discovery import MEDIA_TYPES
 from generator.model.pages import absolute, relative
 from generator.model.site import SiteModel
 from generator.render.extras import headers
@@ -36,6 +37,15 @@ class Top:
     """Every version, newest first."""
     base_url: str | None
     """The public URL of the whole versioned site (each version's is this plus its label)."""
+    discovery: tuple[str, ...] = ()
+    """The discovery files at the top (the newest version's ``server.json`` and Server Card, copied)."""
+    typed: tuple[str, ...] = ()
+    """The files whose media type the top ``_headers`` sets: the copies, and each version's own."""
+
+    @property
+    def discovery_links(self) -> tuple[tuple[str, str], ...]:
+        """(path, media type) of each discovery file at the top, for ``<link rel="service-desc">``."""
+        return tuple((path, MEDIA_TYPES[path]) for path in self.discovery)
 
     @property
     def newest(self) -> Release:
@@ -55,7 +65,8 @@ class Top:
 
 
 def top_files(top: Top, renderer: Renderer) -> dict[str, str]:
-    """``index.html``, ``llms.txt``, ``changes.xml``, ``robots.txt`` and ``_headers`` of the top level."""
+    """``index.html``, ``llms.txt``, ``changes.xml``, ``robots.txt`` and ``_headers`` of the top level (its
+    ``_headers`` is the one static hosts read: it types every version's snapshot and discovery files)."""
     code = top.site.locales[0]
     context = {"top": top, "releases": top.releases, "newest": top.newest, "latest": LATEST}
     files = {
@@ -64,7 +75,7 @@ def top_files(top: Top, renderer: Renderer) -> dict[str, str]:
         FEED: renderer.top_file("xml/changes.xml.j2", top.site, top.catalogs, code, FEED, context),
     }
     whole = replace(top.site, config=replace(top.site.config, base_url=top.base_url), history=None)  # the site's root
-    files["_headers"] = headers(whole)
+    files["_headers"] = headers(whole, top.typed)
     files["robots.txt"] = "User-agent: *\nAllow: /\n" + "".join(
         f"Sitemap: {top.link(f'{r.label}/sitemap.xml')}\n" for r in top.releases if top.base_url
     )

@@ -23,9 +23,11 @@ from generator.history.kept import kept_snapshot, read_kept
 from generator.history.labels import label_problem, newest_first
 from generator.history.timeline import History, Loader, Release, history_of, releases_of
 from generator.history.versions import MAX_VERSIONS_BYTES, VERSIONS, Version, dump, parse
+from generator.model.discovery import MEDIA_TYPES
 from generator.model.site import SiteModel
 from generator.publish.staging import Staging
 from generator.publish.versioned import LAYOUT
+from generator.render.extras import TYPED
 from generator.render.i18n import Catalog
 from generator.render.renderer import Renderer
 from generator.render.versions import Top, latest_files, top_files
@@ -148,11 +150,18 @@ def write_top(
 ) -> None:
     """The top level of the site: ``versions.json`` (each version's breaking flag from *releases*), the page
     listing every version, the root ``llms.txt``, ``changes.xml``, ``latest/`` and ``manifest.json``. *site*
-    is the model of a version (its title and locales are the top level's), *base_url* the whole site's."""
+    is the model of a version (its title and locales are the top level's), *base_url* the whole site's. The
+    newest version's ``server.json`` and ``server-card.json`` are copied to the top, where the pages of the top
+    level and its ``llms.txt`` link them; each version keeps its own."""
     releases = tuple(replace(r, version=replace(r.version, breaking=r.breaking)) for r in releases)
     staging.write(VERSIONS, dump([r.version for r in releases], f"mcp-portal {__version__}"))
-    top = Top(site, catalogs, releases, base_url)
-    newest = top.newest.label + "/"
+    newest = releases[0].version.label + "/"
+    # The newest version's discovery files at the site's stable address, as latest/ leads to its pages.
+    discovery = tuple(name for name in MEDIA_TYPES if f"{newest}{name}" in staging.hashes)
+    for name in discovery:
+        staging.write(name, staging.read(f"{newest}{name}"))
+    typed = sorted(p for p in staging.hashes if p.rpartition("/")[2] in TYPED and p.count("/") <= 1)
+    top = Top(site, catalogs, releases, base_url, discovery, tuple(typed))
     pages = sorted(p[len(newest) :] for p in staging.hashes if p.startswith(newest) and p.endswith(".html"))
     for path, text in {**top_files(top, renderer), **latest_files(top, renderer, pages)}.items():
         staging.write(path, text.encode("utf-8"))
