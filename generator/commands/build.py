@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.cache.keys import site_key, theme_digest
-from generator.cache.store import PUBLISHED, RenderCache, cache_dir
+from generator.cache.reuse import PUBLISHED, Reuse, cache_dir
 from generator.cache.trust import usable_cache
 from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
@@ -104,14 +104,14 @@ def produce_site(
     *,
     jobs: int = 1,
     progress: Progress | None = None,
-    cache: RenderCache | None = None,
+    cache: Reuse | None = None,
     renderer: ThemeRenderer | None = None,
 ) -> list[str]:
     """Write every file of the site into *staging* as it is made; return the warnings.
 
     Pages are rendered by *jobs* worker processes (see :mod:`generator.site.assemble`), and
     with a *cache* directory the pages of what did not change are reused
-    (:mod:`generator.cache.store`); the output is the same either way.
+    (:mod:`generator.cache.reuse`); the output is the same either way.
     """
     return produce(snapshot, config, staging, jobs=jobs, progress=progress, cache=cache, renderer=renderer).warnings
 
@@ -133,7 +133,7 @@ def produce(
     *,
     jobs: int = 1,
     progress: Progress | None = None,
-    cache: RenderCache | None = None,
+    cache: Reuse | None = None,
     renderer: ThemeRenderer | None = None,
     history: History | None = None,
 ) -> Produced:
@@ -206,7 +206,7 @@ def site_files(
     cache, refused = usable_cache(cache)
     with tempfile.TemporaryDirectory(prefix="mcp-portal-site-") as tmp:
         staging = Staging(Path(tmp))
-        renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
+        renders = Reuse(cache, site_key(snapshot, config)) if cache is not None else None
         try:
             warnings = produce_site(snapshot, config, staging, jobs=jobs, cache=renders)
         except BaseException:
@@ -236,7 +236,7 @@ def build(
     number of render workers; *progress* reports each stage (on stderr). Given *later*, the work the
     published site does not wait for is appended to it, for the caller to run once it has reported the
     build (``build --watch``): removing what the site no longer needs (see :func:`publish`) and the
-    render cache's bookkeeping (:meth:`RenderCache.commit`). Without it, that is done before returning.
+    render cache's bookkeeping (:meth:`Reuse.commit`). Without it, that is done before returning.
     *warm* is what a watch keeps between its builds (:class:`Warm`).
     """
     check_versioned_options(config)
@@ -312,7 +312,7 @@ class _Run:
         self.progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
         self.cache: Path | None = None
         self.snapshot: Snapshot | None = None
-        self.renders: RenderCache | None = None
+        self.renders: Reuse | None = None
         self.warnings: list[str] = []
         self.files = 0
         self.written = 0.0
@@ -330,7 +330,7 @@ class _Run:
             )
             advance(len(self.snapshot.tools))
         if self.cache is not None and not self.config.versioned:  # a versioned build's key needs its history
-            self.renders = RenderCache(self.cache, site_key(self.snapshot, self.config))
+            self.renders = Reuse(self.cache, site_key(self.snapshot, self.config))
 
     def produce(self, staging: Staging, *, jobs: int, strict: bool) -> None:
         """Write the site into *staging* (under the output's lock); a snapshot file is read here."""

@@ -29,8 +29,18 @@ from pathlib import Path
 from typing import BinaryIO
 
 from generator import __version__
-from generator.cache.index import Copies, Made, PreviousCopies, SiteIndex, layout
-from generator.cache.store import CachedGroup, PagesRecord
+from generator.cache.reuse import (
+    CachedGroup,
+    Copies,
+    Made,
+    PageHashes,
+    PagesRecord,
+    PreviousCopies,
+    RenderedPage,
+    SiteIndex,
+    Span,
+    layout,
+)
 from generator.errors import PortalError
 from generator.forked import in_workers, usable_cpus
 from generator.model.gather import schema_warnings
@@ -38,7 +48,7 @@ from generator.model.pages import Page
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.staging import Ranges, Staging
 from generator.render.renderer import find_examples, render_page, site_wide_files
-from generator.site.job import PART_TOKENS, Advance, Job, Rendered, Span
+from generator.site.job import PART_TOKENS, Advance, Fragment, Job, Placed, Rendered
 from generator.site.llms_full import FullPart, estimate_tokens, split_full, without_shared
 
 
@@ -61,11 +71,11 @@ def _render_groups(job: Job, group_indexes: list[int], chunk: int) -> Rendered:
         cut = _one_group(job, staging, previous, index, group, result)
         for i, (copy, twin) in zip(job.groups[group], cut, strict=True):
             locale = job.pages[i].locale
-            if isinstance(copy, tuple):  # where the previous llms-full.txt holds it: the parent copies it
-                result.sizes[locale].append((i, copy[1], twin, copy[0]))
+            if isinstance(copy, Span):  # where the previous llms-full.txt holds it: the parent copies it
+                result.sizes[locale].append(Placed(i, copy.size, twin, copy.offset))
             else:
                 copies[locale].append(copy)
-                result.sizes[locale].append((i, len(copy), twin, -1))
+                result.sizes[locale].append(Placed(i, len(copy), twin, None))
             result.pages += 1
     for code, parts in copies.items():
         result.fragments[code] = _append(job, code, b"\n".join(parts))
@@ -79,7 +89,7 @@ def _render_groups(job: Job, group_indexes: list[int], chunk: int) -> Rendered:
 
 def _one_group(
     job: Job, staging: Staging, previous: PreviousCopies, index: SiteIndex | None, group: int, result: Rendered
-) -> list[tuple[bytes | tuple[int, int], str]]:
+) -> list[tuple[bytes | Span, str]]:
     """Write one group's pages: left in place, taken from the cache, or rendered (and cached); record its
     warnings in *result*, and return each twin's copy for ``llms-full.txt`` (or where the previous one
     holds it) with the twin's sha256."""
@@ -103,14 +113,14 @@ def _one_group(
         rendered = _render_group(job, indexes)
         if job.cache is not None and key is not None:
             job.cache.write_pages(key, rendered)
-        for html_path, html, md_path, md, _ in rendered.pages:
+        for page in rendered.pages:
             # A damaged record may have written some pages before a blob failed its hash: those
             # came from checked bytes, and rendering gives the same ones.
-            for path, text in ((html_path, html), (md_path, md)):
+            for path, text in ((page.html_path, page.html), (page.md_path, page.md)):
                 if path not in staging.hashes:
                     staging.write(path, text.encode("utf-8"))
         result.warnings[group], result.notes[group] = list(rendered.warnings), list(rendered.notes)
-        encoded = [page[4].encode("utf-8") for page in rendered.pages]
+        encoded = [page.full.encode("utf-8") for page in rendered.pages]
         fulls = [(full, hashlib.sha256(full).hexdigest()) for full in encoded]
     shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
     return [
@@ -131,7 +141,7 @@ def _write_recorded(staging: Staging, recorded: PagesRecord) -> bool:
 
 def _left_in_place(
     job: Job, staging: Staging, previous: PreviousCopies, made: Made, indexes: Sequence[int]
-) -> list[tuple[bytes | tuple[int, int], str]] | None:
+) -> list[tuple[bytes | Span, str]] | None:
     """A cache hit that needs no ``pages`` record: when the previous site holds every page and twin of the group
     with the hashes the index gives, and its ``llms-full.txt`` files every copy, the pages are left
     where they are and where each copy sits in those files is returned (offset, size: the parent copies
@@ -141,18 +151,18 @@ def _left_in_place(
         return None
     unchanged = staging.unchanged
     if not all(
-        unchanged.get(page.html_path) == html and unchanged.get(page.md_path) == md
-        for page, (html, md, _) in zip(pages, made.pages, strict=True)
+        unchanged.get(page.html_path) == hashes.html and unchanged.get(page.md_path) == hashes.md
+        for page, hashes in zip(pages, made.pages, strict=True)
     ):
         return None
-    found = [previous.where(page.locale, twin) for page, (_, _, twin) in zip(pages, made.pages, strict=True)]
+    found = [previous.where(page.locale, hashes.twin) for page, hashes in zip(pages, made.pages, strict=True)]
     copies = [where for where in found if where is not None]
     if len(copies) != len(found):
         return None
-    for page, (html, md, _) in zip(pages, made.pages, strict=True):
-        staging.write_known(page.html_path, html, _unread)
-        staging.write_known(page.md_path, md, _unread)
-    return [(where, twin) for where, (_, _, twin) in zip(copies, made.pages, strict=True)]
+    for page, hashes in zip(pages, made.pages, strict=True):
+        staging.write_known(page.html_path, hashes.html, _unread)
+        staging.write_known(page.md_path, hashes.md, _unread)
+    return [(where, hashes.twin) for where, hashes in zip(copies, made.pages, strict=True)]
 
 
 def _unread() -> bytes | None:
@@ -160,7 +170,7 @@ def _unread() -> bytes | None:
     return None
 
 
-def _append(job: Job, locale: str, data: bytes) -> Span:
+def _append(job: Job, locale: str, data: bytes) -> Fragment:
     """Append one chunk's copies of *locale* to this process's fragment file of that locale.
 
     One file per process and locale, kept open: creating a file costs about 0.9 ms on the disks
@@ -176,7 +186,7 @@ def _append(job: Job, locale: str, data: bytes) -> Span:
     view = memoryview(data)
     while view:
         view = view[handle.write(view) or 0 :]
-    return name, start, len(data)
+    return Fragment(name, start, len(data))
 
 
 def _close_appending(job: Job) -> None:
@@ -186,12 +196,13 @@ def _close_appending(job: Job) -> None:
     job.appending.clear()
 
 
-def _fragment(ranges: Ranges, root: Path, span: Span) -> bytes:
+def _fragment(ranges: Ranges, root: Path, span: Fragment) -> bytes:
     """A chunk's fragment of one locale, read back from the process's file it was appended to."""
-    name, start, size = span
-    data = ranges.read(root / name, start, size)
+    data = ranges.read(root / span.name, span.start, span.size)
     if data is None:
-        raise RuntimeError(f"a fragment of llms-full.txt ({size} bytes at {start} in {name}) cannot be read back")
+        raise RuntimeError(
+            f"a fragment of llms-full.txt ({span.size} bytes at {span.start} in {span.name}) cannot be read back"
+        )
     return data
 
 
@@ -205,7 +216,7 @@ def _render_group(job: Job, indexes: Sequence[int]) -> CachedGroup:
         page = job.pages[index]
         job.deadline.check(f"rendering {page.html_path}")
         html, md, full = render_page(job.site, page, job.catalogs, job.renderer)
-        pages.append((page.html_path, html, page.md_path, md, full))
+        pages.append(RenderedPage(page.html_path, html, page.md_path, md, full))
     return CachedGroup(tuple(pages), tuple(warnings), tuple(notes))
 
 
@@ -273,9 +284,9 @@ def _render_all(job: Job, jobs: int, advance: Advance, meanwhile: Callable[[], N
     return results
 
 
-def _write_full(job: Job, staging: Staging, sizes: Sizes, spans: dict[int, dict[str, Span]]) -> dict[str, Copies]:
+def _write_full(job: Job, staging: Staging, sizes: Sizes, spans: dict[int, dict[str, Fragment]]) -> dict[str, Copies]:
     """Each locale's ``llms-full.txt`` from the chunks' fragments (split in parts when large); return where
-    each copy sits in each file, for the next build (:mod:`generator.cache.index`)."""
+    each copy sits in each file, for the next build (:class:`generator.cache.reuse.SiteIndex`)."""
     assert job.fragments is not None
     root, fragments = job.fragments, Ranges()
 
@@ -289,7 +300,7 @@ def _write_full(job: Job, staging: Staging, sizes: Sizes, spans: dict[int, dict[
         head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
         source = staging.previous / code / "llms-full.txt" if staging.previous is not None else None
         size = staging.write_ranges(path, _full_pieces(code, sizes, head, fragments_of(code)), source)
-        at, end = layout(head, ([(n, twin) for _, n, twin, _ in sizes[i][code]] for i in range(job.chunks)))
+        at, end = layout(head, ([(p.size, p.twin) for p in sizes[i][code]] for i in range(job.chunks)))
         if end == size:
             located[code] = Copies(staging.hashes[path], at)
         job.parts[code] = _split_full(job, staging, code, sizes)
@@ -327,14 +338,14 @@ def _index(
     located: dict[str, Copies],
 ) -> SiteIndex:
     """The ``index`` record of this build: what each ``pages`` record's pages are, and where the copies sit."""
-    twins = {i: twin for chunk in sizes.values() for located in chunk.values() for i, _, twin, _ in located}
+    twins = {p.page: p.twin for chunk in sizes.values() for located in chunk.values() for p in located}
     groups: dict[str, Made] = {}
     for group, key in enumerate(job.keys):
         pages = [job.pages[i] for i in job.groups[group]]
         if key is None or any(p.html_path not in staging.hashes or p.md_path not in staging.hashes for p in pages):
             continue
         three = tuple(
-            (staging.hashes[p.html_path], staging.hashes[p.md_path], twins[i])
+            PageHashes(staging.hashes[p.html_path], staging.hashes[p.md_path], twins[i])
             for p, i in zip(pages, job.groups[group], strict=True)
         )
         made = Made(tuple(p.html_path for p in pages), three, tuple(warnings[group]), tuple(notes[group]))
@@ -342,12 +353,12 @@ def _index(
     return SiteIndex(groups, located)
 
 
-Sizes = Mapping[int, Mapping[str, list[tuple[int, int, str, int]]]]
+Sizes = Mapping[int, Mapping[str, list[Placed]]]
 """Chunk -> :attr:`Rendered.sizes`."""
 
 
 def _full_pieces(code: str, sizes: Sizes, head: bytes, fragments: Iterable[bytes]) -> Iterator[bytes | tuple[int, int]]:
-    """*code*'s ``llms-full.txt`` in pieces, as :func:`~generator.cache.index.layout` lays it out:
+    """*code*'s ``llms-full.txt`` in pieces, as :func:`~generator.cache.reuse.layout` lays it out:
     *head*, then each chunk's copies joined by newlines, all joined by newlines. A copy a worker rendered
     is its bytes from the chunk's fragment (*fragments*, one per chunk, in order); a copy the previous
     file holds is where it sits there, (offset, size), for :meth:`Staging.write_ranges` to copy."""
@@ -360,14 +371,14 @@ def _full_pieces(code: str, sizes: Sizes, head: bytes, fragments: Iterable[bytes
             yield b"\n"
         items += 1
         at = 0
-        for n, (_, size, _, where) in enumerate(sizes.get(chunk, {}).get(code, [])):
+        for n, placed in enumerate(sizes.get(chunk, {}).get(code, [])):
             if n:
                 yield b"\n"
-            if where < 0:
-                yield data[at : at + size]
-                at += size + 1  # the "\n" between the fragment's copies
+            if placed.previous is None:
+                yield data[at : at + placed.size]
+                at += placed.size + 1  # the "\n" between the fragment's copies
             else:
-                yield where, size
+                yield placed.previous, placed.size
 
 
 def _copies(job: Job, code: str, sizes: Sizes, handle: BinaryIO, head: int) -> Iterator[tuple[Page, bytes, str]]:
@@ -379,16 +390,16 @@ def _copies(job: Job, code: str, sizes: Sizes, handle: BinaryIO, head: int) -> I
     for chunk in range(job.chunks):
         handle.seek(1 if items else 0, os.SEEK_CUR)  # the newline before every chunk's fragment but the first
         items += 1
-        for n, (index, size, twin, _) in enumerate(sizes.get(chunk, {}).get(code, [])):
+        for n, placed in enumerate(sizes.get(chunk, {}).get(code, [])):
             handle.seek(1 if n else 0, os.SEEK_CUR)
-            yield job.pages[index], handle.read(size), twin
+            yield job.pages[placed.page], handle.read(placed.size), placed.twin
 
 
 def _split_full(job: Job, staging: Staging, code: str, sizes: Sizes) -> list[FullPart]:
     """Write *code*'s ``llms-full.txt`` again as parts under :data:`PART_TOKENS`, when it is over it; the
     copies are read from the file just written."""
     head = job.shared[code].encode("utf-8") + b"\n" if job.shared.get(code) else b""
-    total = len(head) + sum(size + 1 for chunk in sizes.values() for _, size, _, _ in chunk.get(code, []))
+    total = len(head) + sum(p.size + 1 for chunk in sizes.values() for p in chunk.get(code, []))
     if estimate_tokens(total) <= PART_TOKENS:
         return []
     with open(staging.location(f"{code}/llms-full.txt"), "rb") as handle:

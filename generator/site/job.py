@@ -11,10 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cache.index import SiteIndex
+from generator.cache.reuse import ListRows, Reuse, SiteIndex
 from generator.cache.keys import page_key
-from generator.cache.rows import ListRows
-from generator.cache.store import RenderCache
 from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
@@ -34,8 +32,24 @@ A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-0
 ``-02``... : consecutive whole pages, each part under the budget (a single page larger than the
 budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
 
-Span = tuple[str, int, int]
-"""Where a chunk's fragment of one locale is: the file's name in :attr:`Job.fragments`, offset, size."""
+@dataclass(frozen=True)
+class Fragment:
+    """Where a chunk's fragment of one locale is: the file's name in :attr:`Job.fragments`, offset, size."""
+
+    name: str
+    start: int
+    size: int
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A twin's copy for ``llms-full.txt`` as a chunk placed it: its page, its size, the twin's sha256, and
+    its offset in the previous site's ``llms-full.txt`` of the locale (None: it is in the chunk's fragment)."""
+
+    page: int
+    size: int
+    twin: str
+    previous: int | None
 
 
 @dataclass
@@ -49,7 +63,7 @@ class Job:
     groups: list[list[int]]
     """Indexes into :attr:`pages`, one list per documented thing (a tool in every locale)."""
     deadline: Deadline
-    cache: RenderCache | None = None
+    cache: Reuse | None = None
     keys: list[str | None] = field(default_factory=list)
     """Each group's cache key; None for the pages made from the whole site (never cached)."""
     hits: int = 0
@@ -66,13 +80,13 @@ class Job:
     parts: dict[str, list[FullPart]] = field(default_factory=dict)
     """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
     last_rows: ListRows | None = None
-    """The rows of the site-wide lists the last build recorded (:mod:`generator.cache.rows`)."""
+    """The rows of the site-wide lists the last build recorded (:class:`generator.cache.reuse.ListRows`)."""
     memo: RowMemo | None = None
     """:attr:`last_rows` as the row writers use it."""
     row_hits: dict[str, set[str]] = field(default_factory=dict)
     """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
     index: SiteIndex | None = None
-    """What each ``pages`` record's pages were when the site was last published (:mod:`generator.cache.index`)."""
+    """What each ``pages`` record's pages were when the site was last published (:class:`generator.cache.reuse.SiteIndex`)."""
     appending: dict[str, io.FileIO] = field(default_factory=dict)
     """This process's open fragment files, by name (unbuffered: what is written is in the file at once).
     A forked worker has its own copy of the job, so each process holds only its own files."""
@@ -96,11 +110,9 @@ class Rendered:
     """The cache keys this build needs (found or written)."""
     hits: int = 0
     chunk: int = 0
-    sizes: dict[str, list[tuple[int, int, str, int]]] = field(default_factory=dict)
-    """Locale -> (page index, bytes, the twin's sha256, where) of each twin copy of this chunk, in order; *where*
-    is the copy's offset in the previous site's ``llms-full.txt`` of the locale, or -1 when the copy is in this
-    chunk's fragment."""
-    fragments: dict[str, Span] = field(default_factory=dict)
+    sizes: dict[str, list[Placed]] = field(default_factory=dict)
+    """Locale -> each twin copy of this chunk, in order."""
+    fragments: dict[str, Fragment] = field(default_factory=dict)
     """Locale -> where this chunk's fragment is (:func:`_append`)."""
 
 
@@ -117,7 +129,7 @@ def new_job(
     catalogs: Mapping[str, Catalog],
     renderer: Renderer,
     deadline: Deadline,
-    cache: RenderCache | None = None,
+    cache: Reuse | None = None,
 ) -> Job:
     """The render job for *site*; with *cache*, each documented thing's pages get their cache key."""
     pages = pages_for(site)
