@@ -223,7 +223,7 @@ def _abandoned(build: str) -> bool:
 
 class Writer:
     """A pending record written a blob at a time, in short transactions of about :data:`BATCH` bytes (a
-    worker's or the snapshot's writes never hold the database for long), then :meth:`finish`\ ed with its
+    worker's or the snapshot's writes never hold the database for long), then finished (:meth:`finish`) with its
     header. A blob is bytes, or ``(record id, n)`` of a blob of the cache copied as it stands. A record
     that cannot be written only costs time: the writer then drops it and does nothing more."""
 
