@@ -29,6 +29,17 @@ def records(cache: Path, kind: str, build: str = "") -> list[tuple[int, str, Any
         return [(rowid, key, json.loads(header)) for rowid, key, header in rows.fetchall()]
 
 
+def dump(cache: Path) -> list[tuple[object, ...]]:
+    """Every record and blob, in a stable order: what the cache holds, whatever SQLite's pages look like."""
+    with opened(cache) as db:
+        rows = db.execute("SELECT kind, key, build, header, sha256 FROM record ORDER BY kind, key, build").fetchall()
+        blobs = db.execute(
+            "SELECT r.kind, r.key, r.build, b.n, b.sha256, b.data FROM blob b JOIN record r ON r.id = b.record "
+            "ORDER BY r.kind, r.key, r.build, b.n"
+        ).fetchall()
+        return rows + blobs
+
+
 def builds(cache: Path) -> set[str]:
     """The build ids of every record: ``""`` for the cache's own, else a build's pending records."""
     with opened(cache) as db:

@@ -381,7 +381,7 @@ def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_cos
     changed = _with_tool(DEMO, "file_defect", "description")
     for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "index"), (changed, "rows")):
         if damage:
-            ((record, _, header),) = records(cache, damage)
+            ((record, _, _),) = records(cache, damage)
             set_header(cache, record, {}, rehash=False)
         later: list[Any] = []
         source.write_text(snapshot.to_json(), encoding="utf-8")

@@ -146,7 +146,9 @@ class SiteIndex:
     copies: dict[str, Copies] = field(default_factory=dict)
 
     def to_json(self) -> Any:
-        groups = {k: [m.paths, [[p.html, p.md, p.twin] for p in m.pages], m.warnings, m.notes] for k, m in self.groups.items()}
+        groups = {
+            k: [m.paths, [[p.html, p.md, p.twin] for p in m.pages], m.warnings, m.notes] for k, m in self.groups.items()
+        }
         copies = {code: [c.sha256, {t: [s.offset, s.size] for t, s in c.at.items()}] for code, c in self.copies.items()}
         return {"groups": dict(sorted(groups.items())), "copies": dict(sorted(copies.items()))}
 
@@ -313,6 +315,17 @@ class Reuse:
         self._late: list[Callable[[], None]] = []
         """Records made by :meth:`commit` (the index, the rows): a watch makes them after its "Built" line."""
 
+    def warnings(self) -> list[str]:
+        """Why this build could not use the cache's file (the site is the same, built more slowly)."""
+        problem = self.store.problem
+        if problem is None:
+            return []
+        return [
+            f"not using the render cache in {self.root}: {self.store.path} {problem}. The site is built without "
+            f"the cache (the same bytes, more slowly); remove {self.store.path} (and its -wal and -shm files) or "
+            f"give --cache a directory of your own."
+        ]
+
     def pages(self, key: str, html_paths: Sequence[str]) -> PagesRecord | None:
         """The ``pages`` record for *key*, if it checks out and names exactly these pages; otherwise None."""
         record = self.store.get("pages", key)
@@ -323,7 +336,10 @@ class Reuse:
             pages = []
             for i, (html_path, md_path) in enumerate(record.header["pages"]):
                 copy = self.store.blob(record, i)
-                html, md = Blob(record.id, count + 2 * i, sha[count + 2 * i]), Blob(record.id, count + 2 * i + 1, sha[count + 2 * i + 1])
+                html, md = (
+                    Blob(record.id, count + 2 * i, sha[count + 2 * i]),
+                    Blob(record.id, count + 2 * i + 1, sha[count + 2 * i + 1]),
+                )
                 if copy is None or not isinstance(html_path, str) or not isinstance(md_path, str):
                     return None
                 pages.append(RecordedPage(html_path, html, md_path, md, copy, sha[i]))
@@ -338,7 +354,11 @@ class Reuse:
         blobs = [page.full.encode("utf-8") for page in group.pages]
         for page in group.pages:
             blobs += [page.html.encode("utf-8"), page.md.encode("utf-8")]
-        header = {"pages": [[p.html_path, p.md_path] for p in group.pages], "warnings": group.warnings, "notes": group.notes}
+        header = {
+            "pages": [[p.html_path, p.md_path] for p in group.pages],
+            "warnings": group.warnings,
+            "notes": group.notes,
+        }
         self.store.put("pages", key, header, blobs)
 
     def search_files(self, key: str) -> dict[str, str] | None:
@@ -373,7 +393,11 @@ class Reuse:
         """The rows of the site-wide lists the last build of this site recorded."""
         record = self.store.get("rows", self.site)
         with contextlib.suppress(KeyError, TypeError, ValueError):
-            return ListRows(self.store, record) if record is not None and len(record.header["lists"]) == len(record.blobs) else None
+            return (
+                ListRows(self.store, record)
+                if record is not None and len(record.header["lists"]) == len(record.blobs)
+                else None
+            )
         return None
 
     def snapshot_texts(self) -> SnapshotTexts:
@@ -384,7 +408,12 @@ class Reuse:
         """Record the rows a render worker *made* (copied into the ``rows`` record at commit: no worker
         sends its rows to the parent)."""
         lists = sorted(made)
-        self.store.put("rows-part", f"{chunk:06d}", {"lists": [[w, len(made[w])] for w in lists]}, map(_rows_blob, (made[w] for w in lists)))
+        self.store.put(
+            "rows-part",
+            f"{chunk:06d}",
+            {"lists": [[w, len(made[w])] for w in lists]},
+            map(_rows_blob, (made[w] for w in lists)),
+        )
 
     def write_rows(self, known: ListRows | None, made: Rows, hits: dict[str, set[str]]) -> None:
         """Record for the next build the rows this build made (*made*, and the workers' parts) and the
@@ -393,7 +422,9 @@ class Reuse:
 
     def _write_rows(self, known: ListRows | None, made: Rows, hits: dict[str, set[str]]) -> None:
         parts = self.store.pending("rows-part")
-        same = known.keys() == hits.keys() and all(known.few_unused(w, len(hits[w])) for w in known) if known else not hits
+        same = (
+            known.keys() == hits.keys() and all(known.few_unused(w, len(hits[w])) for w in known) if known else not hits
+        )
         if not made and not parts and same:
             return  # the record holds exactly the rows used: it stays as it is
         writer, lists = Writer(self.store, "rows", self.site), []

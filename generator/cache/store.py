@@ -39,7 +39,15 @@ _SCHEMA = (
     "CREATE TABLE blob (record INTEGER NOT NULL, n INTEGER NOT NULL, sha256 TEXT NOT NULL, data BLOB NOT NULL, "
     "UNIQUE (record, n))",
 )
-_OBJECTS = {("table", "record"), ("table", "blob"), ("index", "sqlite_autoindex_record_1"), ("index", "sqlite_autoindex_blob_1")}
+_OBJECTS = {
+    ("table", "record"),
+    ("table", "blob"),
+    ("index", "sqlite_autoindex_record_1"),
+    ("index", "sqlite_autoindex_blob_1"),
+}
+_CHECKPOINT = 1 << 18
+"""Pages (of 4 KB) the write-ahead log may grow to before SQLite copies it into the database: the copy is
+left to :meth:`Store.commit`, after the site is published, rather than done by whichever worker writes last."""
 COMMITTED = ""
 """The build id of the cache's own records; a pending record carries its build's id, ``<pid>.<random>``."""
 
@@ -66,11 +74,14 @@ class Store:
         self.problem: str | None = None
         """Why the database is not used (then every read is a miss and nothing is written), or None."""
         self._connections: dict[int, sqlite3.Connection] = {}
+        self._root = _identity(root)
+        """The cache directory as checked (device, inode): the database is opened only while it is still it."""
+        self.closed = False
 
     def _db(self) -> sqlite3.Connection | None:
         """This process's connection, opened and checked on first use; None when the cache is not used."""
         pid = os.getpid()
-        if self.problem is not None:
+        if self.problem is not None or self.closed:
             return None
         if pid not in self._connections:
             try:
@@ -81,6 +92,8 @@ class Store:
         return self._connections[pid]
 
     def _open(self) -> sqlite3.Connection:
+        if self._root is None or _identity(self.path.parent) != self._root:
+            raise OSError("the cache directory was replaced since the build checked it")
         with contextlib.suppress(FileExistsError):
             os.close(os.open(self.path, os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600))
         info = os.lstat(self.path)
@@ -90,7 +103,8 @@ class Store:
         db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         db.execute("PRAGMA trusted_schema = OFF")
         db.execute("PRAGMA journal_mode = WAL")
-        db.execute("PRAGMA synchronous = NORMAL")
+        db.execute("PRAGMA synchronous = OFF")  # a cache: what a crash may cost is time (everything is checked)
+        db.execute(f"PRAGMA wal_autocheckpoint = {_CHECKPOINT}")
         with self._writing(db):
             app = db.execute("PRAGMA application_id").fetchone()[0]
             version = db.execute("PRAGMA user_version").fetchone()[0]
@@ -128,7 +142,9 @@ class Store:
             ).fetchone() if db is not None else None  # fmt: skip
             if row is None or _sha(row[1].encode("utf-8")) != row[2]:
                 return None
-            blobs = db.execute("SELECT sha256 FROM blob WHERE record = ? ORDER BY n", (row[0],)).fetchall() if db else []
+            blobs = (
+                db.execute("SELECT sha256 FROM blob WHERE record = ? ORDER BY n", (row[0],)).fetchall() if db else []
+            )
             return Record(row[0], json.loads(row[1]), tuple(b[0] for b in blobs))
         except (sqlite3.Error, ValueError):
             return None
@@ -138,7 +154,11 @@ class Store:
         db = self._db()
         rowid = record.id if isinstance(record, Record) else record
         try:
-            row = db.execute("SELECT sha256, data FROM blob WHERE record = ? AND n = ?", (rowid, n)).fetchone() if db else None
+            row = (
+                db.execute("SELECT sha256, data FROM blob WHERE record = ? AND n = ?", (rowid, n)).fetchone()
+                if db
+                else None
+            )
         except sqlite3.Error:
             return None
         return bytes(row[1]) if row is not None and _sha(row[1]) == row[0] else None
@@ -190,6 +210,7 @@ class Store:
                 db.executemany("DELETE FROM blob WHERE record = ?", gone)
                 db.executemany("DELETE FROM record WHERE id = ?", gone)
                 db.execute("UPDATE record SET build = ? WHERE build = ?", (COMMITTED, self.build))
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)")
         except sqlite3.Error:
             self.discard()
 
@@ -199,14 +220,27 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             if db is not None:
                 with self._writing(db):
-                    db.execute("DELETE FROM blob WHERE record IN (SELECT id FROM record WHERE build = ?)", (self.build,))
+                    db.execute(
+                        "DELETE FROM blob WHERE record IN (SELECT id FROM record WHERE build = ?)", (self.build,)
+                    )
                     db.execute("DELETE FROM record WHERE build = ?", (self.build,))
 
     def close(self) -> None:
-        """Close this process's connection (a forked worker's inherited ones are left alone)."""
+        """Close this process's connection (a forked worker's inherited ones are left alone); the store is
+        then done with: it opens nothing again."""
+        self.closed = True
         db = self._connections.pop(os.getpid(), None)
         if db is not None:
             db.close()
+
+
+def _identity(directory: Path) -> tuple[int, int] | None:
+    """The device and inode of *directory* (None when it is no directory, a symbolic link included)."""
+    try:
+        info = os.lstat(directory)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino) if stat.S_ISDIR(info.st_mode) else None
 
 
 def _abandoned(build: str) -> bool:
@@ -255,7 +289,9 @@ class Writer:
                     self._id = self._store._insert(db, self._kind, self._key, header)
                 for blob, sha256 in self._queued:
                     if isinstance(blob, bytes):
-                        db.execute("INSERT INTO blob VALUES (?, ?, ?, ?)", (self._id, self._n, sha256 or _sha(blob), blob))
+                        db.execute(
+                            "INSERT INTO blob VALUES (?, ?, ?, ?)", (self._id, self._n, sha256 or _sha(blob), blob)
+                        )
                     else:
                         db.execute("INSERT INTO blob SELECT ?, ?, sha256, data FROM blob WHERE record = ? AND n = ?",
                                    (self._id, self._n, *blob))  # fmt: skip

@@ -215,7 +215,7 @@ def site_files(
             raise
         if renders is not None:
             renders.commit()
-        return staged_files(Path(tmp)), warnings + refused
+        return staged_files(Path(tmp)), warnings + refused + (renders.warnings() if renders is not None else [])
 
 
 def build(
@@ -267,7 +267,7 @@ def build(
         (later.append if later is not None else _now)(run.renders.commit)
     run.progress.report("publish", run.files, "files", time.perf_counter() - run.written)
     assert run.snapshot is not None
-    warnings = (*run.warnings, *kept, *refused)
+    warnings = (*run.warnings, *kept, *refused, *(run.renders.warnings() if run.renders is not None else []))
     return BuildResult(out, run.files, time.perf_counter() - run.started, run.snapshot, warnings, run.version)
 
 

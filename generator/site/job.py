@@ -11,8 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cache.reuse import ListRows, Reuse, SiteIndex
 from generator.cache.keys import page_key
+from generator.cache.reuse import ListRows, Reuse, SiteIndex
 from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
@@ -31,6 +31,7 @@ PART_TOKENS = 100_000
 A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-01.txt``,
 ``-02``... : consecutive whole pages, each part under the budget (a single page larger than the
 budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
+
 
 @dataclass(frozen=True)
 class Fragment:
@@ -86,7 +87,7 @@ class Job:
     row_hits: dict[str, set[str]] = field(default_factory=dict)
     """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
     index: SiteIndex | None = None
-    """What each ``pages`` record's pages were when the site was last published (:class:`generator.cache.reuse.SiteIndex`)."""
+    """What each ``pages`` record's pages were when the site was last published (:class:`SiteIndex`)."""
     appending: dict[str, io.FileIO] = field(default_factory=dict)
     """This process's open fragment files, by name (unbuffered: what is written is in the file at once).
     A forked worker has its own copy of the job, so each process holds only its own files."""
