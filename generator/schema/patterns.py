@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 import re2  # type: ignore[import-untyped]
 import regex  # type: ignore[import-untyped]
@@ -61,22 +62,24 @@ def describe(source: str, limit: int = 60) -> str:
 # ---------------------------------------------------------------------------- compiled patterns
 
 
-_WATCHERS: list[list[str]] = []
+_WATCHING: ContextVar[tuple[list[str], ...]] = ContextVar("watching", default=())
+"""The lists of the :func:`watch` blocks the code runs in: set on entering a block and reset on leaving it,
+so nothing of it outlives the block (nor crosses into another thread or task)."""
 
 
 @contextmanager
 def watch() -> Iterator[list[str]]:
     """Collect (once each, in order) the sources of the patterns found undecided inside the block."""
     seen: list[str] = []
-    _WATCHERS.append(seen)
+    token = _WATCHING.set((*_WATCHING.get(), seen))
     try:
         yield seen
     finally:
-        _WATCHERS.remove(seen)
+        _WATCHING.reset(token)
 
 
 def _undecided(source: str, why: str) -> PatternUndecided:
-    for seen in _WATCHERS:
+    for seen in _WATCHING.get():
         if source not in seen:
             seen.append(source)
     return PatternUndecided(source, why)
@@ -107,9 +110,9 @@ class Pattern:
                 raise _undecided(self.source, "the text holds a lone surrogate the pattern engine cannot read")
         try:
             found = self._backtracking.search(text, timeout=SEARCH_TIMEOUT)  # type: ignore[attr-defined]
-        except TimeoutError:
-            self._why = f"matching took longer than {SEARCH_TIMEOUT:g} s (catastrophic backtracking)"
-            raise _undecided(self.source, self._why) from None
+        except TimeoutError:  # a verdict on this text and this moment's load, never kept for the pattern
+            why = f"matching took longer than {SEARCH_TIMEOUT:g} s (catastrophic backtracking)"
+            raise _undecided(self.source, why) from None
         return found is not None
 
 
