@@ -26,17 +26,13 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
-import re
-import shutil
-import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from generator.cache.store import NAME, Record, Store, Writer
-from generator.cache.trust import make_private
+from generator.cache.trust import make_private, remove_legacy
 from generator.config.portal import PortalConfig
 from generator.render.listings import Rows
 
@@ -456,7 +452,7 @@ class Reuse:
         self.store.commit(self.used, drop="rows-part")
         self.store.close()
         with contextlib.suppress(OSError):
-            _remove_legacy(self.root)
+            remove_legacy(self.root)
 
     def discard(self) -> None:
         """After a failed build: drop its records, and the cache it created, if it created one."""
@@ -470,41 +466,6 @@ class Reuse:
         for directory in self._created:
             with contextlib.suppress(OSError):
                 directory.rmdir()  # only succeeds when empty (and never on a symbolic link)
-
-
-_LEGACY = re.compile(r"[0-9a-f]{64}\.(?:pages|index|rows|snapshot|search|entry|json|pieces|parts)|[0-9a-f]{40}\.code")
-"""The names earlier versions gave their record files and compiled templates, the only files removed here."""
-
-
-def _remove_legacy(root: Path) -> None:
-    """Remove what earlier versions kept in the cache directory: a file per record, the compiled templates
-    of ``templates-*`` (then the directory, if empty) and the ``.pending-PID`` directories of builds whose
-    process is gone; all through the directory opened without following a symbolic link."""
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    try:
-        for name in os.listdir(fd):
-            mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
-            pid = name.removeprefix(".pending-")
-            if stat.S_ISREG(mode) and _LEGACY.fullmatch(name):
-                os.unlink(name, dir_fd=fd)
-            elif stat.S_ISDIR(mode) and pid.isdigit() and name.startswith(".pending-") and _gone(int(pid)):
-                shutil.rmtree(name, dir_fd=fd, ignore_errors=True)
-            elif stat.S_ISDIR(mode) and re.fullmatch(r"templates-[0-9a-f]{16}", name):
-                _remove_legacy(root / name)
-                with contextlib.suppress(OSError):
-                    os.rmdir(name, dir_fd=fd)
-    finally:
-        os.close(fd)
-
-
-def _gone(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False
-    return False
 
 
 def _rows_blob(rows: Mapping[str, tuple[int, str]]) -> bytes:
