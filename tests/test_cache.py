@@ -66,8 +66,8 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
 
     def only_site_pages(job: Job, indexes: list[int]) -> CachedGroup:
         # The tool list, connecting, changes and API pages are made from the whole site: always rendered.
-        if job.pages[indexes[0]].doc is not None:
-            raise AssertionError(f"a warm cache rendered {job.pages[indexes[0]].html_path}")
+        if job.plan.pages[indexes[0]].doc is not None:
+            raise AssertionError(f"a warm cache rendered {job.plan.pages[indexes[0]].html_path}")
         return render_group(job, indexes)
 
     monkeypatch.setattr(generator.site.assemble, "_render_group", only_site_pages)

@@ -160,7 +160,7 @@ def produce(
             staging.write(gathered.api.published_name, gathered.api.content)
         _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_panels), versions=history is not None)
 
-    with progress.stage("render", total=len(job.pages), unit="pages") as advance:
+    with progress.stage("render", total=len(job.plan.pages), unit="pages") as advance:
         schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
         write_llms(job, staging)
     warnings += schema_notes + example_warnings
@@ -170,11 +170,11 @@ def produce(
         with progress.stage("index", unit="pages") as advance:
             deadline.check("building the search index")
             reused = index_site(staging, cache)
-            advance(len(job.pages))
+            advance(len(job.plan.pages))
         if reused:
             progress.note("index: no indexed page changed, so the previous site's search index was reused")
     write_manifest(staging, {"capability_version": snapshot.capability_version, "fingerprint": snapshot.fingerprint})
-    return Produced(warnings, gathered.model, catalogs, job.renderer)
+    return Produced(warnings, gathered.model, catalogs, job.inputs.renderer)
 
 
 def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:

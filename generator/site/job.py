@@ -35,7 +35,7 @@ budget is a part of its own), each starting with the shared notice; ``llms.txt``
 
 @dataclass(frozen=True)
 class Fragment:
-    """Where a chunk's fragment of one locale is: the file's name in :attr:`Job.fragments`, offset, size."""
+    """Where a chunk's fragment of one locale is: the file's name in :attr:`FullText.fragments`, offset, size."""
 
     name: str
     start: int
@@ -53,44 +53,73 @@ class Placed:
     previous: int | None
 
 
-@dataclass
-class Job:
-    """What every worker needs; set before the workers are forked, so they inherit it."""
+@dataclass(frozen=True)
+class Inputs:
+    """What every page is made from: the model, the UI catalogs, the renderer and the time bound."""
 
     site: SiteModel
     catalogs: Mapping[str, Catalog]
     renderer: Renderer
+    deadline: Deadline
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which pages there are, grouped by what they document, and each group's cache key."""
+
     pages: list[Page]
     groups: list[list[int]]
     """Indexes into :attr:`pages`, one list per documented thing (a tool in every locale)."""
-    deadline: Deadline
-    cache: Reuse | None = None
-    keys: list[str | None] = field(default_factory=list)
-    """Each group's cache key; None for the pages made from the whole site (never cached)."""
+    keys: list[str | None]
+    """Each group's cache key; None for the pages made from the whole site (never cached), or with no cache."""
+
+
+@dataclass
+class Reused:
+    """What this build takes from the last one (:class:`~generator.cache.reuse.Reuse`), and what it took."""
+
+    cache: Reuse
+    index: SiteIndex | None
+    """What each ``pages`` record's pages were when the site was last published (:class:`SiteIndex`)."""
+    last_rows: ListRows | None
+    """The rows of the site-wide lists the last build recorded."""
+    memo: RowMemo
+    """:attr:`last_rows` as the row writers use it."""
+    row_hits: dict[str, set[str]] = field(default_factory=dict)
+    """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
     hits: int = 0
     """Groups whose pages came from the cache (for the progress line and the benchmark)."""
-    staging: Staging | None = None
-    """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
+
+
+@dataclass
+class FullText:
+    """Each locale's ``llms-full.txt`` being assembled from the chunks' copies of the twins."""
+
     fragments: Path | None = None
-    """A private directory for the twins' ``llms-full.txt`` copies: one file per process and locale, to
-    which each chunk's copies are appended (:func:`_append`)."""
+    """A private directory for the twins' copies: one file per process and locale, to which each chunk's
+    copies are appended (:func:`~generator.site.assemble._append`)."""
     chunks: int = 0
     shared: dict[str, str] = field(default_factory=dict)
     """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
     reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
     parts: dict[str, list[FullPart]] = field(default_factory=dict)
     """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
-    last_rows: ListRows | None = None
-    """The rows of the site-wide lists the last build recorded (:class:`generator.cache.reuse.ListRows`)."""
-    memo: RowMemo | None = None
-    """:attr:`last_rows` as the row writers use it."""
-    row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
-    index: SiteIndex | None = None
-    """What each ``pages`` record's pages were when the site was last published (:class:`SiteIndex`)."""
     appending: dict[str, io.FileIO] = field(default_factory=dict)
     """This process's open fragment files, by name (unbuffered: what is written is in the file at once).
     A forked worker has its own copy of the job, so each process holds only its own files."""
+
+
+@dataclass
+class Job:
+    """What every worker needs, in named parts; set before the workers are forked, so they inherit it."""
+
+    inputs: Inputs
+    plan: Plan
+    reused: Reused | None
+    """None: a build without the cache."""
+    full: FullText = field(default_factory=FullText)
+    staging: Staging | None = None
+    """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
 
 
 @dataclass
@@ -106,7 +135,7 @@ class Rendered:
     """Group index -> the warnings of its input schema."""
     pages: int = 0
     row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """The keys of the kept rows of the site-wide lists used (:attr:`Job.row_hits`)."""
+    """The keys of the kept rows of the site-wide lists used (:attr:`Reused.row_hits`)."""
     used: set[str] = field(default_factory=set)
     """The cache keys this build needs (found or written)."""
     hits: int = 0
@@ -144,13 +173,12 @@ def new_job(
         keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
         if tool is not None and keys[-1] is not None:
             tools[tool.name] = str(keys[-1])
-    job = Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
+    reused = None
     if cache is not None:
-        job.last_rows = cache.rows()
-        job.memo = RowMemo(tools, job.last_rows or {})
-        job.index = cache.index()
-    renderer.use_rows(job.memo)
-    return job
+        last_rows = cache.rows()
+        reused = Reused(cache, cache.index(), last_rows, RowMemo(tools, last_rows or {}))
+    renderer.use_rows(reused.memo if reused is not None else None)
+    return Job(Inputs(site, catalogs, renderer, deadline), Plan(pages, groups, keys), reused)
 
 
 def _linked(site: SiteModel, page: Page) -> list[Doc]:
