@@ -85,7 +85,9 @@ class Store:
             return None
         if pid not in self._connections:
             try:
-                self._connections = {pid: self._open()}  # a forked worker never touches its parent's connection
+                # A forked worker opens its own and never touches (nor closes) the one it inherited: SQLite's
+                # handles must not cross a fork, and the workers end with os._exit, which closes nothing.
+                self._connections[pid] = self._open()
             except (OSError, sqlite3.Error) as exc:
                 self.problem = self.problem or f"it cannot be opened ({exc})"
                 return None
