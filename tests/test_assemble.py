@@ -140,7 +140,7 @@ def test_what_is_written_meanwhile_may_not_take_a_pages_path(jobs: int, tmp_path
     site = gather(load_snapshot(GOLDEN / "demo.snapshot.json"), config).model
     job = new_job(site, catalogs_for(config), Renderer(), Deadline(600))
     staging = Staging(tmp_path)
-    taken = job.pages[-1].html_path
+    taken = job.plan.pages[-1].html_path
 
     def meanwhile() -> None:
         staging.write(taken, b"<p>not the page</p>")

@@ -4,24 +4,22 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import hashlib
 import json
 import os
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import generator.site.assemble
-from generator.cache.record import Record, read_record
-from generator.cache.store import CachedGroup
+from generator.cache.reuse import CachedGroup
 from generator.commands.build import build, site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
 from generator.site.assemble import staged_files
 from generator.site.job import Job
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
+from tests.cache_db import blobs, builds, delete_blobs, flip_blob, records, set_header
 
 GOLDEN = Path(__file__).parent / "golden"
 DEMO = load_snapshot(GOLDEN / "demo.snapshot.json")
@@ -62,14 +60,14 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
     cold, cold_warnings = site_files(DEMO, config)
     first, _ = site_files(DEMO, config, cache=cache)
     assert first == cold
-    assert len(list(cache.glob("*.pages"))) == len(DEMO.tools) + 3  # each tool, prompt, resource, template
+    assert len(records(cache, "pages")) == len(DEMO.tools) + 3  # each tool, prompt, resource, template
 
     render_group = generator.site.assemble._render_group
 
     def only_site_pages(job: Job, indexes: list[int]) -> CachedGroup:
         # The tool list, connecting, changes and API pages are made from the whole site: always rendered.
-        if job.pages[indexes[0]].doc is not None:
-            raise AssertionError(f"a warm cache rendered {job.pages[indexes[0]].html_path}")
+        if job.plan.pages[indexes[0]].doc is not None:
+            raise AssertionError(f"a warm cache rendered {job.plan.pages[indexes[0]].html_path}")
         return render_group(job, indexes)
 
     monkeypatch.setattr(generator.site.assemble, "_render_group", only_site_pages)
@@ -77,50 +75,34 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
     assert warm == cold and warm_warnings == cold_warnings
 
 
-def _record(path: Path) -> Record:
-    record = read_record(path, "pages", path.stem)
-    assert record is not None, path
-    return record
-
-
-def _damage(path: Path, page: int, part: str) -> None:
-    """Flip one byte of *part* (``html``, ``md`` or ``full``) of the *page*-th page of the ``pages`` record *path*."""
-    record = _record(path)
-    count = len(record.header["pages"])
-    blob = record.blobs[{"full": page, "html": count + 2 * page, "md": count + 2 * page + 1}[part]]
-    data = bytearray(path.read_bytes())
-    data[blob.start + blob.size // 2] ^= 0x01
-    path.write_bytes(bytes(data))
-
-
-def _with_header(path: Path, edit: Callable[[dict[str, Any]], None], rehash: bool) -> None:
-    """Rewrite the header of the record *path* through *edit*, with its sha256 and length made anew or left."""
-    data = path.read_bytes()
-    body, header, tail = data[:-1].rsplit(b"\n", 2)
-    fields = json.loads(header)
-    edit(fields)
-    new = json.dumps(fields).encode()
-    if rehash:
-        tail = hashlib.sha256(new).hexdigest().encode() + f" {len(new)}".encode()
-    path.write_bytes(b"\n".join([body, new, tail]) + b"\n")
+def _damage(cache: Path, record: int, page: int, part: str) -> None:
+    """Flip one byte of *part* (``html``, ``md`` or ``full``) of the *page*-th page of the ``pages`` record *record*."""
+    count = len(next(h for i, _, h in records(cache, "pages") if i == record)["pages"])
+    flip_blob(cache, record, {"full": page, "html": count + 2 * page, "md": count + 2 * page + 1}[part])
 
 
 def test_a_damaged_cache_is_a_miss(tmp_path: Path) -> None:
     config, cache = _config(tmp_path), tmp_path / "cache"
     cold, _ = site_files(DEMO, config)
     site_files(DEMO, config, cache=cache)
-    entries = sorted(cache.glob("*.pages"))
-    entries[0].write_bytes(entries[0].read_bytes()[:100])  # cut short
-    entries[1].write_bytes(b"\x00garbage")  # not an entry
-    _with_header(entries[2], lambda h: h["pages"][0].__setitem__(0, "xx/"), rehash=False)  # its hash left as it was
-    _with_header(entries[3], lambda h: h.__setitem__("pages", h["pages"][:1]), rehash=True)  # not the pages asked for
-    _damage(entries[4], 0, "html")  # bytes that no longer match the header's hash
-    _damage(entries[5], 2, "md")
-    _damage(entries[6], 1, "full")
+    entries = records(cache, "pages")
+    assert len(entries) >= 7
+    delete_blobs(cache, entries[0][0])  # its blobs lost
+    set_header(cache, entries[1][0], "garbage", rehash=True)  # not a pages record's header
+    header = entries[2][2]
+    header["pages"][0][0] = "xx/"
+    set_header(cache, entries[2][0], header, rehash=False)  # its hash left as it was
+    header = entries[3][2]
+    header["pages"] = header["pages"][:1]
+    set_header(cache, entries[3][0], header, rehash=True)  # not the pages asked for
+    _damage(cache, entries[4][0], 0, "html")  # bytes that no longer match their hash
+    _damage(cache, entries[5][0], 2, "md")
+    _damage(cache, entries[6][0], 1, "full")
     (cache / "notes.txt").write_text("mine")  # a file the cache did not write
     damaged, _ = site_files(DEMO, config, cache=cache)
     assert damaged == cold
     assert (cache / "notes.txt").read_text() == "mine"
+    assert len(records(cache, "pages")) == len(DEMO.tools) + 3  # the damaged records were written anew
 
 
 def test_a_rebuild_links_pages_from_the_previous_site_and_checks_what_it_reads(tmp_path: Path) -> None:
@@ -134,9 +116,9 @@ def test_a_rebuild_links_pages_from_the_previous_site_and_checks_what_it_reads(t
     cold, _ = site_files(DEMO, config)
     page = out / "en" / "tools" / "search_chat" / "index.html"
     inode = page.stat().st_ino
-    entries = {_record(e).header["pages"][0][0]: e for e in cache.glob("*.pages")}
-    _damage(entries["en/tools/search_chat/index.html"], 0, "html")  # the previous site has it: never read
-    _damage(entries["en/tools/file_defect/index.html"], 1, "md")  # ru's twin: read, since it is gone below
+    entries = {header["pages"][0][0]: rowid for rowid, _, header in records(cache, "pages")}
+    _damage(cache, entries["en/tools/search_chat/index.html"], 0, "html")  # the previous site has it: never read
+    _damage(cache, entries["en/tools/file_defect/index.html"], 1, "md")  # ru's twin: read, since it is gone below
     (out / "ru" / "tools" / "file_defect.md").unlink()
     build(config, from_file=source)
     assert page.stat().st_ino == inode  # linked, not written
@@ -153,7 +135,7 @@ def test_a_changed_tool_is_rendered_again_wherever_it_shows(tmp_path: Path, tool
     warm, warm_warnings = site_files(changed, config, cache=cache)
     cold, cold_warnings = site_files(changed, config)
     assert warm == cold and warm_warnings == cold_warnings
-    assert len(list(cache.glob("*.pages"))) == len(DEMO.tools) + 3  # the stale entries were pruned
+    assert len(records(cache, "pages")) == len(DEMO.tools) + 3  # the stale entries were pruned
 
 
 def test_a_theme_or_catalog_change_reaches_every_page(tmp_path: Path) -> None:
@@ -168,16 +150,25 @@ def test_a_theme_or_catalog_change_reaches_every_page(tmp_path: Path) -> None:
     assert b"See also" in warm["en/tools/search_chat/index.html"]
 
 
-def test_entries_of_the_older_format_are_pruned_and_nothing_else(tmp_path: Path) -> None:
+def test_files_of_the_older_formats_are_pruned_and_nothing_else(tmp_path: Path) -> None:
+    """Earlier versions kept a file per record and a pending directory per build: a published build removes
+    them (a killed build's pending directory only once its process is gone), and nothing else."""
     config, cache = _config(tmp_path), tmp_path / "cache"
-    cache.mkdir()
-    legacy = cache / f"{'ab' * 32}.json"  # format 1 kept each entry as JSON
-    legacy.write_text('{"body": {}, "sha256": ""}', encoding="utf-8")
+    cache.mkdir(mode=0o700)
+    legacy = [cache / f"{'ab' * 32}.json", cache / f"{'cd' * 32}.pages", cache / f"{'ef' * 32}.index"]
+    for path in legacy:
+        path.write_text('{"body": {}, "sha256": ""}', encoding="utf-8")
+    alive, gone = cache / f".pending-{os.getpid()}", cache / ".pending-999999999"
+    for pending in (alive, gone):
+        pending.mkdir()
+        (pending / f"{'01' * 32}.pages").write_bytes(b"old")
     (cache / "notes.json").write_text("mine", encoding="utf-8")
+    (cache / f"{'ab' * 32}.txt").write_text("mine too", encoding="utf-8")
     site_files(DEMO, config, cache=cache)
-    assert not legacy.exists()
+    assert not [path for path in legacy if path.exists()] and not gone.exists() and alive.is_dir()
     assert (cache / "notes.json").read_text(encoding="utf-8") == "mine"
-    assert len(list(cache.glob("*.pages"))) == len(DEMO.tools) + 3
+    assert (cache / f"{'ab' * 32}.txt").read_text(encoding="utf-8") == "mine too"
+    assert len(records(cache, "pages")) == len(DEMO.tools) + 3
 
 
 def test_schema_warnings_come_from_the_cache_in_the_same_order(tmp_path: Path) -> None:
@@ -264,12 +255,13 @@ def test_a_reordered_schema_reaches_its_pages_and_snapshot_json(tmp_path: Path) 
     assert warm["snapshot.json"] == changed.to_json().encode("utf-8")
 
 
-def _texts(cache: Path) -> Path:
-    (record,) = cache.glob("*.snapshot")
-    return record
+def _texts(cache: Path) -> tuple[int, Any, list[bytes]]:
+    """The ``snapshot`` record: its id, header and blobs."""
+    ((rowid, _, header),) = records(cache, "snapshot")
+    return rowid, header, blobs(cache, rowid)
 
 
-@pytest.mark.parametrize("damage", ["piece", "index", "truncated", "garbage"])
+@pytest.mark.parametrize("damage", ["piece", "header", "lost", "garbage"])
 def test_snapshot_json_texts_are_kept_and_a_damaged_record_costs_no_byte(tmp_path: Path, damage: str) -> None:
     """Each tool's text in snapshot.json comes from the snapshot record when it did not change; a
     damaged record gives the same bytes, and the build writes a sound one again."""
@@ -277,27 +269,22 @@ def test_snapshot_json_texts_are_kept_and_a_damaged_record_costs_no_byte(tmp_pat
     changed = _with_tool(DEMO, "file_defect", "description")
     expected = changed.to_json().encode("utf-8")
     assert site_files(DEMO, config, cache=cache)[0]["snapshot.json"] == DEMO.to_json().encode("utf-8")
-    record = _texts(cache)
-    sound = record.read_bytes()
-    assert sound.count(b'"name": "search_chat"') == 1  # every tool's text, once
-    data = bytearray(sound)
+    rowid, header, texts = _texts(cache)
+    assert len(texts) == len(DEMO.tools) and sum(b'"name": "search_chat"' in t for t in texts) == 1
     if damage == "piece":
-        at = data.index(b'"name": "search_chat"')
-        data[at + 9 : at + 20] = b"search_chaT"  # same size, another sha256
-    elif damage == "index":
-        data[-100] ^= 1
-    elif damage == "truncated":
-        data = data[: len(data) // 2]
+        flip_blob(cache, rowid, [b'"name": "search_chat"' in t for t in texts].index(True))
+    elif damage == "header":
+        set_header(cache, rowid, {"names": header["names"][::-1]}, rehash=False)
+    elif damage == "lost":
+        delete_blobs(cache, rowid)
     else:
-        data = bytearray(b"not a record\n")
-    record.write_bytes(bytes(data))
+        set_header(cache, rowid, {"names": "not a list"}, rehash=True)
     assert site_files(changed, config, cache=cache)[0]["snapshot.json"] == expected
-    assert _texts(cache).read_bytes() != bytes(data)
+    rewritten = _texts(cache)
+    assert rewritten[0] != rowid and len(rewritten[2]) == len(DEMO.tools)
     # Sound again: the next build takes every tool's text from it, and keeps it as it is.
-    rewritten = _texts(cache).read_bytes()
-    inode = _texts(cache).stat().st_ino
     assert site_files(changed, config, cache=cache)[0]["snapshot.json"] == expected
-    assert _texts(cache).stat().st_ino == inode and _texts(cache).read_bytes() == rewritten
+    assert _texts(cache) == rewritten
 
 
 def test_the_signatures_recorded_after_an_in_place_publish_are_the_files_own(tmp_path: Path) -> None:
@@ -344,7 +331,7 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
     """With the index record, a page the previous site still holds is left there, and its copy read from
     that site's llms-full.txt, without opening its entry. A damaged record, or an llms-full.txt edited
     by hand, sends the rebuild back to the entries: the site is the cold build's every time."""
-    from generator.cache.store import RenderCache
+    from generator.cache.reuse import Reuse
 
     out, cache = tmp_path / "site", tmp_path / "cache"
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
@@ -352,19 +339,19 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
     changed = _with_tool(DEMO, "file_defect", "description")
     cold = site_files(changed, config)[0]
     opened: list[str] = []
-    real = RenderCache.pages
+    real = Reuse.pages
 
-    def counted(self: RenderCache, key: str, html_paths: Any) -> Any:
+    def counted(self: Reuse, key: str, html_paths: Any) -> Any:
         opened.append(html_paths[0])
         return real(self, key, html_paths)
 
-    monkeypatch.setattr(RenderCache, "pages", counted)
+    monkeypatch.setattr(Reuse, "pages", counted)
     for damage in ("none", "record cut", "llms-full.txt edited"):
         source.write_text(DEMO.to_json(), encoding="utf-8")
         build(config, from_file=source)
-        (record,) = cache.glob("*.index")
+        ((record, _, header),) = records(cache, "index")
         if damage == "record cut":
-            record.write_bytes(record.read_bytes()[:-3])
+            set_header(cache, record, {**header, "groups": {}}, rehash=False)
         elif damage == "llms-full.txt edited":
             full = out / "ru" / "llms-full.txt"
             full.write_bytes(full.read_bytes().replace(b"search_chat", b"search_chaT", 1))
@@ -394,15 +381,15 @@ def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_cos
     changed = _with_tool(DEMO, "file_defect", "description")
     for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "index"), (changed, "rows")):
         if damage:
-            (record,) = cache.glob(f"*.{damage}")
-            record.write_bytes(record.read_bytes()[:-3])
+            ((record, _, _),) = records(cache, damage)
+            set_header(cache, record, {}, rehash=False)
         later: list[Any] = []
         source.write_text(snapshot.to_json(), encoding="utf-8")
         build(config, from_file=source, later=later, warm=warm)
-        assert (cache / f".pending-{os.getpid()}").is_dir()  # not committed yet: that waits for the caller
+        assert builds(cache) - {""}  # not committed yet: that waits for the caller
         for finish in later:
             finish()
-        assert not (cache / f".pending-{os.getpid()}").exists()
+        assert builds(cache) == {""}
         assert staged_files(out) == site_files(snapshot, config)[0]
 
 

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache.store import PUBLISHED
+from generator.cache.reuse import PUBLISHED
 from generator.errors import PortalError
 from generator.forked import in_workers
 from generator.publish.staging import Staging

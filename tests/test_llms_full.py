@@ -21,11 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
-from generator.cache.index import layout
+from generator.cache.reuse import layout
 from generator.commands.build import build, site_files
 from generator.publish.staging import Staging
 from generator.site import assemble
 from generator.site.assemble import staged_files
+from generator.site.job import Placed
 from generator.site.llms_full import BYTES_PER_TOKEN, estimate_tokens, without_shared
 from generator.snapshot.snapshot import load_snapshot, revised
 from tests.golden_tool import SNAPSHOT, demo_config
@@ -156,7 +157,7 @@ def test_a_rebuild_writes_the_parts_a_cold_build_writes(tmp_path: Path, monkeypa
 def test_the_layout_finds_each_copy_where_render_pages_writes_it(
     head: bytes, chunks: list[list[tuple[bytes, bool]]]
 ) -> None:
-    """kept_index.layout against the bytes themselves, and the file render_pages writes from them: each
+    """layout against the bytes themselves, and the file render_pages writes from them: each
     copy either rendered (in its chunk's fragment) or copied from the previous file (True), which holds the
     same copies where layout says. The file is the plain join either way, and each run of copies the
     previous file holds in a row is read from it at once."""
@@ -167,12 +168,13 @@ def test_the_layout_finds_each_copy_where_render_pages_writes_it(
     assert end == len(text)
     for c, chunk in enumerate(chunks):
         for n, (copy, _) in enumerate(chunk):
-            offset, size = at[f"{c}.{n}"]
-            assert text[offset : offset + size] == copy
+            span = at[f"{c}.{n}"]
+            assert text[span.offset : span.offset + span.size] == copy
     sizes = {
         c: {
             "en": [
-                (0, len(copy), f"{c}.{n}", at[f"{c}.{n}"][0] if kept else -1) for n, (copy, kept) in enumerate(chunk)
+                Placed(0, len(copy), f"{c}.{n}", at[f"{c}.{n}"].offset if kept else None)
+                for n, (copy, kept) in enumerate(chunk)
             ]
         }
         for c, chunk in enumerate(chunks)

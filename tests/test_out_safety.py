@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from generator.publish.survey import Foreign, unlisted
+from tests.cache_db import dump
 from tests.conftest import TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]
@@ -43,6 +44,10 @@ def _state(root: Path) -> dict[str, tuple[str, bytes | str, int]]:
                 found[rel] = ("symlink", os.readlink(path), 0)
             elif path.is_dir():
                 found[rel] = ("dir", b"", info.st_mode & 0o7777)
+            elif name.startswith("cache.sqlite3-"):
+                continue  # SQLite's log and shared memory: what they hold is in the dump below
+            elif name == "cache.sqlite3":  # the render cache: what it holds, not where SQLite put it
+                found[rel] = ("database", repr(dump(path.parent)).encode(), info.st_mode & 0o7777)
             else:
                 found[rel] = ("file", path.read_bytes(), info.st_mode & 0o7777)
     return found
@@ -487,7 +492,8 @@ def test_the_previous_manifest_is_parsed_once_per_build_unless_it_changes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The preflight and the publisher both read the previous manifest: the second read of the same,
-    unchanged file reuses the first's verdict; a manifest written since is read again."""
+    unchanged file (the publisher's, in the same build) reuses the first's verdict, once; a manifest
+    written since is read again."""
     from generator.publish import location
     from tests.test_inplace import _publish, _site
 
@@ -505,6 +511,8 @@ def test_the_previous_manifest_is_parsed_once_per_build_unless_it_changes(
     first = location.inspect(site, site.resolve())
     again = location.inspect(site, site.resolve())
     assert len(parsed) == 1 and first == again and "en/index.html" in first.listed
+    assert location._LAST_READ == []  # taken once: nothing of one build's output is held until the next
+    assert location.inspect(site, site.resolve()) == first and len(parsed) == 2
     _publish(site, _site(en__index_dot_html=b"<p>new index</p>"))  # a new manifest (a new inode)
     second = location.inspect(site, site.resolve())
-    assert len(parsed) == 2 and second.listed["en/index.html"] != first.listed["en/index.html"]
+    assert len(parsed) == 3 and second.listed["en/index.html"] != first.listed["en/index.html"]

@@ -150,10 +150,11 @@ def test_undecidable_pattern_gives_no_example_in_time(pattern: str, default: str
     assert not result.ok
     assert "could not be decided" in (result.reason or "")
     assert undecided == [pattern]
-    # validate() never hangs either, and never says "valid" on a guess
-    errors, seconds = timed(lambda: validate("a" * 40, schema))
+    # validate() never hangs either, and never says "valid" on a guess. The verdict on one text is not kept
+    # for the pattern: a text it decides in time is decided (no later call is told "undecided" for it).
+    errors, seconds = timed(lambda: validate("a" * 40 + "!", schema))
     assert seconds < BOUND
-    assert errors and "could not be decided" in errors[0]
+    assert errors and ("could not be decided" in errors[0] or "does not match" in errors[0])
 
 
 @pytest.mark.parametrize(("pattern", "default"), DECIDED_FAST)
@@ -203,14 +204,14 @@ def test_regex_generator_is_bounded(pattern: str) -> None:
             "type": "object",
             "patternProperties": {"(?!a{40})(a|a){40}$": {"type": "integer"}},
             "additionalProperties": False,
-            "default": {"a" * 39: 1},
+            "default": {"a" * 39 + "b": 1},  # a key the pattern takes too long over (on its own, in any order)
         },
         {
             "$schema": "https://json-schema.org/draft/2020-12/schema",
             "type": "object",
             "patternProperties": {"(?!a{40})(a|a){40}$": {"type": "integer"}},
             "unevaluatedProperties": False,
-            "default": {"a" * 39: 1},
+            "default": {"a" * 39 + "b": 1},  # a key the pattern takes too long over (on its own, in any order)
         },
     ],
     ids=["patternProperties", "propertyNames", "additionalProperties", "unevaluatedProperties"],

@@ -13,13 +13,14 @@ from typing import Any
 
 import pytest
 
-from generator.cache import rows as list_rows
-from generator.cache.record import read_record, write_record
+from generator.cache.reuse import ListRows
+from generator.cache.store import Store
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
 from generator.render import listings
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
+from tests.cache_db import blobs, flip_blob, opened, records, set_blob, set_header
 
 DEMO = load_snapshot(Path(__file__).parent / "golden" / "demo.snapshot.json")
 SCOPE = "teamspace.example/capability"
@@ -92,39 +93,36 @@ def test_a_damaged_record_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     config, cache = _config(), tmp_path / "cache"
     cold, _ = site_files(DEMO, config)
     site_files(DEMO, config, cache=cache)
-    (record,) = cache.glob("*.rows")
-    data, site = record.read_bytes(), record.stem
-    read = read_record(record, "rows", site)
-    assert read is not None
-    blobs = [read.read(blob) or b"" for blob in read.blobs]
+    ((record, site, header),) = records(cache, "rows")
+    sound = blobs(cache, record)
     # Per locale the HTML list, the twin's and its llms-full copy's, and four llms.txt: a blob each.
-    assert len(blobs) == 13
-
-    def written_as(kind: str, key: str, first: bytes) -> bytes:
-        """A record that checks out, with *first* as its first blob: only what it says is wrong."""
-        write_record(record, kind, key, read.header, [first, *blobs[1:]])
-        return record.read_bytes()
-
-    wrong_types = json.dumps({key: ["one", "row"] for key in json.loads(blobs[0])}).encode()
-    damaged = [
-        data[: len(data) // 2],  # cut short
-        data[: data.rindex(b"\n", 0, -1) + 1],  # the header's sha256 line lost
-        data.replace(b"<tr>", b"<tR>", 1),  # a row edited, the hash left as it was
-        written_as("rows", site, wrong_types),  # checks out, but a row is not [links, text]
-        written_as("rows", "0" * 64, blobs[0]),  # checks out, but made for another site
-        written_as("search", site, blobs[0]),  # another kind of record
+    assert len(sound) == 13
+    wrong_types = json.dumps({key: ["one", "row"] for key in json.loads(sound[0])}).encode()
+    damages: list[Callable[[int], None]] = [
+        lambda r: flip_blob(cache, r, 0),  # a row edited, its hash left as it was
+        lambda r: set_blob(cache, r, 0, wrong_types, rehash=True),  # checks out, but a row is not [links, text]
+        lambda r: set_header(cache, r, {"lists": header["lists"][:-1]}, rehash=True),  # not a list a blob
+        lambda r: set_header(cache, r, {"lists": [[n, w] for w, n in header["lists"]]}, rehash=True),
+        lambda r: set_header(cache, r, header | {"lists": header["lists"][::-1]}, rehash=False),  # hash left
     ]
-    for bad in damaged:
-        record.write_bytes(bad)
+    for damage in damages:
+        ((record, _, _),) = records(cache, "rows")
+        damage(record)
         written = _rows_written(monkeypatch)
         warm, _ = site_files(DEMO, config, cache=cache)
         assert warm == cold
-        assert written  # every row was written again
+        assert written  # rows were written again
         monkeypatch.undo()
     # The last build rewrote a whole record: the next one writes no row.
     written = _rows_written(monkeypatch)
     assert site_files(DEMO, config, cache=cache)[0] == cold
     assert written == []
+    with opened(cache) as db:  # a record of another site is not this one's
+        db.execute("UPDATE record SET key = ? WHERE kind = 'rows'", ("0" * 64,))
+    written = _rows_written(monkeypatch)
+    assert site_files(DEMO, config, cache=cache)[0] == cold
+    assert len(written) >= len(DEMO.tools)
+    assert [key for _, key, _ in records(cache, "rows")] == [site]
 
 
 def test_without_a_cache_every_row_is_written(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -135,16 +133,20 @@ def test_without_a_cache_every_row_is_written(monkeypatch: pytest.MonkeyPatch) -
 
 def test_a_list_changed_after_the_record_was_checked_is_a_miss(tmp_path: Path) -> None:
     """The record's header is checked when it is opened, and each list when it is parsed (perhaps much later)."""
-    path = tmp_path / "site.rows"
+    store = Store(tmp_path)
     rows = {"k1": [0, "<tr>one</tr>"], "k2": [0, "<tr>two</tr>"]}
-    write_record(path, "rows", "site", {"lists": [["list", 2]]}, [json.dumps(rows).encode()])
-    kept = list_rows.read_rows(path, "site")
-    assert kept is not None and kept.counts == {"list": 2}
+    assert store.put("rows", "site", {"lists": [["list", 2]]}, [json.dumps(rows).encode()])
+    store.commit({"site"}, drop="rows-part")
+    record = store.get("rows", "site")
+    assert record is not None
+    kept = ListRows(store, record)
+    assert kept.counts == {"list": 2}
     assert kept["list"] == {"k1": (0, "<tr>one</tr>"), "k2": (0, "<tr>two</tr>")}
-    path.write_bytes(path.read_bytes().replace(b"one", b"One"))
+    set_blob(tmp_path, record.id, 0, json.dumps(rows).replace("one", "One").encode(), rehash=False)
     assert kept["list"] == {}
-    assert list_rows.read_rows(path, "site") is not None  # the header still checks out: the list does not
-    assert list_rows.read_rows(path, "another site") is None
+    assert store.get("rows", "site") is not None  # the header still checks out: the list does not
+    assert store.get("rows", "another site") is None
+    store.close()
 
 
 def _more_tools(snapshot: Snapshot, copies: int) -> Snapshot:
@@ -156,10 +158,11 @@ def _more_tools(snapshot: Snapshot, copies: int) -> Snapshot:
 
 def _rows_kept(cache: Path) -> dict[str, int]:
     """List -> how many rows the cache's record holds for it."""
-    (record,) = cache.glob("*.rows")
-    kept = list_rows.read_rows(record, record.stem)
-    assert kept is not None
-    return kept.counts
+    ((_, _, header),) = records(cache, "rows")
+    counts: dict[str, int] = {}
+    for where, count in header["lists"]:
+        counts[where] = counts.get(where, 0) + count
+    return counts
 
 
 def test_unused_rows_are_copied_until_one_in_eight_then_dropped(
@@ -175,14 +178,14 @@ def test_unused_rows_are_copied_until_one_in_eight_then_dropped(
         return _edited(snapshot, lambda t: t.update(description="Changed. " + t["description"]), *names)
 
     one = described(first, "file_defect")
-    copied = list_rows.ListRows.blobs
+    copied = ListRows.pieces
     calls: list[str] = []
 
-    def copying(self: list_rows.ListRows, where: str) -> list[tuple[bytes, int]] | None:
+    def copying(self: ListRows, where: str) -> list[tuple[tuple[int, int], int]]:
         calls.append(where)
         return copied(self, where)
 
-    monkeypatch.setattr(list_rows.ListRows, "blobs", copying)
+    monkeypatch.setattr(ListRows, "pieces", copying)
     assert site_files(one, config, cache=cache)[0] == site_files(one, config)[0]
     assert len(calls) == 13 and set(_rows_kept(cache).values()) == {13}  # every list copied, the old row kept
     written = _rows_written(monkeypatch)

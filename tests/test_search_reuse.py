@@ -12,7 +12,6 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache.record import read_record
 from generator.commands.build import build
 from generator.commands.demo_portal import demo_config
 from generator.commands.progress import Progress
@@ -20,6 +19,7 @@ from generator.config.portal import PortalConfig
 from generator.site import search, search_parts
 from generator.site.assemble import staged_files
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
+from tests.cache_db import records, set_header
 
 DEMO = load_snapshot(Path(__file__).parent / "golden" / "demo.snapshot.json")
 
@@ -63,7 +63,7 @@ def test_an_identical_rebuild_reuses_the_index_and_touches_nothing(
     first = staged_files(out)
     entry = out / search.ENTRY
     inode = entry.stat().st_ino
-    assert len(list(Path(str(config.cache)).glob("*.search"))) == 1
+    assert len(records(Path(str(config.cache)), "search")) == 1
 
     def never(*_: object) -> None:
         raise AssertionError("Pagefind ran although no indexed page changed")
@@ -74,7 +74,7 @@ def test_an_identical_rebuild_reuses_the_index_and_touches_nothing(
     assert "index: no indexed page changed, so the previous site's search index was reused" in progress.lines
     assert staged_files(out) == first
     assert entry.stat().st_ino == inode  # left where it was, not written again
-    assert len(list(Path(str(config.cache)).glob("*.search"))) == 1
+    assert len(records(Path(str(config.cache)), "search")) == 1
 
 
 def test_a_changed_page_runs_pagefind_and_gives_what_a_cold_build_gives(
@@ -92,7 +92,7 @@ def test_a_changed_page_runs_pagefind_and_gives_what_a_cold_build_gives(
     cold = dataclasses.replace(config, out=str(tmp_path / "cold"), use_cache=False)
     build(cold, from_file=source)
     assert staged_files(Path(config.out)) == staged_files(tmp_path / "cold")
-    assert len(list(Path(str(config.cache)).glob("*.search"))) == 1  # the old record is pruned
+    assert len(records(Path(str(config.cache)), "search")) == 1  # the old record is pruned
 
 
 @pytest.mark.parametrize("damage", ["record", "edited index file", "removed index file", "no cache"])
@@ -103,10 +103,9 @@ def test_a_record_or_index_that_does_not_check_out_runs_pagefind_again(
     build(config, from_file=source)
     out, cache = Path(config.out), Path(str(config.cache))
     first = staged_files(out)
-    record = next(cache.glob("*.search"))
+    ((record, _, header),) = records(cache, "search")
     if damage == "record":
-        text = record.read_bytes()
-        record.write_bytes(text.replace(b'"files"', b'"filez"'))  # its own sha256 no longer matches
+        set_header(cache, record, {"filez": header["files"]}, rehash=False)  # its own sha256 no longer matches
     elif damage == "edited index file":
         (out / search.ENTRY).write_text("{}", encoding="utf-8")
     elif damage == "removed index file":
@@ -155,9 +154,7 @@ def test_the_key_changes_with_pagefind_and_its_settings(monkeypatch: pytest.Monk
 def test_the_record_lists_only_the_index_files(site: tuple[PortalConfig, Path]) -> None:
     config, source = site
     build(config, from_file=source)
-    path = next(Path(str(config.cache)).glob("*.search"))
-    record = read_record(path, "search", path.stem)
-    assert record is not None
-    files = record.header["files"]
+    ((_, _, header),) = records(Path(str(config.cache)), "search")
+    files = header["files"]
     on_disk = {p for p in staged_files(Path(config.out)) if p.startswith("pagefind/")}
     assert set(files) == on_disk

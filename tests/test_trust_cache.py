@@ -14,10 +14,12 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import marshal
 import os
 import pickle
 import shutil
+import sqlite3
 import stat
 import subprocess
 from collections.abc import Callable
@@ -27,12 +29,13 @@ import pytest
 from jinja2.bccache import bc_magic
 
 from generator.cache.keys import code_digest, site_key
-from generator.cache.store import RenderCache
+from generator.cache.reuse import Reuse
 from generator.cache.trust import usable_cache
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.snapshot.snapshot import load_snapshot
+from tests.cache_db import dump
 from tests.conftest import PYTHON, ROOT, TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]
@@ -137,7 +140,8 @@ def test_the_directories_a_build_makes_for_its_cache_are_its_users_alone(tmp_pat
     for directory in made:
         info = directory.stat()
         assert (stat.S_IMODE(info.st_mode), info.st_uid) == (0o700, os.geteuid()), directory
-    assert any(p.suffix == ".pages" for p in made[1].iterdir())  # and the cache is used
+    database = made[1] / "cache.sqlite3"  # and the cache is used, its file the user's alone too
+    assert (stat.S_IMODE(database.stat().st_mode), database.stat().st_uid) == (0o600, os.geteuid())
 
 
 def test_a_cache_directory_slipped_in_after_the_check_fails_the_build(tmp_path: Path) -> None:
@@ -147,7 +151,7 @@ def test_a_cache_directory_slipped_in_after_the_check_fails_the_build(tmp_path: 
     cache.parent.mkdir(parents=True)
     os.chown(cache.parent, NOBODY, NOBODY)
     with pytest.raises(PortalError, match=f"appeared while this build started and belongs to uid {NOBODY}"):
-        RenderCache(cache, "0" * 64)
+        Reuse(cache, "0" * 64)
     assert cache.parent.is_dir() and not cache.exists()  # theirs is left alone; nothing of ours stays in it
 
 
@@ -155,11 +159,22 @@ def test_nothing_in_the_cache_is_code_or_a_pickle(tmp_path: Path, cli: Cli) -> N
     for _ in range(2):  # a cold build, then a warm one
         run = _build(cli, tmp_path / "site", "--jobs", "2")
         assert run.code == 0, run.err
-    files = [p for p in (tmp_path / ".mcp-portal-cache").rglob("*") if p.is_file()]
-    assert len(files) > 6
-    for file in files:
-        data = file.read_bytes()
-        assert file.suffix != ".code" and bc_magic not in data, file  # no compiled template
+    cache = tmp_path / ".mcp-portal-cache" / "site"
+    assert sorted(p.name for p in cache.rglob("*")) == ["cache.sqlite3", "published.json"]
+    json.loads((cache / "published.json").read_text(encoding="utf-8"))
+    with sqlite3.connect(cache / "cache.sqlite3") as db:
+        # Two tables and their unique indexes: no trigger, no view, nothing SQLite would run on our behalf.
+        assert sorted(db.execute("SELECT type, name FROM sqlite_schema").fetchall()) == [
+            ("index", "sqlite_autoindex_blob_1"), ("index", "sqlite_autoindex_record_1"),
+            ("table", "blob"), ("table", "record"),
+        ]  # fmt: skip
+        headers = [header for (header,) in db.execute("SELECT header FROM record")]
+        blobs = [bytes(data) for (data,) in db.execute("SELECT data FROM blob")]
+    assert len(headers) > 6 and len(blobs) > 6
+    for header in headers:
+        json.loads(header)  # every header is JSON
+    assert bc_magic not in (cache / "cache.sqlite3").read_bytes()  # no compiled template
+    for data in blobs:
         for loads in (pickle.loads, marshal.loads):
             with pytest.raises(Exception):  # noqa: B017 - any failure to load will do
                 loads(data)
@@ -251,10 +266,21 @@ def test_a_failed_build_leaves_the_cache_as_it_found_it(tmp_path: Path, cli: Cli
     if before != "no cache yet":
         assert _build(cli, tmp_path / "site").code == 0
         jobs = "2"  # the parent compiles every template before the workers start
-    found = _state(tmp_path / ".mcp-portal-cache")
+    found = _cache_state(tmp_path / ".mcp-portal-cache")
     run = _build(cli, tmp_path / "site", "--templates", str(tmp_path / "theme"), "--jobs", jobs)
     assert run.code == 1 and "no_such_name" in run.err, run.err
-    assert _state(tmp_path / ".mcp-portal-cache") == found
+    assert _cache_state(tmp_path / ".mcp-portal-cache") == found
+
+
+def _cache_state(root: Path) -> tuple[object, ...]:
+    """:func:`_state` of *root*, the database's files apart (SQLite may move its pages), with every record
+    and blob the database holds."""
+    files = _state(root)
+    if files is None:
+        return (None,)
+    database = root / "site" / "cache.sqlite3"
+    kept = {path: what for path, what in files.items() if "cache.sqlite3" not in path}
+    return kept, dump(root / "site") if database.exists() else None
 
 
 def _build_process(tmp_path: Path, out: str, *extra: str) -> subprocess.CompletedProcess[str]:
@@ -264,21 +290,22 @@ def _build_process(tmp_path: Path, out: str, *extra: str) -> subprocess.Complete
     return subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
 
 
-@pytest.mark.parametrize("record", [".pages", ".index", ".rows", ".snapshot", "published.json"])
-def test_a_fifo_at_a_records_name_is_a_miss_not_a_wait(tmp_path: Path, record: str) -> None:
+@pytest.mark.parametrize("record", ["cache.sqlite3", "published.json"])
+def test_a_fifo_at_a_cache_files_name_is_a_miss_not_a_wait(tmp_path: Path, record: str) -> None:
     """A FIFO has no writer, so opening it to read waits for ever, past --max-render-seconds (issue 47):
-    the cache opens its files without blocking and takes only regular files."""
+    the cache takes only regular files, and says why it did not use its database."""
     assert _build_process(tmp_path, "site").returncode == 0
     cache = tmp_path / ".mcp-portal-cache" / "site"
-    planted = [p for p in cache.iterdir() if p.name.endswith(record)]
-    assert planted, sorted(p.name for p in cache.iterdir())
-    for path in planted:
-        path.unlink()
-        os.mkfifo(path)
-    if record == ".pages":
-        shutil.rmtree(tmp_path / "site")  # no previous page to link: each one is looked for in its record
+    planted = cache / record
+    assert planted.is_file(), sorted(p.name for p in cache.iterdir())
+    planted.unlink()
+    os.mkfifo(planted)
+    shutil.rmtree(tmp_path / "site")  # no previous page to link: each one is looked for in the cache
     done = _build_process(tmp_path, "site", "--max-render-seconds", "30")
     assert done.returncode == 0, done.stderr
+    assert ("is not a regular file that only you can read and write" in done.stderr) == (record == "cache.sqlite3")
+    if record == "cache.sqlite3":
+        assert stat.S_ISFIFO(os.lstat(planted).st_mode)  # not ours to remove
     assert _build_process(tmp_path, "plain", "--no-cache").returncode == 0
     assert tree_bytes(tmp_path / "site") == tree_bytes(tmp_path / "plain")
 
@@ -290,7 +317,7 @@ def test_a_cache_directory_swapped_for_a_symlink_is_not_cleaned_up_through_it(tm
     elsewhere.mkdir()
     planted = elsewhere / f"{'ab' * 32}.pages"
     planted.write_bytes(b"someone's file, named like a record")
-    cache = RenderCache(root, "0" * 64)
+    cache = Reuse(root, "0" * 64)
     cache.write_search_files("cd" * 32, {"en/index.html": "0" * 64})  # a new record, pending
     root.rename(tmp_path / "moved")
     root.symlink_to(elsewhere)

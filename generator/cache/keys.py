@@ -1,7 +1,7 @@
 """The render cache's keys: what a site's pages, and each documented thing's, are made from.
 
-See :mod:`generator.cache.store` for what each key covers and how records are kept; a key covers
-:data:`~generator.cache.record.FORMAT` too, so records of another format never match.
+See :mod:`generator.cache.reuse` for what each key covers and how records are kept; a key covers
+:data:`~generator.cache.store.FORMAT` too, so records of another format never match.
 
 Files are found as the loaders find them: a template directory is walked through its symbolic
 links (a theme whose ``html/`` is a link to a shared folder is hashed by the content found there),
@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from generator import __version__
-from generator.cache.record import FORMAT
+from generator.cache.store import FORMAT
 from generator.config.portal import PortalConfig
 from generator.model.product import Doc
 from generator.resources import data_dir

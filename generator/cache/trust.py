@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
+import shutil
 import stat
 from pathlib import Path
 
@@ -107,3 +109,38 @@ def make_private(root: Path) -> list[Path]:
             f"and build again (or give --cache a directory of your own)."
         )
     return created
+
+
+_LEGACY = re.compile(r"[0-9a-f]{64}\.(?:pages|index|rows|snapshot|search|entry|json|pieces|parts)|[0-9a-f]{40}\.code")
+"""The names earlier versions gave their record files and compiled templates, the only files removed here."""
+
+
+def remove_legacy(root: Path) -> None:
+    """Remove what earlier versions kept in the cache directory: a file per record, the compiled templates
+    of ``templates-*`` (then the directory, if empty) and the ``.pending-PID`` directories of builds whose
+    process is gone; all through the directory opened without following a symbolic link."""
+    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    try:
+        for name in os.listdir(fd):
+            mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
+            pid = name.removeprefix(".pending-")
+            if stat.S_ISREG(mode) and _LEGACY.fullmatch(name):
+                os.unlink(name, dir_fd=fd)
+            elif stat.S_ISDIR(mode) and pid.isdigit() and name.startswith(".pending-") and _gone(int(pid)):
+                shutil.rmtree(name, dir_fd=fd, ignore_errors=True)
+            elif stat.S_ISDIR(mode) and re.fullmatch(r"templates-[0-9a-f]{16}", name):
+                remove_legacy(root / name)
+                with contextlib.suppress(OSError):
+                    os.rmdir(name, dir_fd=fd)
+    finally:
+        os.close(fd)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:
+        return False
+    return False

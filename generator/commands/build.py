@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.cache.keys import site_key, theme_digest
-from generator.cache.store import PUBLISHED, RenderCache, cache_dir
+from generator.cache.reuse import PUBLISHED, Reuse, cache_dir
 from generator.cache.trust import usable_cache
 from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
@@ -104,14 +104,14 @@ def produce_site(
     *,
     jobs: int = 1,
     progress: Progress | None = None,
-    cache: RenderCache | None = None,
+    cache: Reuse | None = None,
     renderer: ThemeRenderer | None = None,
 ) -> list[str]:
     """Write every file of the site into *staging* as it is made; return the warnings.
 
     Pages are rendered by *jobs* worker processes (see :mod:`generator.site.assemble`), and
     with a *cache* directory the pages of what did not change are reused
-    (:mod:`generator.cache.store`); the output is the same either way.
+    (:mod:`generator.cache.reuse`); the output is the same either way.
     """
     return produce(snapshot, config, staging, jobs=jobs, progress=progress, cache=cache, renderer=renderer).warnings
 
@@ -133,7 +133,7 @@ def produce(
     *,
     jobs: int = 1,
     progress: Progress | None = None,
-    cache: RenderCache | None = None,
+    cache: Reuse | None = None,
     renderer: ThemeRenderer | None = None,
     history: History | None = None,
 ) -> Produced:
@@ -160,7 +160,7 @@ def produce(
             staging.write(gathered.api.published_name, gathered.api.content)
         _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_panels), versions=history is not None)
 
-    with progress.stage("render", total=len(job.pages), unit="pages") as advance:
+    with progress.stage("render", total=len(job.plan.pages), unit="pages") as advance:
         schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
         write_llms(job, staging)
     warnings += schema_notes + example_warnings
@@ -170,11 +170,11 @@ def produce(
         with progress.stage("index", unit="pages") as advance:
             deadline.check("building the search index")
             reused = index_site(staging, cache)
-            advance(len(job.pages))
+            advance(len(job.plan.pages))
         if reused:
             progress.note("index: no indexed page changed, so the previous site's search index was reused")
     write_manifest(staging, {"capability_version": snapshot.capability_version, "fingerprint": snapshot.fingerprint})
-    return Produced(warnings, gathered.model, catalogs, job.renderer)
+    return Produced(warnings, gathered.model, catalogs, job.inputs.renderer)
 
 
 def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
@@ -206,7 +206,7 @@ def site_files(
     cache, refused = usable_cache(cache)
     with tempfile.TemporaryDirectory(prefix="mcp-portal-site-") as tmp:
         staging = Staging(Path(tmp))
-        renders = RenderCache(cache, site_key(snapshot, config)) if cache is not None else None
+        renders = Reuse(cache, site_key(snapshot, config)) if cache is not None else None
         try:
             warnings = produce_site(snapshot, config, staging, jobs=jobs, cache=renders)
         except BaseException:
@@ -215,7 +215,7 @@ def site_files(
             raise
         if renders is not None:
             renders.commit()
-        return staged_files(Path(tmp)), warnings + refused
+        return staged_files(Path(tmp)), warnings + refused + (renders.warnings() if renders is not None else [])
 
 
 def build(
@@ -236,7 +236,7 @@ def build(
     number of render workers; *progress* reports each stage (on stderr). Given *later*, the work the
     published site does not wait for is appended to it, for the caller to run once it has reported the
     build (``build --watch``): removing what the site no longer needs (see :func:`publish`) and the
-    render cache's bookkeeping (:meth:`RenderCache.commit`). Without it, that is done before returning.
+    render cache's bookkeeping (:meth:`Reuse.commit`). Without it, that is done before returning.
     *warm* is what a watch keeps between its builds (:class:`Warm`).
     """
     check_versioned_options(config)
@@ -267,7 +267,7 @@ def build(
         (later.append if later is not None else _now)(run.renders.commit)
     run.progress.report("publish", run.files, "files", time.perf_counter() - run.written)
     assert run.snapshot is not None
-    warnings = (*run.warnings, *kept, *refused)
+    warnings = (*run.warnings, *kept, *refused, *(run.renders.warnings() if run.renders is not None else []))
     return BuildResult(out, run.files, time.perf_counter() - run.started, run.snapshot, warnings, run.version)
 
 
@@ -312,7 +312,7 @@ class _Run:
         self.progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
         self.cache: Path | None = None
         self.snapshot: Snapshot | None = None
-        self.renders: RenderCache | None = None
+        self.renders: Reuse | None = None
         self.warnings: list[str] = []
         self.files = 0
         self.written = 0.0
@@ -330,7 +330,7 @@ class _Run:
             )
             advance(len(self.snapshot.tools))
         if self.cache is not None and not self.config.versioned:  # a versioned build's key needs its history
-            self.renders = RenderCache(self.cache, site_key(self.snapshot, self.config))
+            self.renders = Reuse(self.cache, site_key(self.snapshot, self.config))
 
     def produce(self, staging: Staging, *, jobs: int, strict: bool) -> None:
         """Write the site into *staging* (under the output's lock); a snapshot file is read here."""

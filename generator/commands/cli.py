@@ -236,7 +236,7 @@ def _read_and_build(
 def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     """``build --watch``: build, then build again in this process whenever an input changes
     (:mod:`generator.commands.watch`). A failed build is reported and the watch goes on."""
-    from generator.cache.store import cache_dir
+    from generator.cache.reuse import cache_dir
     from generator.commands import watch as watching
     from generator.commands.build import Warm, build_inputs
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.cache.keys import site_key
-from generator.cache.store import RenderCache
+from generator.cache.reuse import Reuse
 from generator.commands.build import ThemeRenderer, produce
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
@@ -68,7 +68,7 @@ class Versioned:
 
     label: str = ""
     warnings: list[str] | None = None
-    renders: RenderCache | None = None
+    renders: Reuse | None = None
 
 
 def produce_versioned(
@@ -94,7 +94,7 @@ def produce_versioned(
         advance(len(versions.versions))
     one = version_config(config, label)
     if cache is not None:
-        done.renders = RenderCache(cache, _history_key(site_key(snapshot, one), history.releases))
+        done.renders = Reuse(cache, _history_key(site_key(snapshot, one), history.releases))
     inner = staging.nested(label)
     made = produce(snapshot, one, inner, jobs=jobs, progress=progress, cache=done.renders, renderer=renderer,
                    history=history)  # fmt: skip

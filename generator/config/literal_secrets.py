@@ -157,7 +157,7 @@ def advice(found: list[LiteralSecret], *, stdio: bool) -> str:
     """The message that refuses *found*: what was found (never the value) and how to pass it instead."""
     what = "; ".join(s.what for s in found)
     how = (
-        'put it in an environment variable and write `${NAME}` in its place (for example `--api-key ${API_KEY}`, '
+        "put it in an environment variable and write `${NAME}` in its place (for example `--api-key ${API_KEY}`, "
         "single-quoted in a shell): mcp-portal expands it for the server process and publishes the command "
         "as written. A server that reads its key from the environment can get it with `--env NAME` "
         "(`env:` in portal.yaml) instead"

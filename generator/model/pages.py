@@ -118,13 +118,12 @@ def pages_for(model: SiteModel) -> list[Page]:
     Made once per model (a build asks for them for the render job, each ``llms.txt`` and the sitemap:
     15,000 pages at 5,000 tools); each call returns a list of its own.
     """
-    made: list[Page] | None = model.__dict__.get(_PAGES)
-    if made is None:
-        made = model.__dict__[_PAGES] = _pages(model)  # a frozen model: its cached_property way
-    return list(made)
+    return list(model.pages)
 
 
-_PAGES = "_pages_for"
+def made_pages(model: SiteModel) -> tuple[Page, ...]:
+    """The pages :func:`pages_for` lists, made (once per model: :attr:`SiteModel.pages`)."""
+    return tuple(_pages(model))
 
 
 def _pages(model: SiteModel) -> list[Page]:

@@ -14,7 +14,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from generator.authoring.openapi import ApiDocument, Operation
 from generator.authoring.overlays import Overlay
@@ -46,6 +46,9 @@ from generator.quality.report import Report, ToolReport
 from generator.quality.rules import DIMENSIONS, RULES
 from generator.slugs import assign_slugs
 from generator.snapshot.snapshot import Snapshot
+
+if TYPE_CHECKING:
+    from generator.model.pages import Page
 
 SERVER_FIELDS = ("name", "title", "version", "description", "websiteUrl")
 """The server's identity fields the connecting page lists, in this order, when set."""
@@ -98,6 +101,13 @@ class SiteModel:
     """A versioned build's releases up to the version built, and its tools' timelines; None otherwise."""
     removed_tools: tuple[RemovedDoc, ...] = ()
     """The tools earlier versions had and this one does not (a versioned build only)."""
+
+    @cached_property
+    def pages(self) -> tuple[Page, ...]:
+        """Every page of the site (:func:`generator.model.pages.pages_for`), made once per model."""
+        from generator.model.pages import made_pages  # the pages module builds on this one
+
+        return made_pages(self)
 
     @cached_property
     def discovery(self) -> Discovery:

@@ -34,6 +34,21 @@ SUMMARY_LIMIT = 160
 
 
 @dataclass(frozen=True)
+class Found:
+    """An example, and the patterns its search could not decide in bounded time (the build warns of them)."""
+
+    example: Example
+    undecided: tuple[str, ...] = ()
+
+
+def _watched(schema: Any, max_optional: int | None = None, prose: str = "", subject: str = "") -> Found:
+    """:func:`example_for`, with the patterns it could not decide in bounded time."""
+    with watch() as undecided:
+        example = example_for(schema, max_optional=max_optional, prose=prose, subject=subject)
+    return Found(example, tuple(undecided))
+
+
+@dataclass(frozen=True)
 class ToolDoc(Doc):
     """Everything a tool page shows."""
 
@@ -232,19 +247,23 @@ class ToolDoc(Doc):
         return None if self.output_schema is None else self._flatten(self.output_schema, self.output_too_large)
 
     @cached_property
-    def example_args(self) -> Example:
+    def _args_found(self) -> Found:
         """The example call's arguments: generated from the input schema, or the ones the server accepted
         when ``--prove`` found the generated ones refused (still checked against the schema)."""
         if self.input_too_large:
-            return Example(None, False, "the input schema is larger than the size limit")
+            return Found(Example(None, False, "the input schema is larger than the size limit"))
         proof = self.proof
         if proof is not None and proof.accepted:
             proven = proof.kept.arguments
             if proven is not None and not validate(proven, self.input_schema):
-                return Example(proven, True, None)
-        return self._watched(
+                return Found(Example(proven, True, None))
+        return _watched(
             self.input_schema, max_optional=MAX_OPTIONAL_ARGUMENTS, prose=self.full_description, subject=self.name
         )
+
+    @property
+    def example_args(self) -> Example:
+        return self._args_found.example
 
     def example_candidates(self, count: int) -> tuple[Any, ...]:
         """Up to *count* distinct argument sets that validate, the generated example first: what
@@ -260,35 +279,28 @@ class ToolDoc(Doc):
                 subject=self.name,
             )
 
-    def _watched(self, schema: Any, max_optional: int | None = None, prose: str = "", subject: str = "") -> Example:
-        """:func:`example_for`, noting on this tool the patterns it could not decide in bounded time.
-
-        Whoever asks first (this tool's page, or the Connecting page looking for a tool to show),
-        the tool keeps the patterns, so the build's warning names the tool either way.
-        """
-        with watch() as undecided:
-            example = example_for(schema, max_optional=max_optional, prose=prose, subject=subject)
-        noted: list[str] = self.__dict__.setdefault("_undecided", [])
-        noted.extend(source for source in undecided if source not in noted)
-        return example
-
     @property
     def undecided_patterns(self) -> tuple[str, ...]:
-        """The patterns finding this tool's examples could not decide (after both were looked for)."""
-        _ = self.example_args, self.example_result
-        return tuple(self.__dict__.get("_undecided", ()))
+        """The patterns finding this tool's examples could not decide in bounded time (arguments, then result)."""
+        found = [self._args_found, self._result_found]
+        return tuple(dict.fromkeys(p for f in found if f is not None for p in f.undecided))
 
     @cached_property
     def placeholder_args(self) -> Any:
         return {} if self.input_too_large else placeholder_for(self.input_schema)
 
     @cached_property
-    def example_result(self) -> Example | None:
+    def _result_found(self) -> Found | None:
         if self.output_schema is None:
             return None
         if self.output_too_large:
-            return Example(None, False, "the output schema is larger than the size limit")
-        return self._watched(self.output_schema)
+            return Found(Example(None, False, "the output schema is larger than the size limit"))
+        return _watched(self.output_schema)
+
+    @property
+    def example_result(self) -> Example | None:
+        found = self._result_found
+        return found.example if found is not None else None
 
     @cached_property
     def example_request(self) -> str | None:

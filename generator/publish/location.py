@@ -212,8 +212,10 @@ def _read_manifest(real: Path) -> tuple[dict[str, str] | None, str]:
         if info.st_size > MAX_MANIFEST_BYTES:
             return None, f"its {MANIFEST} is far larger than any mcp-portal writes"
         taken = (os.fspath(path), *signature(info))
-        if _LAST_READ and _LAST_READ[0] == taken:  # read by the preflight of this very build
-            return dict(_LAST_READ[1]), ""
+        if _LAST_READ and _LAST_READ[0] == taken:  # read by the preflight of this very build: taken once
+            listed = _LAST_READ.pop()
+            _LAST_READ.clear()
+            return dict(listed), ""
         raw = handle.read(MAX_MANIFEST_BYTES + 1)
     listed, why = _listed(raw)
     _LAST_READ[:] = [taken, listed] if listed is not None else []
@@ -223,7 +225,8 @@ def _read_manifest(real: Path) -> tuple[dict[str, str] | None, str]:
 _LAST_READ: list[Any] = []
 """The last manifest read whole and found to be ours: its file's signature, and what it lists. A build
 reads the previous manifest twice (the preflight, then the publisher under the lock; 685 KB at 1,000
-tools): the second read of the same file, unchanged since (its inode change time says so), is skipped."""
+tools): the second read of the same file, unchanged since (its inode change time says so), is skipped, and
+empties this, so that nothing of one build's output is held until the next."""
 
 
 def _listed(raw: bytes) -> tuple[dict[str, str] | None, str]:

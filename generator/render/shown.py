@@ -8,10 +8,12 @@ prints them again: the body of a tool page was scanned three times over (by the 
 :func:`record` records such a value; ``finalize`` prints a recorded value as it is. ``visible``
 changes nothing it has already changed, so the bytes are the same.
 
-Values are recorded by identity, not marked by a type: a subclass of Markup would hand its mark
+Values are recorded as objects, not marked by a type: a subclass of Markup would hand its mark
 to whatever is made from it (``value + server_text`` keeps the class), while a value made from a
-recorded one is a new object and is scanned like any other. The record holds each value, so
-its id cannot be reused while it is recorded; :func:`forget` empties it between pages.
+recorded one is a new object and is scanned like any other. The record maps a text to the one
+object recorded with it, and only that very object counts as recorded (an equal text made
+elsewhere is scanned; scanning again only costs time). The record lives for one render
+(:func:`rendered` empties it before and after), so nothing of it outlives a page.
 """
 
 from __future__ import annotations
@@ -27,18 +29,18 @@ from generator.text import visible
 
 T = TypeVar("T", bound=str)
 
-_RECORD: dict[int, str] = {}
+_RECORD: dict[str, str] = {}
 
 
 def record(value: T) -> T:
     """Record *value*, in which every character a reader must see is already visible; return it."""
-    _RECORD[id(value)] = value
+    _RECORD[value] = value
     return value
 
 
 def is_recorded(value: object) -> bool:
     """Whether *value* itself (not an equal string) was recorded by :func:`record`."""
-    return _RECORD.get(id(value)) is value
+    return isinstance(value, str) and _RECORD.get(value) is value
 
 
 def forget() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 import re2  # type: ignore[import-untyped]
 import regex  # type: ignore[import-untyped]
@@ -61,25 +62,40 @@ def describe(source: str, limit: int = 60) -> str:
 # ---------------------------------------------------------------------------- compiled patterns
 
 
-_WATCHERS: list[list[str]] = []
+_WATCHING: ContextVar[tuple[list[str], ...]] = ContextVar("watching", default=())
+"""The lists of the :func:`watch` blocks the code runs in: set on entering a block and reset on leaving it,
+so nothing of it outlives the block (nor crosses into another thread or task)."""
+
+
+_TIMED_OUT: ContextVar[set[str] | None] = ContextVar("timed_out", default=None)
+"""The patterns that ran out of time inside the outermost :func:`watch` block under way: each stays undecided
+until the block ends (one tool's example search), rather than costing the bound again for every candidate.
+The verdict depends on the moment's load, so it is never kept beyond the block (a pattern compiled once per
+process is asked again in the next build)."""
 
 
 @contextmanager
 def watch() -> Iterator[list[str]]:
     """Collect (once each, in order) the sources of the patterns found undecided inside the block."""
     seen: list[str] = []
-    _WATCHERS.append(seen)
+    token = _WATCHING.set((*_WATCHING.get(), seen))
+    timed = _TIMED_OUT.set(set()) if _TIMED_OUT.get() is None else None
     try:
         yield seen
     finally:
-        _WATCHERS.remove(seen)
+        if timed is not None:
+            _TIMED_OUT.reset(timed)
+        _WATCHING.reset(token)
 
 
 def _undecided(source: str, why: str) -> PatternUndecided:
-    for seen in _WATCHERS:
+    for seen in _WATCHING.get():
         if source not in seen:
             seen.append(source)
     return PatternUndecided(source, why)
+
+
+_TOO_SLOW = f"matching took longer than {SEARCH_TIMEOUT:g} s (catastrophic backtracking)"
 
 
 class Pattern:
@@ -94,8 +110,11 @@ class Pattern:
 
     def search(self, text: str) -> bool:
         """Does the pattern match somewhere in ``text`` (ECMA-262 ``RegExp.prototype.test``)?"""
+        timed_out = _TIMED_OUT.get()
         if self._why is not None:
             raise _undecided(self.source, self._why)
+        if timed_out is not None and self.source in timed_out:
+            raise _undecided(self.source, _TOO_SLOW)
         if self._linear is not None:
             try:
                 return self._linear.search(text) is not None  # type: ignore[attr-defined, no-any-return]
@@ -107,9 +126,10 @@ class Pattern:
                 raise _undecided(self.source, "the text holds a lone surrogate the pattern engine cannot read")
         try:
             found = self._backtracking.search(text, timeout=SEARCH_TIMEOUT)  # type: ignore[attr-defined]
-        except TimeoutError:
-            self._why = f"matching took longer than {SEARCH_TIMEOUT:g} s (catastrophic backtracking)"
-            raise _undecided(self.source, self._why) from None
+        except TimeoutError:  # a verdict on this moment's load: kept for the watch block only
+            if timed_out is not None:
+                timed_out.add(self.source)
+            raise _undecided(self.source, _TOO_SLOW) from None
         return found is not None
 
 

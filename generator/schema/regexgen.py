@@ -117,8 +117,12 @@ class _Gen:
 
 
 def generate(pattern: str, *, min_len: int = 0, max_len: int | None = None, limit: int = 6) -> list[str]:
-    """Up to ``limit`` distinct strings that the pattern (ECMA-262) matches and that fit the lengths."""
-    return list(_generate(pattern, min_len, max_len, limit))
+    """Up to ``limit`` distinct strings that the pattern (ECMA-262) matches and that fit the lengths; none
+    when the pattern cannot be decided in bounded time (a verdict of the moment: never cached)."""
+    try:
+        return list(_generate(pattern, min_len, max_len, limit))
+    except PatternUndecided:
+        return []  # nothing about this pattern can be trusted
 
 
 @functools.lru_cache(maxsize=512)  # schemas repeat patterns (ids, dates) across properties and tools
@@ -142,11 +146,7 @@ def _search(pattern: str, min_len: int, max_len: int | None, limit: int) -> list
                     continue
                 if len(text) < min_len or (max_len is not None and len(text) > max_len):
                     continue
-                try:
-                    matched = compiled.search(text)
-                except PatternUndecided:
-                    return []  # nothing about this pattern can be trusted
-                if matched:
+                if compiled.search(text):  # PatternUndecided goes up: lru_cache keeps no exception
                     found.append(text)
                     if len(found) >= limit:
                         return found

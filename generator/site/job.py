@@ -11,10 +11,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from generator.cache.index import SiteIndex
 from generator.cache.keys import page_key
-from generator.cache.rows import ListRows
-from generator.cache.store import RenderCache
+from generator.cache.reuse import ListRows, Reuse, SiteIndex
 from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
@@ -34,48 +32,94 @@ A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-0
 ``-02``... : consecutive whole pages, each part under the budget (a single page larger than the
 budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
 
-Span = tuple[str, int, int]
-"""Where a chunk's fragment of one locale is: the file's name in :attr:`Job.fragments`, offset, size."""
+
+@dataclass(frozen=True)
+class Fragment:
+    """Where a chunk's fragment of one locale is: the file's name in :attr:`FullText.fragments`, offset, size."""
+
+    name: str
+    start: int
+    size: int
 
 
-@dataclass
-class Job:
-    """What every worker needs; set before the workers are forked, so they inherit it."""
+@dataclass(frozen=True)
+class Placed:
+    """A twin's copy for ``llms-full.txt`` as a chunk placed it: its page, its size, the twin's sha256, and
+    its offset in the previous site's ``llms-full.txt`` of the locale (None: it is in the chunk's fragment)."""
+
+    page: int
+    size: int
+    twin: str
+    previous: int | None
+
+
+@dataclass(frozen=True)
+class Inputs:
+    """What every page is made from: the model, the UI catalogs, the renderer and the time bound."""
 
     site: SiteModel
     catalogs: Mapping[str, Catalog]
     renderer: Renderer
+    deadline: Deadline
+
+
+@dataclass(frozen=True)
+class Plan:
+    """Which pages there are, grouped by what they document, and each group's cache key."""
+
     pages: list[Page]
     groups: list[list[int]]
     """Indexes into :attr:`pages`, one list per documented thing (a tool in every locale)."""
-    deadline: Deadline
-    cache: RenderCache | None = None
-    keys: list[str | None] = field(default_factory=list)
-    """Each group's cache key; None for the pages made from the whole site (never cached)."""
+    keys: list[str | None]
+    """Each group's cache key; None for the pages made from the whole site (never cached), or with no cache."""
+
+
+@dataclass
+class Reused:
+    """What this build takes from the last one (:class:`~generator.cache.reuse.Reuse`), and what it took."""
+
+    cache: Reuse
+    index: SiteIndex | None
+    """What each ``pages`` record's pages were when the site was last published (:class:`SiteIndex`)."""
+    last_rows: ListRows | None
+    """The rows of the site-wide lists the last build recorded."""
+    memo: RowMemo
+    """:attr:`last_rows` as the row writers use it."""
+    row_hits: dict[str, set[str]] = field(default_factory=dict)
+    """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
     hits: int = 0
     """Groups whose pages came from the cache (for the progress line and the benchmark)."""
-    staging: Staging | None = None
-    """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
+
+
+@dataclass
+class FullText:
+    """Each locale's ``llms-full.txt`` being assembled from the chunks' copies of the twins."""
+
     fragments: Path | None = None
-    """A private directory for the twins' ``llms-full.txt`` copies: one file per process and locale, to
-    which each chunk's copies are appended (:func:`_append`)."""
+    """A private directory for the twins' copies: one file per process and locale, to which each chunk's
+    copies are appended (:func:`~generator.site.assemble._append`)."""
     chunks: int = 0
     shared: dict[str, str] = field(default_factory=dict)
     """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
     reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
     parts: dict[str, list[FullPart]] = field(default_factory=dict)
     """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
-    last_rows: ListRows | None = None
-    """The rows of the site-wide lists the last build recorded (:mod:`generator.cache.rows`)."""
-    memo: RowMemo | None = None
-    """:attr:`last_rows` as the row writers use it."""
-    row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
-    index: SiteIndex | None = None
-    """What each ``pages`` record's pages were when the site was last published (:mod:`generator.cache.index`)."""
     appending: dict[str, io.FileIO] = field(default_factory=dict)
     """This process's open fragment files, by name (unbuffered: what is written is in the file at once).
     A forked worker has its own copy of the job, so each process holds only its own files."""
+
+
+@dataclass
+class Job:
+    """What every worker needs, in named parts; set before the workers are forked, so they inherit it."""
+
+    inputs: Inputs
+    plan: Plan
+    reused: Reused | None
+    """None: a build without the cache."""
+    full: FullText = field(default_factory=FullText)
+    staging: Staging | None = None
+    """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
 
 
 @dataclass
@@ -91,16 +135,14 @@ class Rendered:
     """Group index -> the warnings of its input schema."""
     pages: int = 0
     row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """The keys of the kept rows of the site-wide lists used (:attr:`Job.row_hits`)."""
+    """The keys of the kept rows of the site-wide lists used (:attr:`Reused.row_hits`)."""
     used: set[str] = field(default_factory=set)
     """The cache keys this build needs (found or written)."""
     hits: int = 0
     chunk: int = 0
-    sizes: dict[str, list[tuple[int, int, str, int]]] = field(default_factory=dict)
-    """Locale -> (page index, bytes, the twin's sha256, where) of each twin copy of this chunk, in order; *where*
-    is the copy's offset in the previous site's ``llms-full.txt`` of the locale, or -1 when the copy is in this
-    chunk's fragment."""
-    fragments: dict[str, Span] = field(default_factory=dict)
+    sizes: dict[str, list[Placed]] = field(default_factory=dict)
+    """Locale -> each twin copy of this chunk, in order."""
+    fragments: dict[str, Fragment] = field(default_factory=dict)
     """Locale -> where this chunk's fragment is (:func:`_append`)."""
 
 
@@ -117,7 +159,7 @@ def new_job(
     catalogs: Mapping[str, Catalog],
     renderer: Renderer,
     deadline: Deadline,
-    cache: RenderCache | None = None,
+    cache: Reuse | None = None,
 ) -> Job:
     """The render job for *site*; with *cache*, each documented thing's pages get their cache key."""
     pages = pages_for(site)
@@ -131,13 +173,12 @@ def new_job(
         keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
         if tool is not None and keys[-1] is not None:
             tools[tool.name] = str(keys[-1])
-    job = Job(site, catalogs, renderer, pages, groups, deadline, cache, keys)
+    reused = None
     if cache is not None:
-        job.last_rows = cache.rows()
-        job.memo = RowMemo(tools, job.last_rows or {})
-        job.index = cache.index()
-    renderer.use_rows(job.memo)
-    return job
+        last_rows = cache.rows()
+        reused = Reused(cache, cache.index(), last_rows, RowMemo(tools, last_rows or {}))
+    renderer.use_rows(reused.memo if reused is not None else None)
+    return Job(Inputs(site, catalogs, renderer, deadline), Plan(pages, groups, keys), reused)
 
 
 def _linked(site: SiteModel, page: Page) -> list[Doc]:

@@ -42,7 +42,7 @@ from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 
-from generator.cache.store import RenderCache
+from generator.cache.reuse import Reuse
 from generator.errors import PortalError
 from generator.publish.staging import Staging
 from generator.site import search_parts
@@ -145,7 +145,7 @@ def search_key(hashes: Mapping[str, str]) -> str | None:
     return digest.hexdigest()
 
 
-def index_site(staging: Staging, cache: RenderCache | None = None) -> bool:
+def index_site(staging: Staging, cache: Reuse | None = None) -> bool:
     """Index the pages already written to *staging*; Pagefind's files join it (and its hashes).
     True when the previous site's index was reused.
 

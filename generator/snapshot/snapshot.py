@@ -59,7 +59,7 @@ def raw_digest(value: JSON) -> bytes:
 
 class TextStore(Protocol):
     """Each tool's text in ``snapshot.json`` kept between builds, by its :func:`raw_digest`
-    (the render cache's ``snapshot`` record, :mod:`generator.cache.snapshot_texts`)."""
+    (the render cache's ``snapshot`` record, :class:`generator.cache.reuse.SnapshotTexts`)."""
 
     def text(self, key: bytes) -> bytes | None:
         """The text last recorded for *key* (checked), or None."""
