@@ -150,3 +150,26 @@ def test_no_test_asserts_only_inside_a_loop_that_may_run_zero_times() -> None:
     assert TESTS
     found = [f"{path.name}:{name}" for path in TESTS for name in loop_only_asserts(path.read_text(encoding="utf-8"))]
     assert found == []
+
+
+def _sleeps(source: str) -> list[str]:
+    """Where *source* sleeps: ``time.sleep``, ``asyncio.sleep``/``anyio.sleep`` or Playwright's
+    ``wait_for_timeout``, by the function that does it."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        for inner in ast.walk(node):
+            called = inner.func if isinstance(inner, ast.Call) else None
+            if isinstance(called, ast.Attribute) and called.attr in ("sleep", "wait_for_timeout"):
+                found.append(f"{node.name}:{inner.lineno}")
+    return found
+
+
+def test_no_test_sleeps_except_the_one_poll_with_a_deadline() -> None:
+    assert _sleeps("import time\ndef test_x():\n    time.sleep(1)\n") == ["test_x:3"]
+    assert _sleeps("def test_y(page):\n    page.wait_for_timeout(50)\n") == ["test_y:2"]
+    found = [f"{path.name}:{where}" for path in TESTS for where in _sleeps(path.read_text(encoding="utf-8"))]
+    assert found == []
+    conftest = _sleeps((ROOT / "tests" / "conftest.py").read_text(encoding="utf-8"))
+    assert [where.split(":")[0] for where in conftest] == ["wait_until"]
