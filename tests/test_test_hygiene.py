@@ -162,7 +162,7 @@ def _sleeps(source: str) -> list[str]:
         for inner in ast.walk(node):
             called = inner.func if isinstance(inner, ast.Call) else None
             if isinstance(called, ast.Attribute) and called.attr in ("sleep", "wait_for_timeout"):
-                found.append(f"{node.name}:{inner.lineno}")
+                found.append(f"{node.name}:{called.lineno}")
     return found
 
 
