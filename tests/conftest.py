@@ -15,7 +15,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -86,15 +86,33 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+def wait_until(
+    condition: Callable[[], object], seconds: float, what: str | Callable[[], str], every: float = 0.05
+) -> None:
+    """Wait for *condition* to hold, asking it every *every* seconds; fail the test with *what* (a message,
+    or a function that makes one then) when *seconds* pass first. The one place a test polls: a test waits
+    for the event it needs (a line, a file, a port, a process), never for a guessed time."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            pytest.fail(f"not within {seconds} s: {what if isinstance(what, str) else what()}")
+        time.sleep(every)
+
+
+def listening(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:*port*."""
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+        return True
+    return False
+
+
 def wait_for_port(port: int, proc: subprocess.Popen[bytes], timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    def ready() -> bool:
         if proc.poll() is not None:
             raise RuntimeError(f"server exited early with {proc.returncode}")
-        with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
-            return
-        time.sleep(0.1)
-    raise RuntimeError(f"nothing listened on 127.0.0.1:{port} within {timeout} s")
+        return listening(port)
+
+    wait_until(ready, timeout, f"nothing listened on 127.0.0.1:{port}", every=0.1)
 
 
 @contextlib.contextmanager
@@ -142,15 +160,16 @@ STARTUP = 60.0
 
 def wait_for_line(log: Path, pattern: str, proc: subprocess.Popen[bytes]) -> re.Match[str]:
     """The first line of *log* (a process's output file) that matches *pattern*, within *STARTUP* seconds."""
-    deadline = time.monotonic() + STARTUP
-    while time.monotonic() < deadline:
-        found = re.search(pattern, log.read_text(encoding="utf-8", errors="replace"))
-        if found:
-            return found
-        if proc.poll() is not None:
+    found: list[re.Match[str]] = []
+
+    def seen() -> bool:
+        found[:] = [m for m in [re.search(pattern, log.read_text(encoding="utf-8", errors="replace"))] if m]
+        if not found and proc.poll() is not None:
             pytest.fail(f"the process ended with {proc.returncode}: {log.read_text(errors='replace')[-800:]}")
-        time.sleep(0.05)
-    pytest.fail(f"no line matching {pattern!r} within {STARTUP} s: {log.read_text(errors='replace')[-800:]}")
+        return bool(found)
+
+    wait_until(seen, STARTUP, lambda: f"no line matching {pattern!r}: {log.read_text(errors='replace')[-800:]}")
+    return found[0]
 
 
 @contextlib.contextmanager

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -17,12 +19,28 @@ from generator.snapshot.snapshot import load_snapshot, revised
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def test_the_site_is_byte_identical_for_any_number_of_workers() -> None:
+def test_the_site_is_byte_identical_for_any_number_of_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The worker counts are forced, whatever the CPUs of the machine running the test (on one CPU, a cap
+    would make every build here a one-worker build, compared with itself)."""
+    from generator import forked
+    from generator.site import assemble
+
+    started: list[tuple[int, int]] = []
+
+    def counted(work: Any, chunks: Sequence[Any], jobs: int, *rest: Any) -> None:
+        started.append((jobs, len(chunks)))
+        real(work, chunks, jobs, *rest)
+
+    real = forked.in_workers
+    monkeypatch.setattr(assemble, "in_workers", counted)
     snapshot = load_snapshot(GOLDEN / "everything.snapshot.json")
     config = PortalConfig(search=False)
     one, warnings_one = site_files(snapshot, config, jobs=1)
+    assert started == []  # one job: rendered here, no worker started
     for jobs in (2, 3):
         many, warnings_many = site_files(snapshot, config, jobs=jobs)
+        (workers, chunks) = started[-1]
+        assert workers == jobs and chunks >= jobs, f"{jobs} workers asked for: {started}"
         assert many == one
         assert warnings_many == warnings_one
 
@@ -67,7 +85,9 @@ def test_a_twin_rendered_once_has_the_links_of_both_places_it_lives() -> None:
     for snapshot in (demo, revised(demo, tools=tuple(tools))):
         config = demo_config(PortalConfig(search=False))
         site, catalogs, renderer = gather(snapshot, config).model, catalogs_for(config), Renderer()
-        for page in pages_for(site):
+        pages = list(pages_for(site))
+        assert len(pages) > 20
+        for page in pages:
             _, twin, full = render_page(site, page, catalogs, renderer)
             # Each copy is what rendering it for its place gives, with the sections only the other holds cut.
             assert twin == for_twin(renderer.page_md(site, page, catalogs)), page.md_path

@@ -73,8 +73,17 @@ def _html_pages(site: Path) -> list[Path]:
     return sorted(site.rglob("*.html"))
 
 
+def test_the_site_has_pages_in_every_locale(site: Path) -> None:
+    """What the checks below loop over: a page of each kind in each locale."""
+    pages = {p.relative_to(site).as_posix() for p in _html_pages(site)}
+    for code in LOCALES:
+        assert {f"{code}/index.html", f"{code}/connecting/index.html"} <= pages, code
+
+
 def test_every_page_declares_language_and_direction(site: Path) -> None:
-    for page in _html_pages(site):
+    pages = _html_pages(site)
+    assert {p.relative_to(site).parts[0] for p in pages} >= set(LOCALES)
+    for page in pages:
         parser = _Collector()
         parser.feed(page.read_text(encoding="utf-8"))
         rel = page.relative_to(site).as_posix()
@@ -85,9 +94,11 @@ def test_every_page_declares_language_and_direction(site: Path) -> None:
 
 def test_links_resolve_inside_the_site_and_never_leave_it(site: Path) -> None:
     # 404 pages are served at any URL, so their links are root-absolute by design (see test_publish).
+    checked = 0
     for page in (p for p in _html_pages(site) if p.name != "404.html"):
         parser = _Collector()
         parser.feed(page.read_text(encoding="utf-8"))
+        checked += len(parser.links)
         for tag, attrs in parser.links:
             href = attrs.get("href") or ""
             if href.startswith("#") or href == FAVICON or attrs.get("rel") == "canonical":
@@ -98,10 +109,13 @@ def test_links_resolve_inside_the_site_and_never_leave_it(site: Path) -> None:
             target = (page.parent / href.split("#")[0]).resolve()
             assert target.exists(), f"{page.relative_to(site)} links to missing {href}"
             assert site.resolve() in target.parents or target == site.resolve()
+    assert checked > 100  # every page has its navigation
 
 
 def test_twins_have_front_matter_and_link_other_twins(site: Path) -> None:
-    for twin in sorted(site.rglob("*.md")):
+    twins = sorted(site.rglob("*.md"))
+    assert {t.relative_to(site).parts[0] for t in twins} == set(LOCALES)
+    for twin in twins:
         text = twin.read_text(encoding="utf-8")
         assert text.startswith("---\n"), twin
         front = yaml.safe_load(text.split("---\n")[1])

@@ -523,8 +523,7 @@ class Sentinel:
 KEEP = Sentinel()  # freed only when the interpreter tears the heap down
 atexit.register(print, "exit handlers ran")
 def wait_for_main():
-    while threading.main_thread().is_alive():  # alive until the interpreter begins its usual exit
-        time.sleep(0.01)
+    threading.main_thread().join()  # returns when the interpreter begins its usual exit
 
 if sys.argv[1] == "thread":
     threading.Thread(target=wait_for_main).start()

@@ -67,7 +67,9 @@ def test_http_has_no_claude_desktop_snippet() -> None:
 
 @pytest.mark.parametrize("facts", [STDIO, HTTP])
 def test_text_is_pretty_json_without_trailing_newline(facts: EndpointFacts) -> None:
-    for snippet in snippets(facts, KEY):
+    shown = snippets(facts, KEY)
+    assert any(snippet.language == "json" for snippet in shown)
+    for snippet in shown:
         assert not snippet.text.endswith("\n")
         if snippet.language == "json":
             assert snippet.text == json.dumps(json.loads(snippet.text), indent=2, ensure_ascii=False)

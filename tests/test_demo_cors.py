@@ -11,12 +11,13 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
+
+from tests.conftest import wait_until
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DOCS = "https://docs.example.com"
@@ -38,13 +39,13 @@ def _demo(*options: str) -> Iterator[str]:
     argv = [sys.executable, "-m", "generator.demo", "--http", "--port", str(port), *options]
     proc = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
-        deadline = time.monotonic() + 30
-        while True:
+        def answers() -> bool:
+            assert proc.poll() is None, "the demo ended before it answered"
             with contextlib.suppress(httpx.TransportError):
-                httpx.get(f"http://127.0.0.1:{port}/", timeout=1)
-                break
-            assert proc.poll() is None and time.monotonic() < deadline, "the demo did not start"
-            time.sleep(0.1)
+                return httpx.get(f"http://127.0.0.1:{port}/", timeout=1) is not None
+            return False
+
+        wait_until(answers, 30, "the demo did not start", every=0.1)
         yield f"http://127.0.0.1:{port}/mcp/"
     finally:
         proc.terminate()

@@ -103,6 +103,7 @@ def test_parameters_and_the_call_start_in_the_first_desktop_screen(
     browser: Any, demo: str, locale: str, scheme: str
 ) -> None:
     page = _page(browser, DESKTOP, scheme)
+    assert DEMO_TOOLS
     try:
         for tool in DEMO_TOOLS:
             page.goto(f"{demo}{locale}/tools/{tool}/")
@@ -546,9 +547,10 @@ class _Head(HTMLParser):
 
 def test_every_page_has_a_favicon_and_link_preview_tags(tmp_path: Path) -> None:
     files, _ = site_files(load_snapshot(SNAPSHOT), demo_config())
-    for path, data in files.items():
-        if not path.endswith(".html") or path.endswith("404.html") or "/" not in path:
-            continue
+    pages = [path for path in files if path.endswith(".html") and not path.endswith("404.html") and "/" in path]
+    assert len(pages) > 20
+    for path in pages:
+        data = files[path]
         head = _Head()
         head.feed(data.decode("utf-8"))
         assert head.icon.startswith("data:image/svg+xml,"), path

@@ -22,7 +22,6 @@ import shutil
 import socket
 import subprocess
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -31,7 +30,7 @@ import pytest
 from generator.commands.serve import make_server
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import ROOT
+from tests.conftest import ROOT, listening, wait_until
 from tests.golden_tool import SNAPSHOT, golden_files
 
 HOSTING = ROOT / "tests" / "hosting"
@@ -105,14 +104,13 @@ def nginx(site: Path, tmp_path_factory: pytest.TempPathFactory) -> Iterator[int]
         stderr=subprocess.PIPE,
     )
     try:
-        for _ in range(100):
+
+        def started() -> bool:
             if proc.poll() is not None:
                 raise AssertionError(f"nginx did not start: {proc.stderr.read().decode() if proc.stderr else ''}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.05)
+            return listening(port)
+
+        wait_until(started, 30, "nginx did not listen")
         yield port
     finally:
         proc.terminate()

@@ -11,7 +11,6 @@ import os
 import shutil
 import socket
 import subprocess
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -19,7 +18,7 @@ import pytest
 from mcp import Client
 
 from generator.commands.cli import main
-from tests.conftest import ROOT, running
+from tests.conftest import ROOT, listening, running, wait_until
 
 pytestmark = pytest.mark.anyio
 
@@ -73,17 +72,13 @@ def nginx(docs_server: int, tmp_path_factory: pytest.TempPathFactory) -> Iterato
         stderr=subprocess.DEVNULL,
     )
     try:
-        deadline = time.monotonic() + 30
-        while True:
+
+        def started() -> bool:
             if proc.poll() is not None:
                 pytest.fail(f"nginx did not start: {(work / 'error.log').read_text(errors='replace')[-600:]}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    pytest.fail("nginx did not listen within 30 s")
-                time.sleep(0.05)
+            return listening(port)
+
+        wait_until(started, 30, "nginx did not listen")
         yield port
     finally:
         proc.terminate()

@@ -90,6 +90,7 @@ def test_plural_entries_are_plural_in_every_locale(code: str, en: Catalog) -> No
 @pytest.mark.parametrize("code", LOCALE_CODES)
 def test_placeholders_match_english(code: str, en: Catalog) -> None:
     catalog = load_catalog(code)
+    assert en.strings.keys() & catalog.strings.keys()
     for key, base in en.strings.items():
         expected = set().union(*(placeholders(t) for t in texts(base)))
         entry = catalog.strings.get(key)
@@ -165,7 +166,9 @@ def test_a_category_covering_several_numbers_shows_the_number(code: str) -> None
     numbers: dict[str, set[int]] = {}
     for n in range(1000):
         numbers.setdefault(catalog.plural_category(n), set()).add(n)
-    for key in plural_keys(catalog):
+    keys = plural_keys(catalog)
+    assert keys
+    for key in keys:
         entry = catalog.strings[key]
         assert isinstance(entry, Mapping)
         for category, text in entry.items():
@@ -185,6 +188,7 @@ def test_no_bidi_control_characters(path: Path) -> None:
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_translations_are_in_their_own_script(code: str, en: Catalog) -> None:
     catalog = load_catalog(code)
+    assert catalog.strings.keys() - SAME_AS_ENGLISH
     for key, entry in catalog.strings.items():
         if key in SAME_AS_ENGLISH:
             continue

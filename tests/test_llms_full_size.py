@@ -46,7 +46,9 @@ def test_llms_full_is_at_most_half_its_former_size(files: dict[str, bytes], loca
 
 def test_every_tool_parameter_and_call_is_still_in_it(files: dict[str, bytes]) -> None:
     full = files["en/llms-full.txt"].decode("utf-8")
-    for tool in workload(TOOLS):
+    tools = workload(TOOLS)
+    assert len(tools) == TOOLS
+    for tool in tools:
         name = tool["name"]
         at = full.index(f"\n# {name}\n")
         copy = full[at : full.find("\n# ", at + 1)]

@@ -180,6 +180,7 @@ def _walk(text: str) -> list[Any]:
 
 def test_payload_adds_no_markdown_structure(builds: list[tuple[str, str, str, str]]) -> None:
     """Same headings, tables, lists, quotes, links and emphasis as the benign build; no HTML, no image."""
+    assert len(builds) > 10
     for bad_path, bad_file, good_path, good_file in builds:
         bad, good = _body(bad_file), _body(good_file)
         bad_shape, good_shape = _shape(bad), _shape(good)
@@ -199,11 +200,12 @@ def test_payload_adds_no_markdown_structure(builds: list[tuple[str, str, str, st
 
 def test_headings_from_server_text_hold_it_escaped(builds: list[tuple[str, str, str, str]]) -> None:
     """The H1 of a tool page is the tool's name, the whole of it, on one line."""
-    for bad_path, bad, _, _ in builds:
-        if "/tools/" in bad_path:
-            h1 = next(line for line in bad.splitlines() if line.startswith("# "))
-            rendered = MD.render(h1)
-            assert rendered.startswith("<h1>t") and "## Injected" in rendered and "<img" not in rendered
+    tool_pages = [bad for bad_path, bad, _, _ in builds if "/tools/" in bad_path]
+    assert tool_pages
+    for bad in tool_pages:
+        h1 = next(line for line in bad.splitlines() if line.startswith("# "))
+        rendered = MD.render(h1)
+        assert rendered.startswith("<h1>t") and "## Injected" in rendered and "<img" not in rendered
 
 
 def _front(text: str) -> dict[str, Any]:
@@ -217,9 +219,9 @@ def _front(text: str) -> dict[str, Any]:
 def test_front_matter_reads_back_as_the_exact_values(builds: list[tuple[str, str, str, str]]) -> None:
     new, old = _snapshot(hostile), _snapshot(hostile, previous=True)
     names = {visible(str(t["name"])) for t in new.tools}
-    for bad_path, bad, _, _ in builds:
-        if not bad_path.endswith(".md"):
-            continue
+    twins = [(bad_path, bad) for bad_path, bad, _, _ in builds if bad_path.endswith(".md")]
+    assert any("/tools/" in bad_path for bad_path, _ in twins)
+    for bad_path, bad in twins:
         front = _front(bad)
         keys = {"title", "description", "locale", "verbatim_language", "version", "canonical", "generated"}
         keys.add("server_text")
@@ -237,9 +239,9 @@ def test_front_matter_reads_back_as_the_exact_values(builds: list[tuple[str, str
 
 
 def test_llms_txt_parses_with_the_benign_sections(builds: list[tuple[str, str, str, str]]) -> None:
-    for bad_path, bad, _, good in builds:
-        if not bad_path.endswith("llms.txt"):
-            continue
+    llms = [(bad_path, bad, good) for bad_path, bad, _, good in builds if bad_path.endswith("llms.txt")]
+    assert llms
+    for bad_path, bad, good in llms:
         parsed, expected = parse_llms_file(bad), parse_llms_file(good)
         assert parsed["title"].startswith("Server") and "\n" not in parsed["title"], bad_path
         assert list(parsed["sections"]) == list(expected["sections"]), bad_path

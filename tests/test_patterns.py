@@ -379,7 +379,10 @@ def test_generous_budget_changes_nothing(tmp_path: Path) -> None:
 def test_examples_in_corpus_shape_stay_valid() -> None:
     # The golden real-server snapshot: every example it gets still validates under the new dialect.
     data = json.loads(EVERYTHING.read_text(encoding="utf-8"))
+    checked = 0
     for tool in data["tools"]:
         result = example_for(tool.get("inputSchema", {}))
         if result.ok:
             assert validate(result.value, tool["inputSchema"]) == []
+            checked += 1
+    assert checked >= len(data["tools"]) // 2 > 0

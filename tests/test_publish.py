@@ -13,7 +13,6 @@ import os
 import re
 import signal
 import subprocess
-import time
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from html.parser import HTMLParser
@@ -26,7 +25,7 @@ from generator import __version__
 from generator.errors import PortalError
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import PYTHON, ROOT, tree_bytes
+from tests.conftest import PYTHON, ROOT, tree_bytes, wait_until
 
 GOLDEN = ROOT / "tests" / "golden" / "demo.snapshot.json"
 FIXTURE = ROOT / "tests" / "servers" / "fixture_server.py"
@@ -85,12 +84,7 @@ def _cmdline(pid: int) -> bytes:
 
 
 def _wait_for(condition, timeout: float, what: str) -> None:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if condition():
-            return
-        time.sleep(0.005)
-    pytest.fail(f"timed out after {timeout} s waiting for {what}")
+    wait_until(condition, timeout, f"waiting for {what}", every=0.005)
 
 
 @pytest.fixture
@@ -115,12 +109,15 @@ def test_a_server_crash_midway_leaves_the_previous_site_byte_identical(built: tu
     assert _leftovers(site.parent) == []
 
 
-def test_a_build_killed_while_waiting_for_the_server_changes_nothing(built: tuple[Path, dict[str, bytes]]) -> None:
+def test_a_build_killed_while_waiting_for_the_server_changes_nothing(
+    built: tuple[Path, dict[str, bytes]], tmp_path: Path
+) -> None:
     site, before = built
+    asked = tmp_path / "asked"  # the hanging server creates it when tools/list arrives
     argv = _generator(
         "build",
         "--stdio",
-        f"{PYTHON} {FIXTURE} --mode hang",
+        f"{PYTHON} {FIXTURE} --mode hang --announce {asked}",
         "--out",
         str(site),
         "--request-timeout",
@@ -138,7 +135,7 @@ def test_a_build_killed_while_waiting_for_the_server_changes_nothing(built: tupl
                 return bool(servers)
 
             _wait_for(server_started, 60, "the build to start the hanging server")
-            time.sleep(1.0)  # initialize and tools/list are sent; the build now waits for an answer
+            _wait_for(asked.exists, 60, "tools/list to reach the server")  # the build now waits for an answer
             assert proc.poll() is None, "the build ended although the server never answers"
             os.kill(proc.pid, signal.SIGKILL)
             assert proc.wait(timeout=30) == -signal.SIGKILL

@@ -400,6 +400,7 @@ def test_constraint_values_are_json() -> None:
     import json
 
     flat = flatten(REAL_OUTPUT)
+    assert any(row.constraints for row in flat.rows)
     for row in flat.rows:
         for c in row.constraints:
             json.dumps(c.value, allow_nan=False)

@@ -68,3 +68,22 @@ def test_patterns_are_matched_the_ecma_way() -> None:
     assert validate({"12": 1}, schema) == []
     assert validate({"١٢": 1}, schema) != []  # Arabic-Indic digits: not matched by ECMA-262 \d
     assert jsonschema.Draft202012Validator(schema).is_valid({"١٢": 1})  # Python's re would match them
+
+
+def test_the_resolver_adapter_holds_on_the_installed_jsonschema() -> None:
+    """generator.schema.unevaluated._referenced reads ``validator._resolver`` and passes ``evolve(_resolver=)``,
+    the public API jsonschema lacks: both must still be there, and follow a relative ``$ref`` from a
+    nested ``$id`` (the base URI only the resolver knows)."""
+    from generator.schema.unevaluated import _referenced
+
+    schema: dict[str, Any] = {
+        "$id": "https://example.com/root.json",
+        "$defs": {"inner": {"$id": "nested/inner.json", "$defs": {"leaf": {"type": "integer"}}}},
+    }
+    validator: Any = jsonschema.Draft202012Validator(schema)
+    assert validator._resolver is not None  # the private name the adapter reads
+    at_inner, inner = _referenced(validator, "nested/inner.json")
+    assert inner == schema["$defs"]["inner"]
+    leaf_validator, leaf = _referenced(at_inner, "#/$defs/leaf")  # relative to nested/inner.json, not the root
+    assert leaf == {"type": "integer"}
+    assert leaf_validator.is_valid(3) and not leaf_validator.is_valid("3")

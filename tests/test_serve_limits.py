@@ -17,8 +17,9 @@ import re
 import signal
 import socket
 import subprocess
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -30,7 +31,7 @@ import pytest
 from generator.commands.serve import CONNECTION_TIMEOUT, MAX_CALLS, MAX_CONNECTIONS
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import PYTHON, ROOT, free_port
+from tests.conftest import PYTHON, ROOT, free_port, wait_until
 from tests.golden_tool import SNAPSHOT, golden_files
 
 CALL = {"name": "search_chat", "arguments": {"query": "report"}}
@@ -104,11 +105,8 @@ def _half_open(port: int) -> socket.socket:
     return sock
 
 
-def _deadline_until(condition: object, seconds: float, what: str) -> None:
-    deadline = time.monotonic() + seconds
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, what
-        time.sleep(0.2)
+def _deadline_until(condition: Callable[[], object], seconds: float, what: str) -> None:
+    wait_until(condition, seconds, what, every=0.2)
 
 
 def test_half_open_connections_neither_stop_the_preview_nor_hold_a_thread_each(tmp_path: Path, site: Path) -> None:
@@ -147,17 +145,16 @@ def test_half_open_connections_neither_stop_the_preview_nor_hold_a_thread_each(t
 def test_sixteen_calls_at_once_are_all_answered_a_few_at_a_time(try_it: Preview) -> None:
     url = try_it.base + "/.mcp-portal/try-it/stdio"
     headers = {"Mcp-Portal-Run": try_it.token, "Content-Type": "application/json"}
-    most, done = [0], [False]
+    most, done = [0], threading.Event()
 
-    def watch() -> None:
-        while not done[0]:
+    def watch() -> None:  # counts the children every 50 ms until the answers are in
+        while not done.wait(0.05):
             most[0] = max(most[0], try_it.children())
-            time.sleep(0.05)
 
     with ThreadPoolExecutor(max_workers=17) as pool:
         watcher = pool.submit(watch)
         answers = list(pool.map(lambda _: httpx.post(url, json=CALL, headers=headers, timeout=300), range(16)))
-        done[0] = True
+        done.set()
         watcher.result()
     assert [a.status_code for a in answers] == [200] * 16
     assert all(a.json()["result"]["isError"] is False for a in answers)

@@ -22,7 +22,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -30,6 +29,7 @@ import pytest
 
 from bench.scale_server import workload
 from generator.snapshot.snapshot import new_snapshot
+from tests.conftest import wait_until
 from tests.golden_tool import SNAPSHOT as GOLDEN
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -127,12 +127,14 @@ class Started:
                         alive.append(pid)
         return alive
 
-    def wait_until(self, condition: Callable[[], bool], what: str, timeout: float = 120) -> None:
-        deadline = time.monotonic() + timeout
-        while not condition():
+    def wait_until(self, condition: Callable[[], bool], what: str, timeout: float = 120, every: float = 0.01) -> None:
+        def held() -> bool:
+            if condition():
+                return True
             assert self.proc.poll() is None, f"it ended before {what}:\n{self.text()}"
-            assert time.monotonic() < deadline, f"no {what} within {timeout} s:\n{self.text()}"
-            time.sleep(0.01)
+            return False
+
+        wait_until(held, timeout, lambda: f"no {what}:\n{self.text()}", every=every)
 
     def workers(self, count: int) -> list[int]:
         """Wait until it has *count* children (its render workers); their pids."""
@@ -166,11 +168,19 @@ def started(tmp_path: Path, *argv: str) -> Iterator[Started]:
 
 
 def _none_left(run: Started, seconds: float = 5.0) -> None:
-    deadline = time.monotonic() + seconds
-    while (left := run.left()) and time.monotonic() < deadline:
-        time.sleep(0.05)
-    described = {pid: Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ") for pid in left}
-    assert not left, f"still running {seconds} s after the build died: {described}"
+    def described() -> str:
+        found = {}
+        for pid in run.left():
+            with contextlib.suppress(OSError):
+                found[pid] = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ")
+        return f"still running after the build died: {found}"
+
+    wait_until(lambda: not run.left(), seconds, described)
+
+
+def _placed(parent: Path) -> bool:
+    """Whether a build under *parent* has placed its new site and not yet tidied the old one away."""
+    return any(p.name.startswith(".site.done-") for p in os.scandir(parent))
 
 
 def _locks_held(pid: int) -> list[str]:
@@ -180,6 +190,11 @@ def _locks_held(pid: int) -> list[str]:
         with contextlib.suppress(OSError):
             found += [line for line in info.read_text().splitlines() if line.startswith("lock:")]
     return found
+
+
+def _staged_pages(parent: Path) -> int:
+    """How many tool pages the build has written into its staging directories under *parent* so far."""
+    return sum(1 for staging in parent.glob(".site.*") if staging.is_dir() for _ in staging.glob("*/tools/*"))
 
 
 def _leftovers(parent: Path) -> list[str]:
@@ -197,7 +212,7 @@ def test_a_build_killed_while_rendering_leaves_no_process_and_the_next_build_run
     argv = ("build", "--from", str(big), "--out", str(site), "--jobs", "2", "--no-search")
     with started(tmp_path, *argv) as run:
         workers = run.workers(2)
-        time.sleep(0.5)  # rendering
+        run.wait_until(lambda: _staged_pages(tmp_path) > 0, "a page written by the workers")  # rendering
         for worker in workers:  # the output's lock is the build's alone: no worker holds it
             assert _locks_held(worker) == [], f"worker {worker} holds a lock"
         assert _locks_held(run.proc.pid), "the build holds the output's lock"
@@ -271,10 +286,11 @@ def test_jobs_beyond_the_cpus_is_capped_and_said_in_one_line(tmp_path: Path, big
     site = tmp_path / "site"
     most = 0
     with started(tmp_path, "build", "--from", str(big), "--out", str(site), "--jobs", "200", "--no-search") as run:
-        while run.proc.poll() is None:
+        while True:  # count the workers every 20 ms until the build ends
             most = max(most, len(run.look()))
-            time.sleep(0.02)
-        code = run.proc.wait()
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                code = run.proc.wait(timeout=0.02)
+                break
     text = run.text()
     assert code == 0, text
     assert 0 < most <= cpus, f"{most} worker processes on {cpus} CPUs"
@@ -296,14 +312,14 @@ def test_a_watch_stopped_just_after_a_rebuild_published_says_so_and_leaves_nothi
         for attempt in range(1, 6):  # each edit is one rebuild; the stop must fall just after it published
             marker = f"Edited while watching, take {attempt}."
             _write_snapshot(source, " " + marker)
-            while run.text().count("Watching") <= attempt:
-                if any(p.name.startswith(".site.done-") for p in os.scandir(tmp_path)):
-                    run.proc.send_signal(signal.SIGTERM)  # the rebuild placed its change: the site is out
-                    caught = marker
-                    break
-                assert run.proc.poll() is None, run.text()
-                time.sleep(0.001)
-            if caught:
+
+            def placed_or_done(attempt: int = attempt) -> bool:
+                return _placed(tmp_path) or run.text().count("Watching") > attempt
+
+            run.wait_until(placed_or_done, "the rebuild", every=0.001)
+            if _placed(tmp_path):
+                run.proc.send_signal(signal.SIGTERM)  # the rebuild placed its change: the site is out
+                caught = marker
                 break
         assert caught, f"no rebuild was seen between publishing and tidying up:\n{run.text()}"
         code = run.proc.wait(timeout=60)

@@ -116,9 +116,9 @@ def test_a_read_only_call_in_the_sessionless_era_is_answered_and_validated(page:
 def test_the_session_era_runs_the_handshake_and_ends_the_session(page: Any, sites: Sites) -> None:
     sent = _requests(page, sites.open_origin)
     page.goto(sites.session + "ar/tools/search_chat/")
-    assert _send(page).startswith("أجاب الخادم خلال")
-    assert "structuredContent مطابق لمخطط الإخراج." in page.inner_text(".try-answer")
-    page.wait_for_timeout(300)  # the DELETE goes out after the answer is shown
+    with page.expect_request(lambda r: r.method == "DELETE", timeout=20_000):  # sent after the answer is shown
+        assert _send(page).startswith("أجاب الخادم خلال")
+        assert "structuredContent مطابق لمخطط الإخراج." in page.inner_text(".try-answer")
     methods = [(r.method, json.loads(r.post_data)["method"] if r.post_data else None) for r in sent]
     assert methods == [
         ("POST", "initialize"),

@@ -23,6 +23,7 @@ from generator.text import json_block, visible
 )
 def test_plain_names_are_their_own_slugs(names: list[str], expected: list[str | None]) -> None:
     slugs = assign_slugs(names)
+    assert len(slugs) == len(names)
     for name, want in zip(names, expected, strict=True):
         if want is None:
             assert slugs[name] != name and slugs[name].startswith(name.lower()[:3])

@@ -23,7 +23,7 @@ from generator.commands.obtain import obtain_snapshot, servers_to_document
 from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError, UsageError
-from generator.forked import usable_cpus
+from generator.forked import usable_jobs
 from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from generator.publish.location import MANIFEST
 from generator.snapshot.shape import ITEM_KEYS
@@ -301,10 +301,10 @@ def _checked_directory(site: Path, snapshot: Snapshot, config: PortalConfig) -> 
 def _fresh_build(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
     """The files a build of *snapshot* would write (for ``--versioned``, into its version's directory), in memory."""
     if not config.versioned:
-        return site_files(snapshot, config, jobs=config.jobs or usable_cpus())
+        return site_files(snapshot, config, jobs=usable_jobs(config.jobs)[0])
     from generator.commands.versioned import version_files
 
-    return version_files(snapshot, config, jobs=config.jobs or usable_cpus())
+    return version_files(snapshot, config, jobs=usable_jobs(config.jobs)[0])
 
 
 def render(report: DriftReport, fmt: str) -> str:

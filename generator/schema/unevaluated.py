@@ -6,11 +6,8 @@ This module is the keyword as the validator classes are extended with it
 (``jsonschema.validators.extend``): the same walk (``$ref``, ``$dynamicRef``, ``$recursiveRef``,
 the applicators, ``if``/``then``/``else``), with every pattern matched by *matches*.
 
-It is the one place in mcp-portal that touches a name jsonschema does not publish: following a
-``$ref`` needs the validator's resolver (``validator._resolver``) and ``evolve(_resolver=...)``,
-which jsonschema's own keyword uses and no public method offers. ``tests/test_schema_adapter.py``
-pins the behaviour against jsonschema's keyword on pattern-free schemas, so a jsonschema release
-that changes either name fails there first.
+:func:`_referenced` is the one place in mcp-portal that touches a name jsonschema does not publish
+(``tests/test_structure.py`` allows it there and nowhere else).
 """
 
 from __future__ import annotations
@@ -27,11 +24,25 @@ def _valid(validator: Any, instance: object, subschema: object) -> bool:
     return next(validator.descend(instance, subschema), None) is None
 
 
+def _referenced(validator: Any, ref: str) -> tuple[Any, object]:
+    """The schema *ref* points to, resolved where *validator* stands, and a validator standing there.
+
+    The adapter for the public API jsonschema lacks: a keyword function is given the validator, whose
+    ``referencing`` resolver (which knows the base URI and the dynamic scope at this point of the walk)
+    is private, ``validator._resolver``; and ``evolve`` takes a resolver only as ``_resolver``.
+    ``Validator.descend(resolver=...)`` accepts one, but nothing public hands it out. jsonschema's own
+    ``unevaluatedProperties`` does exactly this. Written for jsonschema 4.23-4.26 with referencing 0.35-0.37
+    (pyproject.toml bounds it below 5); ``tests/test_schema_adapter.py`` checks both names on the installed
+    version and pins the behaviour against jsonschema's keyword, so a release that changes them fails there.
+    """
+    resolved = validator._resolver.lookup(ref)
+    return validator.evolve(schema=resolved.contents, _resolver=resolved.resolver), resolved.contents
+
+
 def _follow(validator: Any, ref: str, instance: dict[str, Any], matches: Matches, legacy: bool) -> list[str]:
     """The keys evaluated by the schema *ref* points to (resolved where *validator* stands)."""
-    resolved = validator._resolver.lookup(ref)
-    inner = validator.evolve(schema=resolved.contents, _resolver=resolved.resolver)
-    return evaluated_keys(inner, instance, resolved.contents, matches, legacy)
+    inner, contents = _referenced(validator, ref)
+    return evaluated_keys(inner, instance, contents, matches, legacy)
 
 
 def _own_keys(validator: Any, instance: dict[str, Any], schema: dict[str, Any], legacy: bool) -> list[str]:

@@ -42,7 +42,7 @@ from generator.cache.reuse import (
     layout,
 )
 from generator.errors import PortalError
-from generator.forked import in_workers, usable_cpus
+from generator.forked import in_workers
 from generator.model.gather import schema_warnings
 from generator.model.pages import Page
 from generator.publish.location import MANIFEST, manifest_of
@@ -264,10 +264,10 @@ def render_pages(
 
 
 def _render_all(job: Job, jobs: int, advance: Advance, meanwhile: Callable[[], None] | None) -> list[Rendered]:
-    """Every group's pages, in *jobs* worker processes (:func:`generator.forked.in_workers`) or in this one."""
+    """Every group's pages, in *jobs* worker processes (:func:`generator.forked.in_workers`) or in this one.
+    *jobs* is taken as given: the commands cap ``--jobs`` at the CPUs (:func:`generator.forked.usable_jobs`)."""
     results: list[Rendered] = []
     fork = "fork" in multiprocessing.get_all_start_methods()
-    jobs = min(jobs, usable_cpus())  # more workers than CPUs would only take turns on them
     chunks = _deal(len(job.plan.groups), jobs if fork else 1)
     job.full.chunks = len(chunks)
     if jobs <= 1 or not fork or len(chunks) <= 1:

@@ -41,6 +41,7 @@ import os
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -106,8 +107,9 @@ def _page(names: Sequence[str], cursor: str | None) -> types.ListToolsResult:
     return types.ListToolsResult(tools=[make_tool(n) for n in chunk], next_cursor=f"p{number + 1}" if more else None)
 
 
-def list_tools_for(mode: str) -> Any:
-    """The ``tools/list`` handler that scripts *mode*."""
+def list_tools_for(mode: str, announce: Path | None = None) -> Any:
+    """The ``tools/list`` handler that scripts *mode*; in hang mode it first creates *announce*, when given,
+    so that a test can wait for the request to have arrived."""
 
     async def list_tools(ctx: ServerRequestContext[Any], params: Params) -> types.ListToolsResult:
         cursor = params.cursor if params is not None else None
@@ -134,6 +136,8 @@ def list_tools_for(mode: str) -> Any:
             sys.stderr.flush()
             os._exit(3)
         if mode == "hang":
+            if announce is not None:
+                announce.touch()
             await anyio.sleep_forever()
         if mode == "env-echo":
             text = f"Echoes the secret: {os.environ.get('FIXTURE_SECRET', 'no secret')}"
@@ -153,8 +157,8 @@ def list_tools_for(mode: str) -> Any:
     return list_tools
 
 
-def build_server(mode: str) -> Server[Any]:
-    """The low-level server for *mode*."""
+def build_server(mode: str, announce: Path | None = None) -> Server[Any]:
+    """The low-level server for *mode* (*announce*: see :func:`list_tools_for`)."""
     if mode in RAW_MODES:
         _send_results_unchecked()
     if mode == "xss":
@@ -166,7 +170,7 @@ def build_server(mode: str) -> Server[Any]:
             instructions=xss("server.instructions") + "\n\n[click](javascript:window.__xss=1) <javascript:alert(1)>",
             website_url="javascript:window.__xss=1",
             icons=[types.Icon(src=src) for src in XSS_ICONS],
-            on_list_tools=list_tools_for(mode),
+            on_list_tools=list_tools_for(mode, announce),
         )
     return Server(
         SERVER_NAME,
@@ -174,7 +178,7 @@ def build_server(mode: str) -> Server[Any]:
         title="Fixture server",
         description=f"A scripted MCP server for tests (mode {mode}).",
         instructions="Scripted for tests; nothing here is real.",
-        on_list_tools=list_tools_for(mode),
+        on_list_tools=list_tools_for(mode, announce),
     )
 
 
@@ -429,12 +433,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mode", choices=MODES, default=os.environ.get("FIXTURE_MODE", DEFAULT_MODE))
     parser.add_argument("--http", action="store_true", help="serve Streamable HTTP at /mcp instead of stdio")
     parser.add_argument("--port", type=int, default=8766)
+    parser.add_argument("--announce", type=Path, help="hang mode: create this file when tools/list arrives")
     args = parser.parse_args(argv)
     if args.mode not in MODES:  # a default from FIXTURE_MODE bypasses argparse's choices check
         parser.error(f"unknown mode {args.mode!r}; choose from {', '.join(MODES)}")
     if args.mode == "garbage":
         garbage()
-    server = build_server(args.mode)
+    server = build_server(args.mode, args.announce)
     if args.http:
         serve_http(server, args.mode, args.port)
     else:
