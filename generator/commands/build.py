@@ -127,7 +127,7 @@ def produce_site(
             pieces.close()
         if gathered.api is not None:
             staging.write(gathered.api.published_name, gathered.api.content)
-        _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_panels))
+        _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_panels), search=config.search)
 
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
         schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
@@ -156,10 +156,12 @@ def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
     return missing + catalog_warnings(catalogs)
 
 
-def _write_assets(staging: Staging, template_dir: Path | None, *, try_it: bool) -> None:
-    """The shipped CSS and JavaScript, each overridden by a file of the same name in the theme's ``static``;
-    the Try it panel's script only for a site with a panel."""
-    for asset in ("portal.css", "highlight.css", "portal.js") + (("try-it.css", "try-it.js") if try_it else ()):
+def _write_assets(staging: Staging, template_dir: Path | None, *, try_it: bool, search: bool) -> None:
+    """The shipped CSS and JavaScript, each overridden by a file of the same name in the theme's ``static``:
+    every page's and the tool pages' call column; the search dialog's only for a site with search, and
+    the Try it panel's only for a site with a panel."""
+    shared = ("portal.css", "highlight.css", "portal.js", "call.css", "call.js")
+    for asset in shared + (("search.js",) if search else ()) + (("try-it.css", "try-it.js") if try_it else ()):
         source = data_dir("templates") / "static" / asset
         if template_dir and (template_dir / "static" / asset).is_file():
             source = template_dir / "static" / asset
