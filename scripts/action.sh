@@ -5,15 +5,18 @@
 # from the action's own checkout unless INPUT_INSTALL is "false", runs `build`, `check`, `diff` or
 # `lint`, and writes outputs to $GITHUB_OUTPUT. For `diff` and `lint`, the Markdown report also goes
 # to $GITHUB_STEP_SUMMARY, and with `comment: true` the lint report is posted on the pull request
-# (scripts/pr_comment.py). The command's exit code is the step's (0 ok, 1 error, 2 usage, 3 check
-# drift, 4 diff --fail-on, 5 lint's bar missed), so a workflow fails exactly when the command does.
+# (scripts/pr_comment.py). With `pages-branch` (and `versioned: true`) a build is added to the site a
+# Pages branch holds, committed on top of it and pushed. The command's exit code is the step's (0 ok,
+# 1 error, 2 usage, 3 check drift, 4 diff --fail-on, 5 lint's bar missed), so a workflow fails
+# exactly when the command does.
 #
 # The working directory is the checked-out repository, perhaps a pull request's files: Python runs
 # with -P, so neither pip nor mcp-portal is ever imported from it (a `generator/` folder there is
 # just a folder). On a pull-request event the inputs that choose a program, its environment or a URL
-# for the headers (config, stdio, url, header, env) are refused unless allow-pr-config is true. Inputs are data too: a line break in a one-line input is refused before anything
-# is printed, every message that shows an input passes through mcp-portal's own neutraliser
-# (generator.text), and outputs are written with a random heredoc delimiter.
+# for the headers (config, stdio, url, header, env) are refused unless allow-pr-config is true.
+# Inputs are data too: a line break in a one-line input is refused before anything is printed,
+# every message that shows an input passes through mcp-portal's own neutraliser (generator.text),
+# and outputs are written with a random heredoc delimiter.
 set -euo pipefail
 
 python="${INPUT_PYTHON:-python3}"
@@ -21,11 +24,11 @@ command="${INPUT_COMMAND:-build}"
 
 # The inputs of one line each (all but env and header, which take one item per line).
 single_line=(command install python stdio url from config out title base-url public locales server-language
-  capability-version templates translations overlays openapi previous jobs cache no-cache no-search try-it
-  try-it-tools prove prove-tools prove-timeout strict lenient allow-literal-secrets request-timeout total-timeout
-  max-pages max-tools max-description max-schema-bytes max-reply-bytes max-schema-depth max-render-seconds
-  max-snapshot-bytes old new fail-on min-score enable disable lint comment github-token lint-page debug
-  allow-pr-config)
+  capability-version templates translations overlays openapi previous versioned version-label full-versions
+  pages-branch jobs cache no-cache no-search try-it try-it-tools prove prove-tools prove-timeout strict lenient
+  allow-literal-secrets request-timeout total-timeout max-pages max-tools max-description max-schema-bytes
+  max-reply-bytes max-schema-depth max-render-seconds max-snapshot-bytes old new fail-on min-score enable disable
+  lint comment github-token lint-page debug allow-pr-config)
 for name in "${single_line[@]}"; do
   var="INPUT_$(printf '%s' "$name" | tr 'a-z-' 'A-Z_')"
   if [[ "${!var:-}" == *[$'\n\r']* ]]; then
@@ -121,6 +124,8 @@ else
   opt overlays "${INPUT_OVERLAYS:-}"
   opt openapi "${INPUT_OPENAPI:-}"
   opt previous "${INPUT_PREVIOUS:-}"
+  flag versioned "${INPUT_VERSIONED:-}"
+  opt version-label "${INPUT_VERSION_LABEL:-}"
   opt jobs "${INPUT_JOBS:-}"
   opt request-timeout "${INPUT_REQUEST_TIMEOUT:-}"
   opt total-timeout "${INPUT_TOTAL_TIMEOUT:-}"
@@ -143,6 +148,7 @@ else
   flag lenient "${INPUT_LENIENT:-}"
   flag allow-literal-secrets "${INPUT_ALLOW_LITERAL_SECRETS:-}"
   if [[ "$command" == "build" ]]; then
+    opt full-versions "${INPUT_FULL_VERSIONS:-}"
     opt cache "${INPUT_CACHE:-}"
     flag no-cache "${INPUT_NO_CACHE:-}"
     args+=("--quiet")
@@ -164,6 +170,48 @@ case "${INPUT_COMMENT:-false}" in
   *) fail "input 'comment' must be true or false, not '${INPUT_COMMENT}'." ;;
 esac
 
+# pages-branch: the site is kept in a branch (GitHub Pages "deploy from a branch"). The branch is checked out
+# into `out` first (with an index of its own: the repository's checkout and index are left alone), the
+# versioned build adds its version beside the ones already there, and the result is committed on top of the
+# branch and pushed. The branch only ever gains a commit, so every version published before stays.
+pages_branch="${INPUT_PAGES_BRANCH:-}"
+pages_out="${INPUT_OUT:-site}"
+pages_parent=""
+if [[ -n "$pages_branch" ]]; then
+  [[ "$command" == "build" ]] || fail "input 'pages-branch' applies to command build only."
+  [[ "${INPUT_VERSIONED:-}" == "true" ]] || fail "input 'pages-branch' needs 'versioned: true': an unversioned build would replace the versions the branch holds."
+  git check-ref-format "refs/heads/$pages_branch" || fail "input 'pages-branch' is not a valid branch name: '$pages_branch'."
+  if [[ -e "$pages_out" && -n "$(ls -A "$pages_out" 2>/dev/null)" ]]; then
+    fail "with 'pages-branch', 'out' must be a new or empty directory: the branch is checked out into it."
+  fi
+  git_dir="$(git rev-parse --absolute-git-dir)" || fail "'pages-branch' needs the working directory to be a git checkout (actions/checkout)."
+  pages_index="$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/mcp-portal-pages.XXXXXXXX")/index"
+  mkdir -p "$pages_out"
+  pages_out="$(cd "$pages_out" && pwd)"
+  if git fetch --quiet --no-tags --depth 1 origin "+refs/heads/$pages_branch:refs/mcp-portal/pages" 2>/dev/null; then
+    pages_parent="$(git rev-parse refs/mcp-portal/pages)"
+    GIT_INDEX_FILE="$pages_index" git read-tree "$pages_parent"
+    GIT_INDEX_FILE="$pages_index" git --git-dir="$git_dir" --work-tree="$pages_out" checkout-index --all --force
+  fi
+fi
+# pages_git ARGS: git on the pages branch's work tree (out) and its own index.
+pages_git() { GIT_INDEX_FILE="$pages_index" git --git-dir="$git_dir" --work-tree="$pages_out" -C "$pages_out" "$@"; }
+publish_pages() {
+  local tree commit
+  pages_git add --all .
+  tree="$(pages_git write-tree)"
+  if [[ -n "$pages_parent" && "$tree" == "$(git rev-parse "$pages_parent^{tree}")" ]]; then
+    echo "mcp-portal: the branch '$pages_branch' already holds this site; nothing to push."
+    return
+  fi
+  export GIT_AUTHOR_NAME="${GIT_AUTHOR_NAME:-$(git config user.name || echo 'github-actions[bot]')}"
+  export GIT_AUTHOR_EMAIL="${GIT_AUTHOR_EMAIL:-$(git config user.email || echo '41898282+github-actions[bot]@users.noreply.github.com')}"
+  export GIT_COMMITTER_NAME="${GIT_COMMITTER_NAME:-$GIT_AUTHOR_NAME}" GIT_COMMITTER_EMAIL="${GIT_COMMITTER_EMAIL:-$GIT_AUTHOR_EMAIL}"
+  commit="$(git commit-tree "$tree" ${pages_parent:+-p "$pages_parent"} -m "mcp-portal: publish the documentation")"
+  git push --quiet origin "$commit:refs/heads/$pages_branch"
+  echo "mcp-portal: pushed $commit to the branch '$pages_branch'."
+}
+
 status=0
 if [[ "$command" == "diff" || "$command" == "lint" ]]; then
   # A new directory of our own: a name planted in a shared temporary directory is never written through.
@@ -179,6 +227,9 @@ if [[ "$command" == "diff" || "$command" == "lint" ]]; then
   fi
 else
   portal "${args[@]}" || status=$?
+  if [[ -n "$pages_branch" && "$status" == 0 ]]; then
+    publish_pages
+  fi
 fi
 
 # output NAME VALUE: one output in the runner's heredoc form, its delimiter random, so no value can end it.

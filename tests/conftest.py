@@ -36,8 +36,8 @@ SLOW_MODULES = frozenset({
     "llms_full", "optional_methods", "overlays_changes", "overrides", "page_weight", "product", "prove", "publish",
     "reader", "row_memo", "rtl_runs", "schema_properties", "search", "search_reuse", "secrets", "sequences",
     "serve_limits", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
-    "trust_json", "trust_processes", "trust_replies",
-    "trust_symlinks", "try_it", "try_it_browser", "try_it_serve", "watch", "wheel", "xss",
+    "trust_json", "trust_processes", "trust_replies", "trust_symlinks", "try_it", "try_it_browser", "try_it_serve",
+    "versioned", "versions_browser", "watch", "wheel", "xss",
 })  # fmt: skip
 """The test modules (``tests/test_NAME.py``) marked ``slow``: they build whole sites, start real servers, browsers
 or the CLI as a process. ``scripts/test --fast`` leaves them out; a new module is fast until it is listed here."""

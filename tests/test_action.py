@@ -13,6 +13,7 @@ import http.server
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -80,6 +81,7 @@ def test_inputs_mirror_the_command_line() -> None:
     options -= {"watch", "watch-path"}  # a watch never ends by itself: a preview for people, not a CI step
     assert options <= inputs, options - inputs
     chosen = {"command", "install", "python", "old", "new", "allow-pr-config", "comment", "github-token"}
+    chosen |= {"pages-branch"}  # a versioned build's Pages branch: no command-line option
     assert inputs - options == chosen
 
 
@@ -398,3 +400,45 @@ def test_lint_comments_nothing_outside_a_pull_request(tmp_path: Path) -> None:
         assert github.requests == []
     finally:
         github.close()
+
+
+def _git(cwd: Path, *args: str) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@example.com",
+           "GIT_COMMITTER_NAME": "t", "GIT_COMMITTER_EMAIL": "t@example.com"}  # fmt: skip
+    run = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=60, check=True)
+    return run.stdout
+
+
+def test_pages_branch_publishes_two_versions_into_a_git_branch_and_keeps_both(tmp_path: Path) -> None:
+    """Two runs of the action, two versions: the branch gains a commit each, and the first version's files are
+    the same blobs after the second run (never rewritten), both listed in versions.json."""
+    from tests.history_fixture import write_versions
+
+    snapshots = dict(write_versions(tmp_path / "snapshots"))
+    origin = tmp_path / "origin.git"
+    _git(tmp_path, "init", "--quiet", "--bare", str(origin))
+    work = tmp_path / "work"
+    _git(tmp_path, "clone", "--quiet", str(origin), str(work))
+    _git(work, "commit", "--quiet", "--allow-empty", "-m", "the project")
+    _git(work, "push", "--quiet", "origin", "HEAD")
+    for version in ("1.0.0", "1.1.0"):
+        shutil.rmtree(work / "site", ignore_errors=True)  # each CI run starts from a fresh checkout
+        run, outputs, _ = run_action(
+            work, command="build", **{"from": str(snapshots[version])}, out="site", locales="en", no_search="true",
+            versioned="true", pages_branch="gh-pages",
+        )  # fmt: skip
+        assert run.returncode == 0, run.stderr
+        assert outputs["exit-code"] == "0"
+        assert "pushed" in run.stdout
+    published = tmp_path / "published"
+    _git(tmp_path, "clone", "--quiet", "--branch", "gh-pages", str(origin), str(published))
+    assert _git(published, "rev-list", "--count", "HEAD").strip() == "2"
+    versions = json.loads((published / "versions.json").read_text(encoding="utf-8"))
+    assert [v["version"] for v in versions["versions"]] == ["1.1.0", "1.0.0"]
+    assert (published / "1.0.0" / "en" / "tools" / "search_chat" / "index.html").is_file()
+    assert (published / "1.1.0" / "en" / "tools" / "workspace_status" / "index.html").is_file()
+    assert (published / ".nojekyll").is_file()
+    first = _git(published, "ls-tree", "-r", "HEAD~1", "--", "1.0.0")
+    assert first.count("\n") > 20  # the first version's files, as the first push left them
+    assert _git(published, "ls-tree", "-r", "HEAD", "--", "1.0.0") == first  # the same blobs after the second
+    assert not _git(published, "status", "--porcelain")

@@ -54,8 +54,14 @@ def _yaml_blocks() -> list[dict[Any, Any]]:
 
 
 def github_workflow() -> dict[Any, Any]:
-    found = [b for b in _yaml_blocks() if isinstance(b, dict) and "jobs" in b]
-    assert len(found) == 1, "docs/ci.md must hold exactly one GitHub workflow (a ```yaml block with `jobs`)"
+    # The guide also shows short pull-request workflows (`on: pull_request...`); the one that
+    # publishes is the workflow that runs on push. PyYAML reads the key `on` as True.
+    workflows = [b for b in _yaml_blocks() if isinstance(b, dict) and "jobs" in b]
+    found = [b for b in workflows if isinstance(b.get(True), dict) and "push" in b[True]]
+    assert len(found) == 1, "docs/ci.md must hold exactly one publishing GitHub workflow (```yaml with `jobs`, on push)"
+    assert len(workflows) - 1 == sum(str(b.get(True, "")).startswith("pull_request") for b in workflows), (
+        "every other workflow in docs/ci.md must be a pull-request workflow"
+    )
     return found[0]
 
 

@@ -28,6 +28,7 @@ from mcp.shared.exceptions import MCPError
 
 from generator.commands.cli import main
 from tests.conftest import NODE_BIN, ROOT, running
+from tests.history_fixture import ADDED, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, publish, publish_all
 
 pytestmark = pytest.mark.anyio
 
@@ -248,26 +249,82 @@ async def test_a_published_site_is_read_from_its_own_origin_only(site: Path, ser
             assert "outside" in text and served in text and "own origin" in text
 
 
-def _versioned(site: Path, root: Path) -> Path:
-    """A site that keeps two versions of the portal (``SITE/<version>/``) and lists them in versions.json."""
-    for version in ("2.4.0", "2.3.0"):
-        shutil.copytree(site, root / version)
-    (root / "versions.json").write_text(json.dumps([{"version": "2.4.0"}, {"version": "2.3.0"}]), encoding="utf-8")
-    return root
+@pytest.fixture(scope="module")
+def versioned(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A versioned site as ``build --versioned`` writes it (tests/history_fixture.py): 1.0.0 to 2.0.0 of the demo,
+    then 2.0.0's snapshot published once more as 2.1.0-rc.1 (a label that is not the server's version)."""
+    tmp = tmp_path_factory.mktemp("docs-versioned")
+    snapshots = publish_all(tmp / "site", tmp / "snapshots")
+    assert publish(tmp / "site", snapshots["2.0.0"], "--version-label", "2.1.0-rc.1", epoch=EPOCH["2.0.0"] + DAY) == 0
+    return tmp / "site"
 
 
-async def test_versions_are_resolved_into_their_folders(site: Path, tmp_path: Path) -> None:
-    root = _versioned(site, tmp_path / "versioned")
-    async with session(str(root), "stdio", "auto", tmp_path / "mcp.log") as client:
-        names = {tool.name for tool in (await client.list_tools()).tools}
-        assert "list_versions" in names
-        listing = await call(client, "list_versions")
-        assert [v["version"] for v in listing["versions"]] == ["2.4.0", "2.3.0"] and listing["default"] == "2.4.0"
-        older = await call(client, "search_docs", query="chat archive", version="2.3.0")
-        assert older["hits"][0]["path"] == "2.3.0/en/tools/search_chat.md"
-        tool = await call(client, "get_tool", name="search_chat", version="2.3.0", locale="ru")
-        assert tool["twin"].encode("utf-8") == (root / "2.3.0" / "ru/tools/search_chat.md").read_bytes()
-        assert "keeps 2.4.0, 2.3.0" in await refusal(client, "search_docs", query="x", version="9.9.9")
+@pytest.mark.parametrize("source", ["folder", "url"])
+async def test_a_versioned_site_answers_every_tool_in_every_version(
+    versioned: Path, tmp_path: Path, source: str
+) -> None:
+    newest = "2.1.0-rc.1"
+    with contextlib.ExitStack() as stack:
+        where = str(versioned)
+        if source == "url":  # the site as a static host serves it: versions.json and each version's folder
+            log = tmp_path / "serve.log"
+            where = stack.enter_context(running(["serve", "--out", where, "--port", "0"], log, r"at (http://\S+/)"))
+        async with session(where, "stdio", "auto", tmp_path / "mcp.log") as client:
+            assert f"the newest ({newest})" in (client.instructions or "")
+            assert "list_versions" in {tool.name for tool in (await client.list_tools()).tools}
+            listing = await call(client, "list_versions")
+            written = json.loads((versioned / "versions.json").read_text(encoding="utf-8"))
+            assert listing == {"versions": written["versions"], "default": newest}
+            assert [v["version"] for v in listing["versions"]] == [newest, *reversed(VERSIONS)]
+
+            # No version: the newest, whose folder is named by its label, not by the server's version (2.0.0).
+            tools = await call(client, "list_tools")
+            assert tools["version"] == newest and REMOVED not in {t["name"] for t in tools["tools"]}
+            assert tools["tools"][0]["path"] == f"{newest}/en/tools/search_chat.md"
+            # Every tool takes a version, and reads that version's folder.
+            old = await call(client, "list_tools", version="1.0.0", locale="ar")
+            assert old["version"] == "1.0.0" and ADDED not in {t["name"] for t in old["tools"]}
+            assert REMOVED in {t["name"] for t in old["tools"]}
+            found = await call(client, "search_docs", query="delete document", version="1.2.0")
+            assert found["version"] == "1.2.0" and found["hits"][0]["path"] == f"1.2.0/en/tools/{REMOVED}.md"
+            got = await call(client, "get_tool", name=REQUIRED[0], version="1.1.0", locale="ru")
+            assert got["version"] == "1.1.0" and got["path"] == "1.1.0/ru/tools/search_chat.md"
+            assert got["twin"].encode("utf-8") == (versioned / got["path"]).read_bytes()
+            assert got["example"]["params"]["name"] == REQUIRED[0]
+            page = await call(client, "get_page", path="en/history/", version="1.2.0")
+            assert page["path"] == "1.2.0/en/history.md" and page["version"] == "1.2.0"
+            assert page["text"].encode("utf-8") == (versioned / "1.2.0/en/history.md").read_bytes()
+            assert 'changed_in: ["1.2.0"]' in (await call(client, "get_tool", name=REQUIRED[0]))["twin"]
+            if source == "url":
+                assert page["url"] == f"{where}1.2.0/en/history/"
+
+            # A tool the newest version no longer has: where its last documentation is.
+            gone = await refusal(client, "get_tool", name=REMOVED)
+            assert "removed in version 2.0.0" in gone and "version '1.2.0'" in gone
+            assert "no tool named" in await refusal(client, "get_tool", name=ADDED, version="1.0.0")
+            assert "keeps 2.1.0-rc.1, 2.0.0" in await refusal(client, "search_docs", query="x", version="9.9.9")
+
+            resources = [str(r.uri) for r in (await client.list_resources()).resources]
+            assert resources[0] == "portal://llms.txt" and f"portal://{newest}/llms.txt" in resources
+            root = await client.read_resource("portal://llms.txt")  # the site's own: every version's llms.txt
+            assert root.contents[0].text.encode("utf-8") == (versioned / "llms.txt").read_bytes()  # type: ignore[union-attr]
+            templates = (await client.list_resource_templates()).resource_templates
+            assert [t.uri_template for t in templates] == ["portal://{version}/{locale}/tools/{name}.md"]
+            twin = await client.read_resource(f"portal://1.0.0/ar/tools/{REMOVED}.md")
+            assert twin.contents[0].text.encode("utf-8") == (versioned / f"1.0.0/ar/tools/{REMOVED}.md").read_bytes()  # type: ignore[union-attr]
+
+
+def test_a_damaged_versions_json_is_refused_before_any_client_connects(
+    versioned: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(versioned, site)
+    data = json.loads((site / "versions.json").read_text(encoding="utf-8"))
+    data["versions"][1]["version"] = "../../../etc"
+    (site / "versions.json").write_text(json.dumps(data), encoding="utf-8")
+    assert main(["mcp", str(site)]) == 1
+    err = capsys.readouterr().err
+    assert "is not one `mcp-portal build --versioned` wrote" in err and "cannot name a folder" in err
 
 
 async def test_a_site_without_history_refuses_a_version(site: Path, tmp_path: Path) -> None:

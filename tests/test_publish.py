@@ -268,6 +268,10 @@ def based(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return site
 
 
+# The install links on the Connecting page open an MCP client (generator/model/clients.py).
+INSTALL_SCHEMES = ("vscode", "vscode-insiders", "cursor")
+
+
 def _pages(site: Path) -> list[str]:
     """Every HTML page except the 404s (which hosts serve at any URL)."""
     return [p for p in tree_bytes(site) if p.endswith(".html") and not p.endswith("404.html")]
@@ -289,6 +293,9 @@ def test_relative_links_work_at_the_base_path_at_the_root_and_from_disk(based: P
             )
             if absolute_by_design and urlsplit(href).scheme:  # checked below; it must name a page of the site
                 assert _site_path(href, BASE) in files, f"{page}: {href}"
+                continue
+            if urlsplit(href).scheme in INSTALL_SCHEMES:  # an MCP client's install link leaves the site on purpose
+                assert page.endswith("connecting/index.html"), f"{page}: install link {href} outside Connecting"
                 continue
             assert not urlsplit(href).scheme and not href.startswith("/"), f"{page}: {tag} {href} is not relative"
             for mount in mounts:

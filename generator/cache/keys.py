@@ -29,8 +29,20 @@ from generator.model.product import Doc
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, raw_digest
 
-_IGNORED_CONFIG = ("out", "jobs", "source", "cache", "use_cache", "server", "endpoints", "prove", "prove_tools")
-"""Settings that change where or how fast a site is built, never what its pages say. (How to
+_IGNORED_CONFIG = (
+    "out",
+    "jobs",
+    "source",
+    "cache",
+    "use_cache",
+    "server",
+    "endpoints",
+    "prove",
+    "prove_tools",
+    "full_versions",
+)
+"""Settings that change where or how fast a site is built, or what an older version of a versioned site
+keeps, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection
 settings may hold secrets, so they stay out of the key altogether. What ``prove`` found is in the
 snapshot too.)"""

@@ -25,6 +25,7 @@ from generator.config.option import (
     LINT,
     SERVE,
     TRANSLATIONS,
+    VERSIONS,
     add_arguments,
     from_arguments,
 )
@@ -41,6 +42,7 @@ EPILOG = """examples:
   mcp-portal check --out site --from snapshot.json       # exit 3 when the site drifted
   mcp-portal diff old/snapshot.json site --fail-on breaking
   mcp-portal lint --from snapshot.json --min-score 80 --format sarif
+  mcp-portal build --versioned --out site                # publish this server version beside the others
 
 exit codes: 0 success, 1 error (one paragraph, no traceback unless --debug), 2 usage error,
   3 check found drift, 4 diff --fail-on found such changes, 5 lint missed --min-score or --fail-on"""
@@ -97,7 +99,23 @@ def make_parser() -> argparse.ArgumentParser:
     _lint_command(sub)
     _translations_and_serve(sub)
     _mcp_command(sub)
+    _versions_command(sub)
     return parser
+
+
+def _versions_command(sub: Any) -> None:
+    """``versions list`` and ``versions remove VERSION``: a versioned site's versions."""
+    versions = _command(sub, "versions", "list the versions of a versioned site (build --versioned), or remove one")
+    actions = versions.add_subparsers(dest="action", required=True, metavar="ACTION")
+    listing = actions.add_parser("list", help="print every version, newest first")
+    for flag in (flags.VERSIONS_OUT, flags.VERSIONS_FORMAT, flags.DEBUG):
+        flag.add_to(listing)
+    remove = actions.add_parser("remove", help="publish the site again without one version")
+    flags.VERSION.add_to(remove)
+    add_arguments(remove, VERSIONS, OPTIONS)
+    add_arguments(remove.add_argument_group("limits"), VERSIONS, LIMITS)
+    for flag in (flags.CONFIG, flags.DEBUG):
+        flag.add_to(remove)
 
 
 def _command(sub: Any, name: str, help: str) -> argparse.ArgumentParser:
@@ -259,6 +277,19 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
     if args.public:
         raise UsageError("--public needs --stdio or --url: it is what readers are shown instead of them.")
     return None
+
+
+def site_config_from_args(args: argparse.Namespace) -> PortalConfig:
+    """The configuration file (if any) with the site options of a command that connects to no server."""
+    config = load_config(Path(args.config)) if args.config else PortalConfig()
+    collect = Collector()
+    changes = from_arguments(args, collect, OPTIONS)
+    limits = from_arguments(args, collect, LIMITS)
+    if collect.problems:
+        raise UsageError("Invalid options: " + "; ".join(collect.problems) + ".")
+    if limits:
+        changes["limits"] = replace(config.limits, **limits)
+    return config.with_overrides(**changes)
 
 
 def diff_limits(args: argparse.Namespace) -> Limits:

@@ -22,10 +22,13 @@ from generator.cache.trust import usable_cache
 from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
-from generator.errors import PortalError
+from generator.errors import PortalError, UsageError
+from generator.history.timeline import History
 from generator.model.gather import gather
+from generator.model.site import SiteModel
 from generator.publish.location import Protected, check_cache_apart, check_location, preflight
 from generator.publish.staging import Staging
+from generator.publish.versioned import check_layout
 from generator.publish.write import publish
 from generator.render.i18n import Catalog, catalog_warnings, load_catalog
 from generator.render.renderer import Deadline, Renderer
@@ -49,6 +52,8 @@ class BuildResult:
     seconds: float
     snapshot: Snapshot
     warnings: tuple[str, ...]
+    version: str | None = None
+    """The version a versioned build published (``OUT/<version>/``); None for any other build."""
 
 
 class ThemeRenderer:
@@ -108,12 +113,38 @@ def produce_site(
     with a *cache* directory the pages of what did not change are reused
     (:mod:`generator.cache.store`); the output is the same either way.
     """
+    return produce(snapshot, config, staging, jobs=jobs, progress=progress, cache=cache, renderer=renderer).warnings
+
+
+@dataclass(frozen=True)
+class Produced:
+    """What :func:`produce` wrote a site with: its warnings, its model, the UI catalogs and the renderer."""
+
+    warnings: list[str]
+    model: SiteModel
+    catalogs: dict[str, Catalog]
+    renderer: Renderer
+
+
+def produce(
+    snapshot: Snapshot,
+    config: PortalConfig,
+    staging: Staging,
+    *,
+    jobs: int = 1,
+    progress: Progress | None = None,
+    cache: RenderCache | None = None,
+    renderer: ThemeRenderer | None = None,
+    history: History | None = None,
+) -> Produced:
+    """:func:`produce_site`, also returning what the site was made with; with *history*, the site is one
+    version of a versioned site (:mod:`generator.history`): its switcher, timelines and release history."""
     progress = progress or Progress(quiet=True, bars=False, stream=io.StringIO())
     deadline = Deadline(config.limits.max_render_seconds)
     with progress.stage("model", unit="tools") as advance:
         catalogs = catalogs_for(config)
         warnings = _catalog_problems(catalogs)
-        gathered = gather(snapshot, config)
+        gathered = gather(snapshot, config, history)
         warnings += [*gathered.warnings, *gathered.model.try_it_warnings()]
         template_dir = template_dir_of(config)
         job = new_job(gathered.model, catalogs, (renderer or ThemeRenderer()).for_theme(template_dir), deadline, cache)
@@ -127,7 +158,8 @@ def produce_site(
             pieces.close()
         if gathered.api is not None:
             staging.write(gathered.api.published_name, gathered.api.content)
-        _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_panels), search=config.search)
+        panels = bool(gathered.model.try_it_panels)
+        _write_assets(staging, template_dir, try_it=panels, search=config.search, versions=history is not None)
 
     with progress.stage("render", total=len(job.pages), unit="pages") as advance:
         schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
@@ -143,7 +175,7 @@ def produce_site(
         if reused:
             progress.note("index: no indexed page changed, so the previous site's search index was reused")
     write_manifest(staging, {"capability_version": snapshot.capability_version, "fingerprint": snapshot.fingerprint})
-    return warnings
+    return Produced(warnings, gathered.model, catalogs, job.renderer)
 
 
 def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
@@ -156,12 +188,19 @@ def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
     return missing + catalog_warnings(catalogs)
 
 
-def _write_assets(staging: Staging, template_dir: Path | None, *, try_it: bool, search: bool) -> None:
+def _write_assets(
+    staging: Staging, template_dir: Path | None, *, try_it: bool, search: bool, versions: bool = False
+) -> None:
     """The shipped CSS and JavaScript, each overridden by a file of the same name in the theme's ``static``:
-    every page's and the tool pages' call column; the search dialog's only for a site with search, and
-    the Try it panel's only for a site with a panel."""
+    every page's and the tool pages' call column; the search dialog's only for a site with search, the
+    Try it panel's only for a site with a panel, and the version switcher's for a version of a versioned site."""
     shared = ("portal.css", "highlight.css", "portal.js", "call.css", "call.js")
-    for asset in shared + (("search.js",) if search else ()) + (("try-it.css", "try-it.js") if try_it else ()):
+    extra = (
+        (("search.js",) if search else ())
+        + (("try-it.css", "try-it.js") if try_it else ())
+        + (("versions.css", "versions.js") if versions else ())
+    )
+    for asset in shared + extra:
         source = data_dir("templates") / "static" / asset
         if template_dir and (template_dir / "static" / asset).is_file():
             source = template_dir / "static" / asset
@@ -209,6 +248,7 @@ def build(
     render cache's bookkeeping (:meth:`RenderCache.commit`). Without it, that is done before returning.
     *warm* is what a watch keeps between its builds (:class:`Warm`).
     """
+    check_versioned_options(config)
     run = _Run(config, from_file, lenient, introspect_warnings, progress, warm)
     out = Path(config.out)
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
@@ -237,7 +277,26 @@ def build(
     run.progress.report("publish", run.files, "files", time.perf_counter() - run.written)
     assert run.snapshot is not None
     warnings = (*run.warnings, *kept, *refused)
-    return BuildResult(out, run.files, time.perf_counter() - run.started, run.snapshot, warnings)
+    return BuildResult(out, run.files, time.perf_counter() - run.started, run.snapshot, warnings, run.version)
+
+
+def check_versioned_options(config: PortalConfig) -> None:
+    """Refuse the options a versioned build does not take, or that need one."""
+    if config.version_label is not None and not config.versioned:
+        raise UsageError(
+            f"--version-label {config.version_label} only applies to a versioned build: add --versioned "
+            f"(or `versioned: true` in portal.yaml), e.g. --versioned --version-label {config.version_label}."
+        )
+    if config.full_versions is not None and not config.versioned:
+        raise UsageError(
+            f"--full-versions {config.full_versions} only applies to a versioned build: add --versioned (or "
+            f"`versioned: true` in portal.yaml)."
+        )
+    if config.versioned and config.previous:
+        raise UsageError(
+            "--previous does not apply to a versioned build: each version is compared with the version before "
+            "it in the output directory, and its release history lists every change. Drop --previous."
+        )
 
 
 def _now(task: Callable[[], None]) -> None:
@@ -266,6 +325,7 @@ class _Run:
         self.warnings: list[str] = []
         self.files = 0
         self.written = 0.0
+        self.version: str | None = None
 
     def obtain(self) -> None:
         """Take the snapshot (from the server or the file), and open the render cache for it."""
@@ -278,7 +338,7 @@ class _Run:
                 memory=self.warm.tools if self.warm is not None else None,
             )
             advance(len(self.snapshot.tools))
-        if self.cache is not None:
+        if self.cache is not None and not self.config.versioned:  # a versioned build's key needs its history
             self.renders = RenderCache(self.cache, site_key(self.snapshot, self.config))
 
     def produce(self, staging: Staging, *, jobs: int, strict: bool) -> None:
@@ -288,15 +348,33 @@ class _Run:
             check_location(Path(self.config.out), build_inputs(self.config, self.from_file))  # the demo's OpenAPI
         assert self.snapshot is not None
         renderer = self.warm.renderer if self.warm is not None else None
-        warnings = produce_site(
-            self.snapshot, self.config, staging, jobs=jobs, progress=self.progress, cache=self.renders,
-            renderer=renderer,
-        )  # fmt: skip
+        if self.config.versioned:
+            warnings = self._versioned(staging, jobs, renderer)
+        else:
+            check_layout(Path(self.config.out), staging, versioned=False)
+            warnings = produce_site(
+                self.snapshot, self.config, staging, jobs=jobs, progress=self.progress, cache=self.renders,
+                renderer=renderer,
+            )  # fmt: skip
         if strict and warnings:
             raise PortalError(
                 "The build has warnings and --strict turns them into failures: " + "; ".join(warnings) + "."
             )
         self.warnings, self.files, self.written = warnings, len(staging.hashes), time.perf_counter()
+
+    def _versioned(self, staging: Staging, jobs: int, renderer: ThemeRenderer | None) -> list[str]:
+        """Publish the snapshot as one version of a versioned site (:mod:`generator.commands.versioned`)."""
+        from generator.commands.versioned import Versioned, produce_versioned
+
+        assert self.snapshot is not None
+        done = Versioned()
+        try:
+            produce_versioned(self.snapshot, self.config, staging, jobs=jobs, progress=self.progress,
+                              cache=self.cache, renderer=renderer, done=done)  # fmt: skip
+        finally:
+            self.renders = done.renders  # committed or discarded by build(), as any build's
+        self.version = done.label
+        return list(done.warnings or ())
 
 
 def build_inputs(config: PortalConfig, from_file: Path | None) -> Protected:

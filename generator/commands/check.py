@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from generator.commands.build import site_files
+from generator.commands.build import check_versioned_options, site_files
 from generator.commands.demo_portal import is_bundled_demo
 from generator.commands.obtain import obtain_snapshot, servers_to_document
 from generator.compare.changes import ITEM_SUBJECTS, noun
@@ -201,6 +201,7 @@ def check(
 
     *lenient* and *introspect_warnings* are passed to :func:`~generator.commands.obtain.obtain_snapshot`.
     """
+    check_versioned_options(config)
     site = Path(config.out)
     if not site.is_dir():
         what = "is not a directory" if site.exists() else "does not exist"
@@ -211,14 +212,16 @@ def check(
     snapshot, config = obtain_snapshot(
         config, from_file, lenient=lenient, introspect_warnings=introspect_warnings, prove=False
     )
-    on_disk = _read_tree(site, config.limits.max_snapshot_bytes)
+    root, notes = _checked_directory(site, snapshot, config)
+    on_disk = _read_tree(root, config.limits.max_snapshot_bytes)
     if snapshot.proofs is None:  # what the published pages show: the answers recorded when the site was built
-        snapshot = replace(snapshot, proofs=_recorded_proofs(on_disk.get("snapshot.json"), site))
+        snapshot = replace(snapshot, proofs=_recorded_proofs(on_disk.get("snapshot.json"), root))
     sent, drift = _reprove(snapshot, config, from_file) if config.prove else (None, [])
-    fresh, warnings = site_files(snapshot, config, jobs=config.jobs or usable_cpus())
-    report = compare(site, on_disk, fresh, snapshot)
+    fresh, warnings = _fresh_build(snapshot, config)
+    report = compare(root, on_disk, fresh, snapshot)
     return replace(
         report,
+        notes=(*notes, *report.notes),
         warnings=tuple(warnings),
         proofs_sent=sent,
         proof_drift=tuple(drift),
@@ -270,6 +273,38 @@ def invalid_discovery(on_disk: dict[str, bytes]) -> tuple[str, ...]:
             continue
         found += [f"{path}: {problem}" for problem in problems(path, document)]
     return tuple(found)
+
+
+def _checked_directory(site: Path, snapshot: Snapshot, config: PortalConfig) -> tuple[Path, tuple[str, ...]]:
+    """The directory ``check`` compares: the site itself, or with ``--versioned`` the directory of the version of
+    *snapshot* in the versioned site, or the newest published version's when that one is not published yet (a
+    note says so)."""
+    if not config.versioned:
+        return site, ()
+    from generator.commands.versioned import published_versions
+
+    label, published = published_versions(snapshot, config)
+    if not published:
+        raise PortalError(
+            f"The site directory {site} holds no versioned site (it has no versions.json), so there is nothing to "
+            f"check it against. Publish a version first with `mcp-portal build --versioned --out {site}`."
+        )
+    if label in published:
+        return site / label, ()
+    note = (
+        f"version {label} is not published in {site} yet, so it was compared with the newest published version, "
+        f"{published[0]}; publish it with `mcp-portal build --versioned`"
+    )
+    return site / published[0], (note,)
+
+
+def _fresh_build(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
+    """The files a build of *snapshot* would write (for ``--versioned``, into its version's directory), in memory."""
+    if not config.versioned:
+        return site_files(snapshot, config, jobs=config.jobs or usable_cpus())
+    from generator.commands.versioned import version_files
+
+    return version_files(snapshot, config, jobs=config.jobs or usable_cpus())
 
 
 def render(report: DriftReport, fmt: str) -> str:

@@ -129,9 +129,18 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from generator.compare.changes import DIFF_EXIT
     from generator.compare.diff import diff
 
-    found = diff(Path(args.old), Path(args.new), diff_limits(args).max_snapshot_bytes)
+    found = diff(_side(Path(args.old)), _side(Path(args.new)), diff_limits(args).max_snapshot_bytes)
     say(render(found, args.format), end="")
     return DIFF_EXIT if found.fails(args.fail_on) else 0
+
+
+def _side(path: Path) -> Path:
+    """A side of ``diff``: a versioned site stands for its newest version's directory."""
+    if path.is_dir() and not (path / "snapshot.json").exists() and (path / "versions.json").exists():
+        from generator.commands.versions import read_versions
+
+        return path / read_versions(path)[0][0].label
+    return path
 
 
 def _cmd_check(args: argparse.Namespace) -> int:
@@ -308,6 +317,12 @@ def _build(
     progress.flush()
     for warning in result.warnings:
         say(f"warning: {one_line(warning)}", err=True)
+    if result.version is not None:
+        say(
+            f"Published version {one_line(result.version)} ({len(result.snapshot.tools)} tools) into "
+            f"{result.out / result.version} in {result.seconds:.2f} s ({result.files} files in {result.out})."
+        )
+        return 0
     say(
         f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
         f"in {result.seconds:.2f} s (capability version {one_line(result.snapshot.capability_version)})."
@@ -367,6 +382,25 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_versions(args: argparse.Namespace) -> int:
+    from generator.commands.arguments import site_config_from_args
+    from generator.commands.versions import read_versions, remove_version, render_list
+
+    if args.action == "list":
+        versions, raw = read_versions(Path(args.out))
+        say(render_list(versions, raw, args.format), end="")
+        return 0
+    config = site_config_from_args(args)
+    warnings, remaining = remove_version(config, args.version)
+    for warning in warnings:
+        say(f"warning: {one_line(warning)}", err=True)
+    say(
+        f"Removed version {one_line(args.version)} from {config.out}; {len(remaining)} version"
+        f"{'' if len(remaining) == 1 else 's'} remain, the newest {one_line(remaining[0].label)}."
+    )
+    return 0
+
+
 def _cmd_mcp(args: argparse.Namespace) -> int:
     from generator.docs_server.server import serve_http, serve_stdio
 
@@ -388,6 +422,7 @@ COMMANDS = {
     "translations": _cmd_translations,
     "serve": _cmd_serve,
     "mcp": _cmd_mcp,
+    "versions": _cmd_versions,
 }
 
 

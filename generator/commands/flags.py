@@ -335,3 +335,32 @@ MCP_PORT = Flag(
     usage="--port 8001",
     settings={"type": int, "default": None},
 )
+
+VERSION = Flag(
+    names=("version",),
+    help="the version to remove, as `versions list` names it",
+    reference="the version to remove, as `versions list` names it; the others stay byte for byte",
+    usage="1.2.0",
+    metavar="VERSION",
+)
+
+VERSIONS_OUT = Flag(
+    names=("--out",),
+    help="the versioned site (default ./site)",
+    reference="the versioned site (default `./site`)",
+    usage="--out public",
+    metavar="DIR",
+    settings={"default": "site"},
+)
+
+VERSIONS_FORMAT = Flag(
+    names=("--format",),
+    help="list format (default text)",
+    reference=(
+        "`text`: a line per version, newest first; `json`: the site's `versions.json` as it is "
+        '(`{"latest": ..., "versions": [{"version", "path", "date", "protocol", "breaking", "tools", '
+        '"locales", "search"}]}`)'
+    ),
+    usage="--format json",
+    settings={"choices": ("text", "json"), "default": "text"},
+)

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 
 from generator.commands import flags
-from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, LINT, TRANSLATIONS, Flag, Option
+from generator.config.option import BUILD, CHECK, DIFF, INTROSPECT, LINT, TRANSLATIONS, VERSIONS, Flag, Option
 from generator.config.options import LIMITS, OPTIONS, regenerate
 
 Documented = Option | Flag
@@ -24,6 +24,8 @@ def _setting(cli: str) -> Option:
 
 def _shown(option: Documented) -> str:
     """How a row names the option: each name with its value's placeholder, as ``--help`` shows it."""
+    if not option.names[0].startswith("-"):  # an argument, not an option: its placeholder alone
+        return f"`{option.metavar or option.names[0]}`"
     if isinstance(option, Flag):
         settings = option.settings
         if settings.get("action") in ("store_true", "append") and not option.metavar:
@@ -82,6 +84,16 @@ TABLES: dict[str, Callable[[], str]] = {
         "| server and limit options | as for `build` | `--from snapshot.json` |",
     ),
     "translations": _table(TRANSLATIONS, (flags.LOCALE, _setting("--translations"), flags.TODO_OUTPUT)),
+    "versions": _table(
+        VERSIONS,
+        (
+            flags.VERSION,
+            *(o for o in OPTIONS if o.cli and VERSIONS in o.commands),
+            *(o for o in LIMITS if VERSIONS in o.commands),
+            flags.CONFIG,
+            flags.VERSIONS_FORMAT,
+        ),
+    ),
     "serve": _table(
         "serve",
         (flags.SERVE_OUT, flags.HOST, flags.PORT, _setting("--try-it"), _setting("--try-it-tools")),

@@ -112,7 +112,7 @@ def diff_snapshots(old: Snapshot, new: Snapshot) -> list[Change]:
         if name not in old_tools:
             message = f"tool {code_span(name)} was added"
             changes.append(Change(name, NON_BREAKING, "tool-added", "", None, name, message))
-        else:
+        elif not json_equal(old_tools[name], tool):  # an unchanged tool has no change: no schema is flattened
             changes.extend(diff_tool(old_tools[name], tool))
     for name in old_tools:
         if name not in new_tools:

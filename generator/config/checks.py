@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from generator.config.variables import expand_or
+from generator.labels import label_problem
 
 
 class Collector:
@@ -168,3 +169,12 @@ def seconds(value: Any, key: str, collect: Collector) -> float | None:
         collect.add(key, "must be a positive number")
         return None
     return value
+
+
+def version_label(value: Any, key: str, collect: Collector) -> str | None:
+    """A version label (:func:`label_problem`), such as ``2.5.0``."""
+    problem = label_problem(value) if isinstance(value, str) else "it is not text"
+    if problem is not None:
+        collect.add(key, f"cannot name a version's directory: {problem}; use a label such as 2.5.0")
+        return None
+    return str(value)

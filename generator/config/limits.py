@@ -7,7 +7,7 @@ Part of the single table of settings in :mod:`generator.config.options` (which r
 from __future__ import annotations
 
 from generator.config import checks
-from generator.config.option import BUILD, CHECK, DIFF, SERVER_COMMANDS, SITE_COMMANDS, TRANSLATIONS, Option
+from generator.config.option import BUILD, CHECK, DIFF, SERVER_COMMANDS, SITE_COMMANDS, TRANSLATIONS, VERSIONS, Option
 
 LIMITS: tuple[Option, ...] = (
     Option(
@@ -170,17 +170,19 @@ LIMITS: tuple[Option, ...] = (
         default=134217728,
         type_doc="positive whole number",
         meaning="bytes of one snapshot file read (`--from`, `previous`, each side of `diff`, a site's "
-        "`snapshot.json` in `check`); a larger one is refused before it is read",
+        "`snapshot.json` in `check`, each version's in a versioned site); a larger one is refused before it is "
+        "read",
         check=checks.count,
         cli="--max-snapshot-bytes",
         reference=(
             "bytes of one snapshot file read: `--from`, `--previous`, each side of `diff`, the site's "
-            "`snapshot.json` in `check`; a larger one is refused before it is read, with an error naming this "
+            "`snapshot.json` in `check`, each kept version's `snapshot.json` in a versioned site; a larger one is "
+            "refused before it is read, with an error naming this "
             "option (default 134217728, 128 MiB)"
         ),
         usage="--max-snapshot-bytes 536870912",
         metavar="BYTES",
-        commands=(BUILD, CHECK, TRANSLATIONS, DIFF),
+        commands=(BUILD, CHECK, TRANSLATIONS, DIFF, VERSIONS),
     ),
 )
 """The bounds on what one server can cost a build (``limits:``), one option each."""

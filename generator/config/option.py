@@ -19,6 +19,8 @@ Check = Callable[[Any, str, Collector], Any]
 """A value checker from :mod:`generator.config.checks`: (raw value, name shown, collector) -> value or None."""
 
 BUILD, CHECK, INTROSPECT, TRANSLATIONS, SERVE, DIFF = "build", "check", "introspect", "translations", "serve", "diff"
+VERSIONS = "versions"
+"""``versions remove``, which writes a versioned site's top level again."""
 SITE_COMMANDS = (BUILD, CHECK)
 """The commands that render a site; the others only read a server."""
 LINT = "lint"

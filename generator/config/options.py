@@ -21,8 +21,9 @@ from generator.config import checks
 from generator.config.features import FEATURES
 from generator.config.files import replace_file
 from generator.config.limits import LIMITS as LIMITS
-from generator.config.option import BUILD, CHECK, SERVER_COMMANDS, TRANSLATIONS, Option
+from generator.config.option import BUILD, CHECK, SERVER_COMMANDS, TRANSLATIONS, VERSIONS, Option
 from generator.config.registry import REGISTRY
+from generator.config.versioning import VERSIONING
 
 OPTIONS: tuple[Option, ...] = (
     Option(
@@ -36,6 +37,7 @@ OPTIONS: tuple[Option, ...] = (
         reference="site title (default: the server's title or name)",
         usage='--title "Acme MCP"',
         default_doc="the server's title or name",
+        commands=(BUILD, CHECK, VERSIONS),
     ),
     Option(
         key="base_url",
@@ -48,6 +50,7 @@ OPTIONS: tuple[Option, ...] = (
         reference="public URL of the site, for canonical links, `sitemap.xml` and absolute llms.txt links",
         usage="--base-url https://docs.acme.dev/mcp/",
         metavar="URL",
+        commands=(BUILD, CHECK, VERSIONS),
     ),
     Option(
         key="locales",
@@ -127,10 +130,14 @@ OPTIONS: tuple[Option, ...] = (
             "before; see [the output directory](#the-output-directory)"
         ),
         usage="--out public",
-        references={CHECK: "the built site to check (default `./site`)"},
+        references={
+            CHECK: "the built site to check (default `./site`)",
+            VERSIONS: "the versioned site (default `./site`)",
+        },
         metavar="DIR",
         relative=True,
-        helps={CHECK: "the built site to check"},
+        helps={CHECK: "the built site to check", VERSIONS: "the versioned site (default ./site)"},
+        commands=(BUILD, CHECK, VERSIONS),
     ),
     Option(
         key="limits",
@@ -167,6 +174,7 @@ OPTIONS: tuple[Option, ...] = (
         usage="--templates my-theme",
         metavar="DIR",
         relative=True,
+        commands=(BUILD, CHECK, VERSIONS),
     ),
     Option(
         key="translations",
@@ -302,6 +310,7 @@ OPTIONS: tuple[Option, ...] = (
         commands=(BUILD,),
         negated=True,
     ),
+    *VERSIONING,
     Option(
         key="",
         field="previous",

@@ -169,6 +169,12 @@ class PortalConfig:
     """Author overlays, one YAML file per tool: notes, examples, troubleshooting, related tools (see overlays.py)."""
     previous: str | None = None
     """A previous snapshot (or built site): adds a changelog page of what changed since."""
+    versioned: bool = default("versioned")
+    """Publish into ``OUT/<version>/``, keeping the versions there (``--versioned``; :mod:`generator.history`)."""
+    version_label: str | None = default("version_label")
+    """The version a versioned build publishes as (``--version-label``); None: the server's version."""
+    full_versions: int | None = default("full_versions")
+    """How many of a versioned site's newest versions keep their search index and llms-full.txt; None: all."""
     cache: str | None = default("cache")
     """Where rendered pages are kept between builds (``--cache``); None: beside ``out``."""
     use_cache: bool = default("use_cache")

@@ -34,10 +34,10 @@ _LLMS = re.compile(r"(^|/)llms(-full(-\d+)?)?\.txt$")
 class Docs:
     """The site the server answers about: call :meth:`open`."""
 
-    def __init__(self, source: SiteSource, versions: Versions | None, root_is_portal: bool) -> None:
+    def __init__(self, source: SiteSource, versions: Versions | None) -> None:
         self.source = source
         self.versions = versions
-        self.root_is_portal = root_is_portal
+        """The versions of a versioned site (``build --versioned``); None for a site with one portal at its root."""
         self._portals: dict[str, Portal] = {}
         self._loading = anyio.Lock()
 
@@ -45,32 +45,29 @@ class Docs:
     async def open(cls, source: SiteSource) -> Docs:
         """Read the site's release history and load its default portal; a :class:`SiteError` when it has none."""
         versions = await load_versions(source)
+        docs = cls(source, versions)
         try:
-            root = await Portal.load(source, "")
+            await docs.portal(None)
         except NotFound:
-            if versions is None or not versions.entries:
-                raise SiteError(
-                    f"{source.label} is not a portal: it has no manifest.json, snapshot.json or versions.json at its "
-                    "root. Give the folder `mcp-portal build` wrote, or the base URL it is published at."
-                ) from None
-            root = None
-        docs = cls(source, versions, root is not None)
-        if root is not None:
-            docs._portals[""] = root
-        await docs.portal(None)
+            if versions is not None:
+                raise
+            raise SiteError(
+                f"{source.label} is not a portal: it has no manifest.json, snapshot.json or versions.json at its "
+                "root. Give the folder `mcp-portal build` wrote, or the base URL it is published at."
+            ) from None
         return docs
 
     async def portal(self, version: str | None) -> Portal:
         """The portal *version* names (see :func:`~generator.docs_server.versions.prefix_for`), loaded once."""
-        prefix = prefix_for(version, self.versions, self.root_is_portal)
+        prefix = prefix_for(version, self.versions)
         async with self._loading:
             if prefix not in self._portals:
                 self._portals[prefix] = await Portal.load(self.source, prefix)
         return self._portals[prefix]
 
     def default(self) -> Portal:
-        """The portal loaded at start-up."""
-        return self._portals[prefix_for(None, self.versions, self.root_is_portal)]
+        """The portal loaded at start-up: the root's, or the newest version's."""
+        return self._portals[prefix_for(None, self.versions)]
 
     async def search(self, query: str, locale: str | None, version: str | None, limit: int) -> dict[str, Any]:
         portal = await self.portal(version)
@@ -128,10 +125,7 @@ class Docs:
         code = _locale(portal, locale)
         entry = portal.tools.get(name)
         if entry is None:
-            raise NotFound(
-                f"The portal documents no tool named {one_line(name)[:100]!r}. Call list_tools for the names, "
-                "or search_docs to find a tool by what it does."
-            )
+            raise NotFound(self._no_tool(portal, name))
         twin = entry.twins.get(code)
         if twin is None:
             raise NotFound(f"The portal has no {code} page for the tool {one_line(name)[:100]!r}.")
@@ -146,11 +140,26 @@ class Docs:
             "server_text": UNTRUSTED,
         }
 
+    def _no_tool(self, portal: Portal, name: str) -> str:
+        """Why *portal* has no tool *name*: in a versioned site, a tool an earlier version had says where it went."""
+        shown = one_line(name)[:100]
+        removed = portal.removed.get(name)
+        last = self.versions.before(removed) if self.versions and removed else None
+        if removed and last:
+            return (
+                f"The tool {shown!r} was removed in version {removed}; its last documentation is in version "
+                f"{last}: call get_tool again with version {last!r}."
+            )
+        return (
+            f"The portal documents no tool named {shown!r}. Call list_tools for the names, "
+            "or search_docs to find a tool by what it does."
+        )
+
     def listing(self) -> dict[str, Any]:
-        """The versions the site keeps, newest first, as versions.json lists them."""
-        versions = self.versions.entries if self.versions else ()
-        default = prefix_for(None, self.versions, self.root_is_portal).rstrip("/")
-        return {"versions": [dict(entry) for entry in versions], "default": default or None}
+        """The versions the site keeps, newest first, as versions.json lists them, and the one read by default."""
+        if self.versions is None:
+            return {"versions": [], "default": None}
+        return {"versions": [dict(entry) for entry in self.versions.entries], "default": self.versions.latest}
 
 
 def _locale(portal: Portal, locale: str | None) -> str:

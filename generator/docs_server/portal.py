@@ -60,6 +60,8 @@ class Portal:
         self.indexes: dict[str, SearchIndex] = {}
         self.summaries: dict[str, str] = {}
         """A twin's path to its front matter description."""
+        self.removed: dict[str, str] = {}
+        """In a versioned site, the tools an earlier version had, each with the version that removed it."""
 
     @classmethod
     async def load(cls, source: SiteSource, prefix: str = "") -> Portal:
@@ -71,7 +73,8 @@ class Portal:
             where = portal._where("manifest.json")
             raise SiteError(f"{where} lists no files; is this a site `mcp-portal build` wrote?")
         portal.files = tuple(sorted(str(path) for path in files))
-        portal.version = str(manifest.get("capability_version", ""))
+        # A version's folder is named by its label (what list_versions lists), which --version-label may set.
+        portal.version = prefix.rstrip("/") or str(manifest.get("capability_version", ""))
         portal.locales = await portal._locales()
         snapshot = await portal._json("snapshot.json", MAX_SNAPSHOT)
         twins = await portal._read_twins()
@@ -138,6 +141,8 @@ class Portal:
             tool = by_title.get(twin.title) if twin.kind == "tool" else None
             if tool is not None:
                 twins_of.setdefault(tool["name"], {})[path.split("/", 1)[0]] = path
+            elif twin.kind == "tool" and twin.front.get("removed_in"):
+                self.removed[twin.title] = twin.front["removed_in"]
             locale = path.split("/", 1)[0]
             per_locale[locale].append(document(twin, _params(tool) if tool else ()))
         for tool in listed:
@@ -154,8 +159,12 @@ class Portal:
             self.indexes[code] = SearchIndex(documents, Analyzer(code, verbatim))
 
     def url(self, path: str, canonical: str = "") -> str:
-        """Where a reader opens the page whose twin is *path*: absolute when the site's address is known."""
-        route = path[: -len("index.md")] if path == "index.md" or path.endswith("/index.md") else path[:-3] + "/"
+        """Where a reader opens the page whose twin is *path* (an llms file is its own page): absolute when the
+        site's address is known."""
+        if path == "index.md" or path.endswith("/index.md"):
+            route = path[: -len("index.md")]
+        else:
+            route = path[:-3] + "/" if path.endswith(".md") else path
         if self.source.base_url:
             return f"{self.source.base_url}{self.prefix}{route}"
         if canonical.startswith(("https://", "http://")):

@@ -88,8 +88,25 @@ _OUTPUTS = {
     ),
     "list_versions": _object(
         {
-            "versions": {"type": "array", "items": {"type": "object", "required": ["version"]}},
-            "default": {"type": ["string", "null"]},
+            "versions": {
+                "type": "array",
+                "description": "Newest first, as the site's versions.json lists them.",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "version": {"type": "string", "description": "Pass it as version to the other tools."},
+                        "path": {"type": "string", "description": "The version's folder in the site."},
+                        "date": {"type": "string", "description": "When it was first published (YYYY-MM-DD)."},
+                        "protocol": {"type": "string", "description": "The MCP protocol revision it spoke."},
+                        "breaking": {"type": "boolean", "description": "Whether it broke callers of the one before."},
+                        "tools": {"type": "integer"},
+                        "locales": {"type": "array", "items": {"type": "string"}},
+                        "search": {"type": "boolean", "description": "Whether the site keeps its search index."},
+                    },
+                    "required": ["version", "path"],
+                },
+            },
+            "default": {"type": ["string", "null"], "description": "The version read when none is given."},
         },
         ["versions", "default"],
     ),

@@ -17,6 +17,7 @@ from generator.authoring.overlays import check_overlays, load_overlays, unused_l
 from generator.authoring.translations import load_translations
 from generator.compare.diff import load_side
 from generator.config.portal import PortalConfig
+from generator.history.timeline import History
 from generator.model.pages import check_one_page_per_item
 from generator.model.proofs import proof_warnings
 from generator.model.site import SiteModel, build_model
@@ -33,8 +34,9 @@ class Gathered:
     warnings: tuple[str, ...]
 
 
-def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
-    """The whole documentation model of *snapshot* under *config*, with its warnings."""
+def gather(snapshot: Snapshot, config: PortalConfig, history: History | None = None) -> Gathered:
+    """The whole documentation model of *snapshot* under *config*, with its warnings; with *history*,
+    as a version of a versioned site (:mod:`generator.history`)."""
     translations = load_translations(Path(config.translations_dir) if config.translations_dir else None, config.locales)
     warnings = [f"stale translation (the server's text changed): {entry}" for entry in translations.stale(snapshot)]
     warnings += release_mismatches(snapshot)
@@ -57,8 +59,9 @@ def gather(snapshot: Snapshot, config: PortalConfig) -> Gathered:
         operations = mapped.operations
         warnings += mapped.warnings
     model = build_model(
-        snapshot, config, translations, overlays=overlays, previous=previous, api=api, operations=operations
-    )
+        snapshot, config, translations, overlays=overlays, previous=previous, api=api, operations=operations,
+        history=history,
+    )  # fmt: skip
     check_one_page_per_item(model)  # a repeated item or a shared output path fails here, before any page
     warnings += local_commands(model)
     warnings += model.discovery.warnings

@@ -24,3 +24,7 @@ class PageKind(StrEnum):
     PROMPT = "prompt"
     RESOURCE = "resource"
     RESOURCE_TEMPLATE = "resource_template"
+    HISTORY = "history"
+    """A versioned site's release history: every release's changes (:mod:`generator.history`)."""
+    REMOVED = "removed"
+    """A versioned site's page for a tool an earlier version had (:mod:`generator.model.removed`)."""

@@ -24,7 +24,14 @@ _ITEM_DIRS = {
     PageKind.RESOURCE_TEMPLATE: "resource-templates",
 }
 """Where the pages of prompts, resources and resource templates live (``en/prompts/x/``)."""
-_SECTIONS = (PageKind.CONNECTING, PageKind.CHANGES, PageKind.INSTRUCTIONS, PageKind.API, PageKind.READINESS)
+_SECTIONS = (
+    PageKind.CONNECTING,
+    PageKind.CHANGES,
+    PageKind.INSTRUCTIONS,
+    PageKind.API,
+    PageKind.READINESS,
+    PageKind.HISTORY,
+)
 """Pages of their own, one per locale, each in a directory named after its kind."""
 
 
@@ -72,6 +79,10 @@ class Page:
             if self.tool is None:
                 raise TypeError("a tool page needs its tool")
             return f"{self.locale}/tools/{self.tool.slug}/"
+        if self.kind == PageKind.REMOVED:  # a removed tool keeps its address
+            if self.doc is None:
+                raise TypeError("a removed tool's page needs its tool")
+            return f"{self.locale}/tools/{self.doc.slug}/"
         if self.kind in _ITEM_DIRS:
             if self.item is None:
                 raise TypeError(f"a {self.kind} page needs its item")
@@ -101,7 +112,8 @@ class Page:
 
 def pages_for(model: SiteModel) -> list[Page]:
     """Every page of the site, in a stable order: per locale, index, connecting, changes,
-    instructions, API operations and agent readiness, then tools, prompts, resources and resource templates.
+    instructions, API operations, agent readiness and release history, then tools, prompts, resources,
+    resource templates and the tools earlier versions had.
 
     Made once per model (a build asks for them for the render job, each ``llms.txt`` and the sitemap:
     15,000 pages at 5,000 tools); each call returns a list of its own.
@@ -128,10 +140,13 @@ def _pages(model: SiteModel) -> list[Page]:
             pages.append(Page(PageKind.API, locale))
         if model.readiness is not None:
             pages.append(Page(PageKind.READINESS, locale))
+        if model.history is not None:
+            pages.append(Page(PageKind.HISTORY, locale))
         pages.extend(Page.of(tool, locale) for tool in model.tools)
         pages.extend(Page.of(p, locale) for p in model.prompts)
         pages.extend(Page.of(r, locale) for r in model.resources)
         pages.extend(Page.of(r, locale) for r in model.resource_templates)
+        pages.extend(Page.of(r, locale) for r in model.removed_tools)
     return pages
 
 

@@ -22,6 +22,7 @@ from generator.authoring.translations import Lookup, Translations
 from generator.compare.changes import ITEM_SUBJECTS, Change, ChangeClass
 from generator.compare.diff import diff_snapshots
 from generator.config.portal import PortalConfig
+from generator.history.timeline import History, Timeline
 from generator.model.access import AccessLevel
 from generator.model.calls import EndpointCall
 from generator.model.clients import Snippet
@@ -37,6 +38,7 @@ from generator.model.product import (
     resources_of,
 )
 from generator.model.proofs import proof_of, refusal_of
+from generator.model.removed import RemovedDoc, removed_docs
 from generator.model.tool import ToolDoc, grants_tool
 from generator.model.try_it import TryIt, try_it
 from generator.quality.lint import lint
@@ -92,6 +94,10 @@ class SiteModel:
     changes: tuple[Change, ...] = ()
     previous_version: str | None = None
     """The capability version of ``--previous``; None when no changelog is built."""
+    history: History | None = None
+    """A versioned build's releases up to the version built, and its tools' timelines; None otherwise."""
+    removed_tools: tuple[RemovedDoc, ...] = ()
+    """The tools earlier versions had and this one does not (a versioned build only)."""
 
     @cached_property
     def discovery(self) -> Discovery:
@@ -217,6 +223,10 @@ class SiteModel:
         """How pages name the endpoint called *name* (its short address), or the name if it is gone."""
         return next((e.short for e in self.endpoints if e.name == name), name)
 
+    def timeline(self, doc: Doc) -> Timeline | None:
+        """The timeline of a tool (or of a removed one) in a versioned build; None otherwise."""
+        return self.history.timeline(doc.name) if self.history is not None else None
+
     def changes_for(self, tool: ToolDoc) -> tuple[Change, ...]:
         return tuple(c for c in self.changes if c.tool == tool.name)
 
@@ -225,6 +235,14 @@ class SiteModel:
         """The changes by class, breaking first, for each class that has any (a section each)."""
         groups = ((cls, tuple(c for c in self.changes if c.cls == cls)) for cls in ChangeClass)
         return tuple((cls, rows) for cls, rows in groups if rows)
+
+    def history_doc(self, change: Change) -> Doc | None:
+        """The page a change of the release history links to: the tool, prompt or resource, or the page
+        this version keeps for a tool it no longer has; None when there is neither."""
+        found = self.changed_doc(change)
+        if found is None and change.tool:
+            return next((doc for doc in self.removed_tools if doc.name == change.tool), None)
+        return found
 
     def changed_doc(self, change: Change) -> Doc | None:
         """The tool, prompt or resource a change links to; None when the server no longer lists it."""
@@ -404,8 +422,9 @@ def build_model(
     previous: Snapshot | None = None,
     api: ApiDocument | None = None,
     operations: Mapping[str, tuple[Operation, ...]] | None = None,
+    history: History | None = None,
 ) -> SiteModel:
-    """Gather every page's facts before anything is rendered."""
+    """Gather every page's facts before anything is rendered; *history* makes it a version of a versioned site."""
     endpoints = endpoints_of(snapshot.endpoints)
     offered = [(e, frozenset(e.tools)) for e in endpoints]  # a name in a tuple of 5,000 costs 5,000 compares
     slugs = assign_slugs(t["name"] for t in snapshot.tools)
@@ -439,5 +458,7 @@ def build_model(
         translations=translations or Translations({}),
         changes=tuple(diff_snapshots(previous, snapshot)) if previous else (),
         previous_version=previous.capability_version if previous else None,
+        history=history,
+        removed_tools=removed_docs(history, [tool.name for tool in tools]) if history is not None else (),
     )
     return site

@@ -48,6 +48,7 @@ class Staging:
         unchanged: Mapping[str, str] | None = None,
         *,
         lazy: bool = False,
+        listed: Mapping[str, str] | None = None,
     ) -> None:
         self.root = root
         self.hashes: dict[str, str] = {}
@@ -62,10 +63,31 @@ class Staging:
         """Whether a file :attr:`unchanged` already holds is left in :attr:`previous` (else it is hard-linked)."""
         self.same: set[str] = set()
         """The files of the new site left in :attr:`previous`, not written to :attr:`root` (lazy only)."""
+        self.listed: Mapping[str, str] = listed or {}
+        """Every file the previous site's manifest lists that is ours to touch (path -> sha256), intact or not."""
 
     def fresh(self) -> Staging:
         """A writer into the same directory with its own :attr:`hashes` (one per render worker)."""
         return Staging(self.root, self.previous, self.unchanged, lazy=self.lazy)
+
+    def nested(self, directory: str) -> Staging:
+        """A staging for the site that lives in *directory* of this one (a version of a versioned site):
+        written under :attr:`root`/*directory*, its previous site the same directory of :attr:`previous`,
+        leaving there what this staging knows to be unchanged. :meth:`absorb` takes its files back."""
+        check_safe(directory)
+        prefix = directory + "/"
+        unchanged = {p[len(prefix) :]: d for p, d in self.unchanged.items() if p.startswith(prefix)}
+        previous = self.previous / directory if self.previous is not None else None
+        (self.root / directory).mkdir(parents=True, exist_ok=True)
+        return Staging(self.root / directory, previous, unchanged, lazy=self.lazy)
+
+    def absorb(self, inner: Staging, directory: str) -> None:
+        """Count the files *inner* (made by :meth:`nested` for *directory*) wrote, or left in place, as this one's."""
+        prefix = directory + "/"
+        for path, digest in inner.hashes.items():
+            self._note(prefix + path)
+            self.hashes[prefix + path] = digest
+        self.same |= {prefix + path for path in inner.same}
 
     def _note(self, path: str) -> None:
         """Check *path* before it is written: inside the site, and written once per build."""

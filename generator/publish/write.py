@@ -235,7 +235,9 @@ def publish(
             found = survey(real, site.listed, record) if site.exists else Survey()
             shutil.rmtree(paths.staging, ignore_errors=True)
             paths.staging.mkdir()
-            written = Staging(paths.staging, real if site.exists else None, found.intact, lazy=True)
+            beyond = set(found.beyond)
+            ours = {path: digest for path, digest in site.listed.items() if path not in beyond}
+            written = Staging(paths.staging, real if site.exists else None, found.intact, lazy=True, listed=ours)
             produce(written)
             untouched = _place(out, paths, site.exists, site.listed, found, written)
         except OSError as exc:

@@ -8,9 +8,11 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
+from generator.model.discovery import MEDIA_TYPES
 from generator.model.pages import Page, absolute, pages_for
 from generator.model.site import SiteModel
 from generator.render.i18n import Catalog
@@ -56,9 +58,12 @@ CSP_META = csp_meta()
 
 
 def site_root_path(site: SiteModel) -> str:
-    """The URL path the site is served under (``/`` or e.g. ``/developers/``)."""
+    """The URL path the site is served under (``/`` or e.g. ``/developers/``; a version of a versioned site
+    without a base URL is under ``/<version>/``)."""
     base = site.config.base_url
-    return urlsplit(base).path if base else "/"
+    if base:
+        return urlsplit(base).path
+    return f"/{site.history.current}/" if site.history is not None else "/"
 
 
 def sitemap(site: SiteModel) -> str | None:
@@ -94,9 +99,15 @@ def robots(site: SiteModel) -> str:
     return "\n".join(lines) + "\n"
 
 
-def headers(site: SiteModel) -> str:
-    """A ``_headers`` file (Cloudflare Pages, Netlify): content types and security headers."""
+def headers(site: SiteModel, typed: Sequence[str] | None = None) -> str:
+    """A ``_headers`` file (Cloudflare Pages, Netlify): content types and security headers.
+
+    *typed* are the site paths whose media type is set one by one: this portal's ``snapshot.json`` and
+    discovery files by default; a versioned site's top level names every version's, and its own copies.
+    """
     root = site_root_path(site)
+    if typed is None:
+        typed = ["snapshot.json", *(path for path, _ in site.discovery.links)]
     return "\n".join(
         [
             f"{root}*",
@@ -109,20 +120,22 @@ def headers(site: SiteModel) -> str:
             "  Content-Type: text/markdown; charset=utf-8",
             f"{root}*.txt",
             "  Content-Type: text/plain; charset=utf-8",
-            f"{root}snapshot.json",
-            "  Content-Type: application/json; charset=utf-8",
-            *_discovery_headers(site, root),
+            *(line for path in typed for line in _typed_headers(root, path)),
             "",
         ]
     )
 
 
-def _discovery_headers(site: SiteModel, root: str) -> list[str]:
-    """The discovery files' media types, readable from any origin (the Server Card draft asks for CORS)."""
-    lines = []
-    for path, media in site.discovery.links:
-        lines += [f"{root}{path}", f"  Content-Type: {media}; charset=utf-8", "  Access-Control-Allow-Origin: *"]
-    return lines
+TYPED = {"snapshot.json": "application/json", **MEDIA_TYPES}
+"""The files whose media type ``_headers`` sets by name: the snapshot and the discovery files."""
+
+
+def _typed_headers(root: str, path: str) -> list[str]:
+    """The headers of one typed file; a discovery file is readable from any origin (the Server Card draft asks for
+    CORS)."""
+    name = path.rpartition("/")[2]
+    lines = [f"{root}{path}", f"  Content-Type: {TYPED[name]}; charset=utf-8"]
+    return lines if name == "snapshot.json" else [*lines, "  Access-Control-Allow-Origin: *"]
 
 
 def _nav_groups(site: SiteModel, catalog: Catalog) -> list[dict[str, Any]]:

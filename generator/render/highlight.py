@@ -30,7 +30,7 @@ from pygments.lexers.data import JsonLexer, YamlLexer
 from pygments.lexers.javascript import TypeScriptLexer
 from pygments.lexers.python import PythonLexer
 from pygments.lexers.shell import BashLexer
-from pygments.token import Keyword, Name, Number, Operator, String, Text
+from pygments.token import Keyword, Name, Number, Operator, String, Text, is_token_subtype
 
 from generator.render.shown import record
 from generator.text import visible
@@ -132,7 +132,7 @@ def highlight_html(text: str, label: str) -> Markup:
     # get_tokens_unprocessed: the text is lexed as it is (visible() left no "\r" to normalise).
     tokens = ((token, value) for _, token, value in _lexer(language).get_tokens_unprocessed(shown))
     if language in _PLAIN_OPERATORS:  # "=", "." and ":" in a program: colour would be noise, and weight
-        tokens = ((Text if token in Operator else token, value) for token, value in tokens)
+        tokens = ((Text if is_token_subtype(token, Operator) else token, value) for token, value in tokens)
     return Markup(_spans(tokens))
 
 

@@ -200,7 +200,9 @@ class Context:
 
     @property
     def canonical_or_path(self) -> str:
-        return self.canonical or "/" + self.page.directory
+        """The canonical URL, else the page's path from the root of the site (a versioned site's, with the version)."""
+        version = f"{self.site.history.current}/" if self.site.history is not None else ""
+        return self.canonical or "/" + version + self.page.directory
 
     def alternates(self) -> list[tuple[Catalog, Page]]:
         return [(self.catalogs[code], self.page.in_locale(code)) for code in self.site.locales]
@@ -319,6 +321,23 @@ class Renderer:
             root=site_root_path(site),
             csp=CONTENT_SECURITY_POLICY,
         )
+
+    def top_file(
+        self,
+        template: str,
+        site: SiteModel,
+        catalogs: Mapping[str, Catalog],
+        locale: str,
+        path: str,
+        context: Mapping[str, Any],
+    ) -> str:
+        """A file of a versioned site's top level (:mod:`generator.render.versions`), at the site path *path*:
+        HTML and XML templates with autoescape, text ones (``llms/``) with the Markdown filters."""
+        ctx = Context(site, Page(PageKind.INDEX, locale), catalogs[locale], catalogs, from_path=path)
+        markup = not template.startswith("llms/")
+        env = self.html if markup else self.text
+        names = self._globals(site, ctx.L) if markup else self._md_globals(site, ctx.L)
+        return rendered(env.get_template(template), names, ctx=ctx, **context)
 
     def root_index(self, site: SiteModel, catalogs: Mapping[str, Catalog]) -> str:
         code = site.locales[0]
