@@ -98,7 +98,7 @@
     var top = table.getBoundingClientRect().top + window.scrollY;
     var screen = window.innerHeight;
     var input = table.getAttribute("data-fields") === "input";
-    var budget = !input ? screen * 1.5 : wide.matches ? Math.max(240, screen - top - 100) : Math.max(320, 2 * screen - top - 420);
+    var budget = !input ? screen * 1.5 : wide.matches ? Math.max(240, screen - top - 150) : Math.max(320, 2 * screen - top - 420);
     fold(table, budget);
   });
 })();
