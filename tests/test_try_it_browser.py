@@ -119,6 +119,10 @@ def test_a_read_only_call_in_the_sessionless_era_is_answered_and_validated(page:
     body = json.loads(sent[0].post_data)
     assert body["params"]["arguments"] == {"query": "search timeout", "limit": 20}
     assert body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] == "2026-07-28"
+    # The answer is for the arguments that were sent: a change clears it.
+    page.get_by_label("query").fill("deploy")
+    assert page.inner_text(".try-answer") == ""
+    assert page.inner_text(".try-status") == "The arguments changed: press Send for a new answer."
 
 
 def test_the_session_era_runs_the_handshake_and_ends_the_session(page: Any, sites: Sites) -> None:
