@@ -437,7 +437,7 @@ def _search(page: Any, demo: str, locale: str, query: str, expect: str) -> list[
     page.fill("#search-input", query)
     page.wait_for_selector(f"#search-results a[href*='{expect}']", timeout=15000)
     links: list[str] = page.eval_on_selector_all(
-        "#search-results > li > a", "els => els.map(e => e.getAttribute('href'))"
+        "#search-results > li > a", "els => els.map(e => e.href)"
     )
     return links
 
@@ -457,7 +457,7 @@ def test_a_search_for_a_tool_name_opens_its_page_first_and_marks_the_words(brows
         assert page.locator("#search-status").inner_text().startswith(str(len(links)))
         # Arrow keys move from the box through the results; Enter follows the link.
         page.locator("#search-input").press("ArrowDown")
-        assert page.evaluate("document.activeElement.getAttribute('href')") == links[0]
+        assert page.evaluate("document.activeElement.href") == links[0]
         page.keyboard.press("Enter")
         page.wait_for_url(lambda url: "/tools/delete_document/" in url, timeout=5000)
         assert page.locator("main mark.found").count() >= 1

@@ -27,7 +27,8 @@
   var head = document.querySelector("header.top");
   var measure = function () { if (head && head.offsetHeight) { document.documentElement.style.setProperty("--head", head.offsetHeight + "px"); } };
   measure();
-  window.addEventListener("resize", measure);
+  // Measured again whenever the header's own height changes (its contents settle after the first paint).
+  if (head && window.ResizeObserver) { new ResizeObserver(measure).observe(head); } else { window.addEventListener("resize", measure); }
 
   // Copy buttons on code blocks.
   Array.prototype.forEach.call(document.querySelectorAll("main pre"), function (pre) {
@@ -415,6 +416,18 @@
       mark.appendChild(hit);
       marks += 1;
     });
+    // A name broken at _ and . for wrapping is several text nodes: its element is marked whole.
+    if (!marks) {
+      Array.prototype.forEach.call((document.querySelector("main") || body).querySelectorAll("h1, code"), function (el) {
+        var text = el.textContent.toLowerCase();
+        if (marks >= 200 || el.closest("pre, .toc, .crumbs, nav") || !needles.some(function (w) { return text.indexOf(w) !== -1; })) { return; }
+        var mark = document.createElement("mark");
+        mark.className = "found";
+        while (el.firstChild) { mark.appendChild(el.firstChild); }
+        el.appendChild(mark);
+        marks += 1;
+      });
+    }
     var firstMark = document.querySelector("main mark.found");
     if (firstMark && !location.hash) { firstMark.scrollIntoView({ block: "center" }); }
   }

@@ -226,7 +226,9 @@
   }
 
   var page = 10;
+  var EARLY = 30;
   var queue = [];
+  var ready = [];  // loaded results not shown yet, before the queue's
   var generation = 0;
   var moreButton = document.createElement("button");
   moreButton.type = "button";
@@ -252,18 +254,39 @@
       if (mine !== generation) { return null; }
       var seen = {};
       byName.forEach(function (hit) { seen[place(localeRoot + hit.entry.h)] = true; });
-      var hits = (search ? search.results : []).filter(function (r) { return !skip[r.id] && !seen[place(r.url)]; });
-      queue = hits.filter(function (r) { return !aggregate(r); }).concat(hits.filter(aggregate));
-      return Promise.all(queue.splice(0, Math.max(0, page - byName.length)).map(function (r) { return r.data(); })).then(function (found) {
-        return { found: found, total: hits.length + byName.length };
+      var all = (search ? search.results : []).filter(function (r) { return !skip[r.id]; });
+      // A result's address is in its data: the first ones are loaded to put a named page once, shown
+      // with Pagefind's excerpt and matching sections where Pagefind found it too.
+      var early = all.slice(0, EARLY);
+      queue = all.slice(EARLY);
+      return Promise.all(early.map(function (r) { return r.data(); })).then(function (datas) {
+        var twins = {};
+        var found = [];
+        datas.forEach(function (data) {
+          var at = place(data.url);
+          if (seen[at]) { twins[at] = twins[at] || data; } else { found.push(data); }
+        });
+        found = found.filter(function (d) { return !aggregate(d); }).concat(found.filter(aggregate));
+        var own = byName.map(function (hit) { return twins[place(localeRoot + hit.entry.h)] || null; });
+        var total = all.length - datas.length + found.length + byName.length;
+        var first = found.slice(0, Math.max(0, page - byName.length));
+        ready = found.slice(first.length);
+        return { own: own, found: first, total: total };
       });
     }).then(function (answer) {
       if (!answer || mine !== generation) { return; }
       results.textContent = "";
-      renderNamed(byName, query);
+      byName.forEach(function (hit, i) {
+        if (answer.own[i]) {
+          render([answer.own[i]], query);
+          results.lastChild.className = "named";
+        } else {
+          renderNamed([hit], query);
+        }
+      });
       render(answer.found, query);
       status.textContent = answer.total ? count(answer.total) : dialog.getAttribute("data-none") || "";
-      moreButton.hidden = !queue.length;
+      moreButton.hidden = !queue.length && !ready.length;
     }).catch(function () {
       if (mine === generation) { status.textContent = dialog.getAttribute("data-failed") || ""; }
     });
@@ -272,10 +295,12 @@
     var mine = generation;
     var query = input.value.trim();
     var first = results.children.length;
-    Promise.all(queue.splice(0, page).map(function (r) { return r.data(); })).then(function (found) {
+    var loaded = ready.splice(0, page);
+    Promise.all(queue.splice(0, page - loaded.length).map(function (r) { return r.data(); })).then(function (found) {
+      found = loaded.concat(found);
       if (mine !== generation) { return; }
       render(found, query);
-      moreButton.hidden = !queue.length;
+      moreButton.hidden = !queue.length && !ready.length;
       var next = results.children[first] && results.children[first].querySelector("a");
       if (next) { next.focus(); }
     });
