@@ -90,7 +90,7 @@
     for (var i = 0; i < tokens.length; i++) {
       var mine = fit(tokens[i], own);
       var theirs = 0;
-      params.forEach(function (p) { theirs = Math.max(theirs, fit(tokens[i], p) / 2); });
+      params.forEach(function (p) { theirs = Math.max(theirs, fit(tokens[i], p) * 0.6); });
       var best = Math.max(mine, theirs);
       if (!best) { return 0; }
       total += best;
@@ -99,7 +99,7 @@
   }
   function named(entries, query) {
     return entries.map(function (entry) { return { entry: entry, score: score(entry, query) }; })
-      .filter(function (hit) { return hit.score >= 40; })
+      .filter(function (hit) { return hit.score >= 24; })
       .sort(function (a, b) { return b.score - a.score || (a.entry.n < b.entry.n ? -1 : a.entry.n > b.entry.n ? 1 : 0); })
       .slice(0, 8);
   }
