@@ -119,4 +119,3 @@ def finish(report: Report, gate: Gate, say: Say) -> int:
     for reason in missed:
         say(f"mcp-portal: lint gate missed: {reason}.", err=True)
     return LINT_EXIT if missed else 0
-

@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import contextlib
 import functools
-import html
 import io
 import ipaddress
 import os
@@ -109,10 +108,9 @@ def prefers_markdown(accept: str | None) -> bool:
 class CallProxy(Protocol):
     """What answers a Try it panel's calls (``serve --try-it``, :mod:`generator.commands.try_serve`)."""
 
-    start: str | None
-    """The page the start address leads to, once the site is built (None while it is being built)."""
-    state: str
-    """What the preview is doing while the site is built, for the start page."""
+    def start_page(self) -> tuple[int, dict[str, str], bytes]:
+        """The status, headers and body of :data:`START_PATH`."""
+        ...
 
     def reply(self, path: str, headers: Any, body: bytes, own_origins: set[str]) -> tuple[int, str, dict[str, str]]: ...
 
@@ -285,24 +283,12 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         return super().send_head()
 
     def _start_page(self, proxy: CallProxy) -> Any:
-        """The address ``serve --try-it`` prints: a page that says the site is being built and reloads
-        (keeping the run token in the fragment), then a redirect to the first panel (which the fragment
-        follows)."""
-        if proxy.start is not None:
-            self.send_response(HTTPStatus.SEE_OTHER)
-            self.send_header("Location", proxy.start)
-            self.send_header("Content-Length", "0")
-            self.send_header("Cache-Control", "no-store")
-            self.end_headers()
-            return None
-        text = html.escape(proxy.state)
-        page = (
-            '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="1">'
-            f"<title>{text}</title></head><body><main><h1>{text}</h1><p>This page opens the preview when it is ready."
-            "</p></main></body></html>"
-        ).encode()
-        self.send_response(HTTPStatus.OK)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        """The address ``serve --try-it`` prints, as the proxy answers it (a page while the site is built,
+        then a redirect to the first panel, which the fragment with the run token follows)."""
+        status, headers, page = proxy.start_page()
+        self.send_response(status)
+        for name, value in headers.items():
+            self.send_header(name, value)
         self.send_header("Content-Length", str(len(page)))
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
@@ -496,15 +482,8 @@ def make_server(
         ) from None
 
 
-def serve(
-    directory: Path,
-    host: str = "127.0.0.1",
-    port: int = 8000,
-    *,
-    proxy: CallProxy | None = None,
-    start: str = "",
-    meanwhile: Callable[[ThreadingHTTPServer], None] | None = None,
-) -> None:
+def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000, *, proxy: CallProxy | None = None,
+          start: str = "", meanwhile: Callable[[ThreadingHTTPServer], None] | None = None) -> None:  # fmt: skip
     """Serve *directory* until interrupted (Ctrl+C) or shut down, printing the URL to open (the root, then
     *start*); *meanwhile* is called with the server once the URL is printed (``serve --try-it`` builds then)."""
     server = make_server(directory, host, port, proxy)

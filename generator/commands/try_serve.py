@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import hmac
+import html
 import json
 import secrets
 import tempfile
@@ -78,6 +79,19 @@ class TryItProxy:
         """The site is built: calls may now be answered, and the start address leads to *start*."""
         self.endpoints, self.allowed = endpoints, allowed
         self.start = start
+
+    def start_page(self) -> tuple[int, dict[str, str], bytes]:
+        """:data:`START_PATH`: a page that says what the preview is doing and reloads, until the site is
+        built; then a redirect to the first panel (the fragment, with the run token, follows it)."""
+        if self.start is not None:
+            return 303, {"Location": self.start}, b""
+        text = html.escape(self.state)
+        page = (
+            '<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="1">'
+            f"<title>{text}</title></head><body><main><h1>{text}</h1><p>This page opens the preview when it is ready."
+            "</p></main></body></html>"
+        )
+        return 200, {"Content-Type": "text/html; charset=utf-8"}, page.encode()
 
     def reply(
         self, path: str, headers: Mapping[str, str], body: bytes, own_origins: set[str]
