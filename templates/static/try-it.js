@@ -445,7 +445,10 @@
     var inner = fold.appendChild(element("div", undefined, "try-inner"));
     var needed = Array.isArray(schema.required) ? schema.required : [];
     var values = has && kind(initial) === "object" ? initial : {};
-    var readers = Object.keys(schema.properties).map(function (key) {
+    // Required fields first, then the others, each in the order the page's data gives them.
+    var keys = Object.keys(schema.properties);
+    keys = keys.filter(function (key) { return needed.indexOf(key) !== -1; }).concat(keys.filter(function (key) { return needed.indexOf(key) === -1; }));
+    var readers = keys.map(function (key) {
       var sub = path + "." + key;
       return [key, build(schema.properties[key], key, sub, needed.indexOf(key) !== -1, values[key], own(values, key), inner, depth + 1)];
     });
