@@ -39,6 +39,7 @@ def _demo(*options: str) -> Iterator[str]:
     argv = [sys.executable, "-m", "generator.demo", "--http", "--port", str(port), *options]
     proc = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
+
         def answers() -> bool:
             assert proc.poll() is None, "the demo ended before it answered"
             with contextlib.suppress(httpx.TransportError):

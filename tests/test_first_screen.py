@@ -437,9 +437,7 @@ def _search(page: Any, demo: str, locale: str, query: str, expect: str) -> list[
     page.locator("header.top .search-open").click()
     page.fill("#search-input", query)
     page.wait_for_selector(f"#search-results a[href*='{expect}']", timeout=15000)
-    links: list[str] = page.eval_on_selector_all(
-        "#search-results > li > a", "els => els.map(e => e.href)"
-    )
+    links: list[str] = page.eval_on_selector_all("#search-results > li > a", "els => els.map(e => e.href)")
     return links
 
 

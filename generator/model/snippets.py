@@ -206,7 +206,7 @@ def typescript_snippet(
     lines.append(f"const client = new Client({info}, {negotiation});")
 
     def read(name: str) -> str:
-        return f"(process.env[{ts_str(name)}] ?? \"\")"
+        return f'(process.env[{ts_str(name)}] ?? "")'
 
     if url is None:
         lines.append("const transport = new StdioClientTransport({")
