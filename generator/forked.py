@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.errors import PortalError
@@ -75,72 +75,83 @@ def in_workers(
 ) -> None:
     """Call ``work(chunk, i)`` for each of *chunks* in *jobs* forked worker processes, each of which dies
     with this one (:func:`die_with_parent`); *done* gets each value here as it comes, and *meanwhile* runs
-    here while the workers work. The chunks and the values cross a pipe pickled; *work*, and all it refers
-    to, is inherited through the fork. A worker that dies meanwhile (killed by the out-of-memory killer, say)
-    ends it with :func:`_lost_worker`'s paragraph."""
-    from concurrent.futures import ProcessPoolExecutor, as_completed
-    from concurrent.futures.process import BrokenProcessPool
+    here while the workers work. Each worker is handed its next chunk when it returns a value, so they stay
+    balanced. The chunks and the values cross a pipe pickled; *work*, and all it refers to, is inherited
+    through the fork. A worker that dies meanwhile (killed by the out-of-memory killer, say) ends it with
+    :func:`_lost_worker`'s paragraph, which names the worker and its signal.
 
-    workers: list[BaseProcess] = []
-    context = _recording_context(workers)
-    token = id(work)
-    _WORK[token] = work  # the workers, forked by the first submit, inherit it: only the chunks are pickled
+    Only multiprocessing's documented API: a fork context's ``Process`` and ``Pipe``, each process's
+    ``sentinel`` and ``exitcode``, and ``multiprocessing.connection.wait``."""
+    import multiprocessing  # here: only a build with workers needs it
+    from multiprocessing.connection import wait
+
+    context = multiprocessing.get_context("fork")
+    tasks = iter(enumerate(chunks))
+    busy: dict[Any, BaseProcess] = {}  # the pipe to each worker with a chunk in hand, and the worker
+    started: list[BaseProcess] = []
     try:
-        pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=die_with_parent, initargs=(os.getpid(),))
-        with pool:
-            futures = [pool.submit(_run, token, chunk, i) for i, chunk in enumerate(chunks)]
-            try:
-                if meanwhile is not None:
-                    meanwhile()  # on this process's core while the workers work
-                for future in as_completed(futures):
-                    done(future.result())
-            except BaseException:
-                pool.shutdown(cancel_futures=True)  # report the failure now, not after every chunk
-                raise
-    except BrokenProcessPool:  # the pool has joined its workers: their exit codes are known
-        raise _lost_worker(workers) from None
+        for _ in range(min(jobs, len(chunks))):
+            mine, theirs = context.Pipe()
+            worker = context.Process(target=_serve, args=(work, theirs, os.getpid()), daemon=True)
+            worker.start()
+            theirs.close()
+            started.append(worker)
+            if _hand(mine, tasks):
+                busy[mine] = worker
+        if meanwhile is not None:
+            meanwhile()  # on this process's core while the workers work
+        while busy:
+            _collect(busy, wait([*busy, *(w.sentinel for w in busy.values())]), tasks, done)
     finally:
-        del _WORK[token]
+        for each in started:
+            if each.exitcode is None and each.is_alive():
+                each.terminate()
+            each.join()
 
 
-def _recording_context(started: list[BaseProcess]) -> Any:
-    """The fork context of :func:`in_workers`' pool, which also puts each worker it starts in *started*.
-
-    The pool's own list of workers is private, and asking ``multiprocessing.active_children()`` after
-    the fact misses a worker that has already died: this keeps every worker, so that the paragraph of
-    :func:`_lost_worker` can name the one that was killed, whenever it was."""
-    from multiprocessing.context import ForkContext, ForkProcess  # here: only a build with workers needs them
-
-    class Recorded(ForkProcess):
-        def start(self) -> None:
-            started.append(self)
-            super().start()
-
-    class Recording(ForkContext):
-        Process = Recorded
-
-    return Recording()
+def _hand(pipe: Any, tasks: Iterator[tuple[int, Any]]) -> bool:
+    """Send the worker at *pipe* its next chunk, or None (stop) when there is none; whether one was sent."""
+    task = next(tasks, None)
+    pipe.send(task)
+    return task is not None
 
 
-_WORK: dict[int, Callable[[Any, int], Any]] = {}
-"""The work of each :func:`in_workers` call under way, by token: set before its workers are forked, so
-that they inherit it (with all it refers to, such as a whole site's model) instead of receiving it pickled."""
+def _collect(busy: dict[Any, BaseProcess], ready: list[Any], tasks: Iterator[tuple[int, Any]], done: Any) -> None:
+    """Take the values the *ready* pipes bring (handing out the next chunks), and stop at a worker that died."""
+    for pipe in [r for r in ready if r in busy]:
+        try:
+            kind, value = pipe.recv()
+        except EOFError:  # it died with its chunk in hand
+            raise _lost_worker(busy[pipe]) from None
+        if kind == "raised":
+            raise value
+        done(value)
+        if not _hand(pipe, tasks):
+            busy.pop(pipe).join()
+    for pipe, worker in list(busy.items()):
+        if worker.sentinel in ready and not pipe.poll():
+            raise _lost_worker(worker)
 
 
-def _run(token: int, chunk: Any, index: int) -> Any:
-    """In a worker: the work of the pool *token* on one chunk."""
-    return _WORK[token](chunk, index)
+def _serve(work: Callable[[Any, int], Any], pipe: Any, parent: int) -> None:
+    """In a worker: do the chunks this process's parent hands out, one at a time, until it sends None.
+    Ctrl-C is the parent's to report: a worker ignores SIGINT and is ended by its parent or with it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    die_with_parent(parent)
+    while (task := pipe.recv()) is not None:
+        index, chunk = task
+        try:
+            pipe.send(("value", work(chunk, index)))
+        except Exception as exc:  # the parent raises it, as the call would have in one process
+            pipe.send(("raised", exc))
 
 
-def _lost_worker(workers: Sequence[BaseProcess]) -> PortalError:
+def _lost_worker(worker: BaseProcess) -> PortalError:
     """The paragraph for a render worker that died under the build: which signal or exit status ended it,
-    and the likely cause. The pool ends the other workers with SIGTERM once one is gone, so another
-    signal, when there is one, is what ended the first."""
-    ended = [(p.pid, p.exitcode) for p in workers if p.exitcode]
-    ended.sort(key=lambda pair: pair[1] == -signal.SIGTERM)
-    if not ended:
-        how, why = "ended unexpectedly", "Build again; if it keeps happening, build with --jobs 1 and report it."
-    elif (code := ended[0][1] or 0) > 0:
+    and the likely cause."""
+    worker.join()
+    code = worker.exitcode or 0
+    if code > 0:
         how, why = f"exited with status {code}", "Build again; if it keeps happening, build with --jobs 1."
     elif code == -signal.SIGKILL:
         how = "was killed by SIGKILL"
@@ -148,12 +159,14 @@ def _lost_worker(workers: Sequence[BaseProcess]) -> PortalError:
             "That is most likely the kernel's out-of-memory killer: the machine or the container ran out of "
             "memory. Give the build more memory or build with fewer workers (--jobs 1 uses the least)."
         )
-    else:
+    elif code < 0:
         how = f"was killed by {signal.Signals(-code).name}"
         why = (
             "Something outside mcp-portal stopped it (or it crashed). Build again; if it keeps happening, use --jobs 1."
         )
-    pid = f" (process {ended[0][0]})" if ended else ""
+    else:
+        how, why = "ended unexpectedly", "Build again; if it keeps happening, build with --jobs 1 and report it."
     return PortalError(
-        f"A render worker{pid} {how} while rendering pages, so the build stopped. {why} The previous site is unchanged."
+        f"A render worker (process {worker.pid}) {how} while rendering pages, so the build stopped. {why} "
+        "The previous site is unchanged."
     )

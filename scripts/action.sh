@@ -39,7 +39,8 @@ for name in "${single_line[@]}"; do
 done
 
 if [[ "${INPUT_INSTALL:-true}" != "false" ]]; then
-  "$python" -P -m pip install --quiet --disable-pip-version-check "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}"
+  # requirements.lock pins the libraries that shape the pages: the same input gives the same site on every run.
+  "$python" -P -m pip install --quiet --disable-pip-version-check -c "${GITHUB_ACTION_PATH:?GITHUB_ACTION_PATH is not set}/requirements.lock" "$GITHUB_ACTION_PATH"
 fi
 # The installed mcp-portal, never a `generator` package in the working directory.
 portal() { "$python" -P -m generator "$@"; }

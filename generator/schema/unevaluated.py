@@ -32,7 +32,7 @@ def _referenced(validator: Any, ref: str) -> tuple[Any, object]:
     is private, ``validator._resolver``; and ``evolve`` takes a resolver only as ``_resolver``.
     ``Validator.descend(resolver=...)`` accepts one, but nothing public hands it out. jsonschema's own
     ``unevaluatedProperties`` does exactly this. Written for jsonschema 4.23-4.26 with referencing 0.35-0.37
-    (pyproject.toml bounds it below 5); ``tests/test_schema_adapter.py`` checks both names on the installed
+    (pyproject.toml bounds both); ``tests/test_schema_adapter.py`` checks both names on the installed
     version and pins the behaviour against jsonschema's keyword, so a release that changes them fails there.
     """
     resolved = validator._resolver.lookup(ref)
