@@ -7,14 +7,11 @@ plain HTTP requests check what the proxy refuses.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import subprocess
 import tempfile
-import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -28,43 +25,24 @@ pytestmark = pytest.mark.browser
 CALL = {"name": "search_chat", "arguments": {"query": "report"}}
 
 
-@dataclasses.dataclass(frozen=True)
-class Preview:
-    address: str
-    """The address ``serve --try-it`` printed (its start page, the run token in the fragment)."""
-    printed_after: float
-    """Seconds from the start of the process to the address on stdout."""
-    pid: int
-
-
 @pytest.fixture(scope="module")
-def running() -> Iterator[Preview]:
-    """``serve --try-it`` on the bundled demo, once its build is ready."""
+def preview() -> Iterator[str]:
+    """The address ``serve --try-it`` prints (a tool page, the run token in its fragment)."""
     port = free_port()
     argv = [PYTHON, "-m", "generator", "serve", "--try-it", "--port", str(port)]
     with tempfile.TemporaryFile("w+") as errors:
-        began = time.monotonic()
         proc = subprocess.Popen(argv, cwd=ROOT, stdout=subprocess.PIPE, stderr=errors, text=True)
         try:
             assert proc.stdout is not None
-            first = proc.stdout.readline()
-            printed_after = time.monotonic() - began
-            found = re.search(r"at (http://\S+) \(Ctrl\+C to stop\)", first)
-            ready = proc.stdout.readline()  # the build runs meanwhile; this line says it is done
+            lines = [proc.stdout.readline(), proc.stdout.readline()]
+            found = re.search(r"at (http://\S+) \(Ctrl\+C to stop\)", lines[1])
             errors.seek(0)
-            said = errors.read()
-            assert found, f"serve --try-it printed {first!r}, and on stderr {said!r}"
-            assert ready.startswith("Try it: ready. 3 tool page(s) have the panel"), (ready, said)
-            assert "Try it: building the preview's pages" in said  # the progress line
-            yield Preview(found.group(1), printed_after, proc.pid)
+            assert found, f"serve --try-it printed {lines!r}, and on stderr {errors.read()!r}"
+            assert lines[0].startswith("Try it: 3 tool page(s) have the panel")
+            yield found.group(1)
         finally:
             proc.terminate()
             proc.wait(timeout=20)
-
-
-@pytest.fixture(scope="module")
-def preview(running: Preview) -> str:
-    return running.address
 
 
 def _parts(address: str) -> tuple[str, str]:
@@ -77,7 +55,7 @@ def test_the_printed_address_opens_a_panel_that_calls_the_demo_over_stdio(browse
     from playwright.sync_api import expect
 
     base, token = _parts(preview)
-    assert len(token) >= 40 and preview.startswith(base + "/.mcp-portal/start#try-it=")
+    assert len(token) >= 40 and preview.startswith(base + "/en/tools/search_chat/#try-it=")
     context = browser.new_context()
     try:
         page = context.new_page()
@@ -85,7 +63,6 @@ def test_the_printed_address_opens_a_panel_that_calls_the_demo_over_stdio(browse
         page.on("request", lambda request: sent.append(request) if request.method == "POST" else None)
         page.goto(preview)
         assert page.url == base + "/en/tools/search_chat/"  # the token left the address bar
-        page.click("label[for=call-try]")
         assert "python -m generator.demo" in page.inner_text(".try-it")  # the endpoint it calls: stdio
         page.click(".try-send")
         expect(page.locator(".try-answer")).to_contain_text(
@@ -101,7 +78,6 @@ def test_the_printed_address_opens_a_panel_that_calls_the_demo_over_stdio(browse
         other = context.new_page()
         other.goto(base + "/en/tools/my_capabilities/")
         other.evaluate("() => sessionStorage.clear()")
-        other.click("label[for=call-try]")
         other.click(".try-send")
         expect(other.locator(".try-status")).to_have_text(
             "This tab lacks the preview's run token: open the address mcp-portal serve --try-it printed."
@@ -124,37 +100,6 @@ def test_the_proxy_refuses_what_is_not_this_preview_s_own_call(preview: str) -> 
     assert httpx.post(base + "/en/", json=CALL, headers=own).status_code == 405
     answered = httpx.post(url, json=CALL, headers={**own, "Origin": base}, timeout=60)
     assert answered.status_code == 200 and answered.json()["result"]["isError"] is False
-
-
-def test_the_address_comes_at_once_and_each_endpoint_keeps_one_session(running: Preview) -> None:
-    """The address is printed before the build (within 5 s of the start), and calls reuse one session:
-    the demo's stdio server is started once however many calls are made, and each answer says how long
-    the call itself took."""
-    assert running.printed_after < 5, f"the address came after {running.printed_after:.1f} s"
-    base, token = _parts(running.address)
-    own = {"Mcp-Portal-Run": token, "Content-Type": "application/json"}
-    timings = []
-    for _ in range(3):
-        answered = httpx.post(base + "/.mcp-portal/try-it/stdio", json=CALL, headers=own, timeout=60)
-        assert answered.status_code == 200 and answered.json()["result"]["isError"] is False
-        timings.append(answered.headers["Server-Timing"])
-    assert all(re.fullmatch(r"call;dur=[0-9]+\.[0-9]", timing) for timing in timings), timings
-    assert len(_stdio_demos(running.pid)) == 1  # one stdio session for all three calls
-
-
-def _stdio_demos(pid: int) -> list[int]:
-    """The processes under *pid* running the demo over stdio (its command has no --http)."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        try:
-            words = (entry / "cmdline").read_bytes().split(b"\0")
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        parent = int(stat.rsplit(")", 1)[1].split()[1])
-        if parent == pid and b"generator.demo" in words and b"--http" not in words:
-            found.append(int(entry.name))
-    return found
 
 
 def test_it_listens_on_this_machine_only() -> None:
@@ -184,7 +129,7 @@ async def list_tools(ctx, params):
     schema = {"type": "object", "properties": {}}
     read_only = types.ToolAnnotations(read_only_hint=True)
     said = "Answers with hidden characters."
-    names = ("hidden_text", "hidden_plain", "hidden_error")
+    names = ("hidden_text", "hidden_error")
     tools = [types.Tool(name=n, description=said, input_schema=schema, annotations=read_only) for n in names]
     return types.ListToolsResult(tools=tools)
 
@@ -193,8 +138,6 @@ async def call_tool(ctx, params):
     if params.name == "hidden_error":
         raise MCPError(-32602, SAID)
     text = types.TextContent(type="text", text=SAID)
-    if params.name == "hidden_plain":
-        return types.CallToolResult(content=[text])
     return types.CallToolResult(content=[text], structured_content={"said": SAID})
 
 
@@ -221,18 +164,17 @@ def test_the_answer_marks_hidden_characters_as_the_static_pages_do(browser: Any,
         try:
             assert proc.stdout is not None
             lines = [proc.stdout.readline(), proc.stdout.readline()]
-            found = re.search(r"at (http://\S+) \(Ctrl\+C to stop\)", lines[0])
+            found = re.search(r"at (http://\S+) \(Ctrl\+C to stop\)", lines[1])
             errors.seek(0)
-            assert found and lines[1].startswith("Try it: ready."), f"printed {lines!r}, on stderr {errors.read()!r}"
+            assert found, f"serve --try-it printed {lines!r}, and on stderr {errors.read()!r}"
             base = _parts(found.group(1))[0]
             context = browser.new_context()
             try:
                 page = context.new_page()
                 page.goto(found.group(1))
                 shown = {}
-                for tool in ("hidden_text", "hidden_plain", "hidden_error"):
+                for tool in ("hidden_text", "hidden_error"):
                     page.goto(f"{base}/en/tools/{tool}/")
-                    page.click("label[for=call-try]")
                     page.click(".try-send")
                     expect(page.locator(".try-status")).to_contain_text("ms", timeout=60_000)
                     shown[tool] = page.inner_text(".try-answer")
@@ -242,9 +184,8 @@ def test_the_answer_marks_hidden_characters_as_the_static_pages_do(browser: Any,
             proc.terminate()
             proc.wait(timeout=20)
     marks = "total[U+202E][U+2066][U+200B][U+E0041][U+0007] done"
-    assert marks in shown["hidden_plain"]  # the text item, as a page shows prose
+    assert marks in shown["hidden_text"]  # the text item, as a page shows prose
     assert '"said": "total\\u202e\\u2066\\u200b\\udb40\\udc41\\u0007 done"' in shown["hidden_text"]  # JSON
-    assert marks not in shown["hidden_text"]  # the structured answer once, not its text again
     assert marks in shown["hidden_error"]
     for text in shown.values():
         assert not any(c in text for c in "\u202e\u2066\u200b\U000e0041\x07"), text

@@ -158,8 +158,7 @@ def produce(
             pieces.close()
         if gathered.api is not None:
             staging.write(gathered.api.published_name, gathered.api.content)
-        panels = bool(gathered.model.try_it_panels)
-        _write_assets(staging, template_dir, try_it=panels, search=config.search, versions=history is not None)
+        _write_assets(staging, template_dir, try_it=bool(gathered.model.try_it_panels), versions=history is not None)
 
     with progress.stage("render", total=len(job.plan.pages), unit="pages") as advance:
         schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
@@ -188,19 +187,11 @@ def _catalog_problems(catalogs: dict[str, Catalog]) -> list[str]:
     return missing + catalog_warnings(catalogs)
 
 
-def _write_assets(
-    staging: Staging, template_dir: Path | None, *, try_it: bool, search: bool, versions: bool = False
-) -> None:
-    """The shipped CSS and JavaScript, each overridden by a file of the same name in the theme's ``static``:
-    every page's and the tool pages' call column; the search dialog's only for a site with search, the
-    Try it panel's only for a site with a panel, and the version switcher's for a version of a versioned site."""
-    shared = ("portal.css", "highlight.css", "portal.js", "call.css", "call.js")
-    extra = (
-        (("search.js",) if search else ())
-        + (("try-it.css", "try-it.js") if try_it else ())
-        + (("versions.css", "versions.js") if versions else ())
-    )
-    for asset in shared + extra:
+def _write_assets(staging: Staging, template_dir: Path | None, *, try_it: bool, versions: bool = False) -> None:
+    """The shipped CSS and JavaScript, each overridden by a file of the same name in the theme's ``static``;
+    the Try it panel's script only for a site with a panel, the version switcher's for a version of a versioned site."""
+    extra = (("try-it.css", "try-it.js") if try_it else ()) + (("versions.css", "versions.js") if versions else ())
+    for asset in ("portal.css", "highlight.css", "portal.js", *extra):
         source = data_dir("templates") / "static" / asset
         if template_dir and (template_dir / "static" / asset).is_file():
             source = template_dir / "static" / asset

@@ -41,7 +41,6 @@ import re
 import sys
 import threading
 import urllib.parse
-from collections.abc import Callable
 from http import HTTPStatus
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -108,11 +107,7 @@ def prefers_markdown(accept: str | None) -> bool:
 class CallProxy(Protocol):
     """What answers a Try it panel's calls (``serve --try-it``, :mod:`generator.commands.try_serve`)."""
 
-    def start_page(self) -> tuple[int, dict[str, str], bytes]:
-        """The status, headers and body of :data:`START_PATH`."""
-        ...
-
-    def reply(self, path: str, headers: Any, body: bytes, own_origins: set[str]) -> tuple[int, str, dict[str, str]]: ...
+    def reply(self, path: str, headers: Any, body: bytes, own_origins: set[str]) -> tuple[int, str]: ...
 
 
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
@@ -120,8 +115,6 @@ LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 _HOST = re.compile(r"(\[[0-9a-f:.]+\]|[^:\[\]]+)(?::([0-9]{1,5}))?")
 
 
-START_PATH = "/.mcp-portal/start"
-"""The address ``serve --try-it`` prints: a page that waits for the build, then leads to the first panel."""
 PROXY_BODY_LIMIT = 1024 * 1024
 """The largest Try it call the preview reads, in bytes."""
 CONNECTION_TIMEOUT = 10.0
@@ -264,8 +257,6 @@ class PreviewHandler(SimpleHTTPRequestHandler):
         self.vary = False
         if not self._own_host():
             return None
-        if self.proxy is not None and urllib.parse.urlsplit(self.path).path == START_PATH:
-            return self._start_page(self.proxy)
         if not self._inside_root() or self._hidden():
             self.send_error(HTTPStatus.NOT_FOUND, "File not found")
             return None
@@ -281,18 +272,6 @@ class PreviewHandler(SimpleHTTPRequestHandler):
                 relative = os.path.relpath(twin, self.directory).replace(os.sep, "/")
                 self.path = "/" + urllib.parse.quote(relative)
         return super().send_head()
-
-    def _start_page(self, proxy: CallProxy) -> Any:
-        """The address ``serve --try-it`` prints, as the proxy answers it (a page while the site is built,
-        then a redirect to the first panel, which the fragment with the run token follows)."""
-        status, headers, page = proxy.start_page()
-        self.send_response(status)
-        for name, value in headers.items():
-            self.send_header(name, value)
-        self.send_header("Content-Length", str(len(page)))
-        self.send_header("Cache-Control", "no-store")
-        self.end_headers()
-        return io.BytesIO(page)
 
     def _own_host(self) -> bool:
         """True when the request names this server in ``Host``; else the refusal is sent and False returned."""
@@ -336,15 +315,13 @@ class PreviewHandler(SimpleHTTPRequestHandler):
             self.send_error(HTTPStatus.SERVICE_UNAVAILABLE, "The preview is busy with other calls: try again")
             return
         try:
-            status, text, extra = self.proxy.reply(path, self.headers, body, own)
+            status, text = self.proxy.reply(path, self.headers, body, own)
         finally:
             if turns is not None:
                 turns.release()
         data = text.encode("utf-8")
         self.send_response(status)
         self.send_header("Content-Type", "application/json" if status == 200 else "text/plain; charset=utf-8")
-        for name, value in extra.items():
-            self.send_header(name, value)
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
@@ -482,10 +459,10 @@ def make_server(
         ) from None
 
 
-def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000, *, proxy: CallProxy | None = None,
-          start: str = "", meanwhile: Callable[[ThreadingHTTPServer], None] | None = None) -> None:  # fmt: skip
-    """Serve *directory* until interrupted (Ctrl+C) or shut down, printing the URL to open (the root, then
-    *start*); *meanwhile* is called with the server once the URL is printed (``serve --try-it`` builds then)."""
+def serve(
+    directory: Path, host: str = "127.0.0.1", port: int = 8000, *, proxy: CallProxy | None = None, start: str = ""
+) -> None:
+    """Serve *directory* until interrupted (Ctrl+C), printing the URL to open (the root, then *start*)."""
     server = make_server(directory, host, port, proxy)
     bound_host, bound_port = server.server_address[:2]
     shown = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
@@ -494,6 +471,4 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000, *, proxy: 
     message = f"Serving {directory} at http://{shown}:{bound_port}/{start} (Ctrl+C to stop)"
     with server, contextlib.suppress(KeyboardInterrupt):  # a stop from the moment the line is out is a clean end
         print(for_terminal(message), file=sys.stdout, flush=True)
-        if meanwhile is not None:
-            meanwhile(server)
         server.serve_forever()

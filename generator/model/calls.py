@@ -35,7 +35,6 @@ from itertools import chain
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
-from generator.model.snippets import python_snippet, typescript_snippet
 from generator.schema.examples import Example
 
 MODERN = "2026-07-28"
@@ -158,15 +157,12 @@ def _param_headers(schema: Any, arguments: Any) -> list[tuple[str, str]]:
 
 @dataclass(frozen=True)
 class CallSequence:
-    """A copy-paste sequence: ``sh`` (curl) or ``jsonl`` (lines for a stdio server's input), and the same
-    request as a program in Python and in TypeScript (:mod:`generator.model.snippets`)."""
+    """A copy-paste sequence: ``sh`` (curl) or ``jsonl`` (lines for a stdio server's input)."""
 
     language: str
     text: str
     sessionless: bool
     tool: str
-    python: str = ""
-    typescript: str = ""
 
 
 @dataclass(frozen=True)
@@ -235,18 +231,13 @@ class EndpointCall:
         (2026-07-28), or after the ``initialize`` handshake in a session. *name* is what the request
         names (a tool, a prompt, a resource URI: the ``Mcp-Name`` header); *headers*, any
         ``Mcp-Param-*`` headers a tool's arguments call for."""
-        facts: dict[str, Any] = {
-            "url": self.url, "command": self.address, "env": self.env, "auth": self.auth,
-            "sessionless": self.sessionless, "method": method, "params": params,
-        }  # fmt: skip
-        programs = {"python": python_snippet(**facts), "typescript": typescript_snippet(**facts, client=CLIENT_INFO)}
         if self.is_http:
             if self.sessionless:
                 text = self._curl_modern(method, params, name, headers or [])
             else:
                 text = self._curl_session(method, params)
-            return CallSequence("sh", text, self.sessionless, name, **programs)
-        return CallSequence("jsonl", self._lines(method, params), self.sessionless, name, **programs)
+            return CallSequence("sh", text, self.sessionless, name)
+        return CallSequence("jsonl", self._lines(method, params), self.sessionless, name)
 
     def _request(self, method: str, params: dict[str, Any], request_id: int) -> dict[str, Any]:
         if self.sessionless:

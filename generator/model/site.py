@@ -410,12 +410,6 @@ class SiteModel:
         return self.config.title or self.server_name
 
     @property
-    def title_lang(self) -> str:
-        """The language of :attr:`title` when the server wrote it (``--server-language``); empty for the
-        author's own ``title``, which takes the page's."""
-        return "" if self.config.title else self.server_language
-
-    @property
     def version(self) -> str:
         return self.snapshot.capability_version
 

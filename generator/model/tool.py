@@ -19,7 +19,6 @@ from generator.compare.changes import Change
 from generator.compare.diff import diff_tool
 from generator.config.portal import Limits
 from generator.model.access import HINTS, Access, Annotation
-from generator.model.calls import CallSequence
 from generator.model.kinds import PageKind
 from generator.model.product import Doc, EndpointDoc
 from generator.schema.examples import Example, example_for, examples_for
@@ -313,18 +312,6 @@ class ToolDoc(Doc):
         if validate(self.example_args.value, self.input_schema):
             return None
         return json_block(_call(self.name, self.example_args.value, task=self.task_support == "required"))
-
-    @cached_property
-    def example_arguments(self) -> str | None:
-        """The arguments of :attr:`example_request` alone, as indented JSON: what a reader fills in."""
-        return None if self.example_request is None else json_block(self.example_args.value)
-
-    @cached_property
-    def sequences(self) -> tuple[tuple[EndpointDoc, CallSequence], ...]:
-        """The calls of this tool with its example arguments, on each endpoint of :attr:`callers` that can
-        show one: the curl or JSON-RPC sequence, and the same call in Python and TypeScript."""
-        found = ((endpoint, endpoint.call.sequence(self)) for endpoint in self.callers)
-        return tuple((endpoint, sequence) for endpoint, sequence in found if sequence is not None)
 
     @cached_property
     def placeholder_request(self) -> str:

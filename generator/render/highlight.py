@@ -1,7 +1,6 @@
 """Syntax highlighting of code blocks at build time (Pygments), as CSS classes only.
 
-A page's code blocks (JSON requests and schemas, shell commands, YAML, the Python and TypeScript
-programs of a call) are coloured when the
+A page's code blocks (JSON requests and schemas, shell commands, YAML) are coloured when the
 site is built, so nothing runs in the browser and the Content-Security-Policy keeps
 ``style-src 'self'``: the output carries class names and no ``style`` attribute, and the
 colours live in ``assets/highlight.css`` (light and dark).
@@ -27,10 +26,8 @@ from typing import Any
 from markupsafe import Markup, escape
 from pygments.lexer import Lexer
 from pygments.lexers.data import JsonLexer, YamlLexer
-from pygments.lexers.javascript import TypeScriptLexer
-from pygments.lexers.python import PythonLexer
 from pygments.lexers.shell import BashLexer
-from pygments.token import Keyword, Name, Number, Operator, String, Text, is_token_subtype
+from pygments.token import Keyword, Name, Number, String
 
 from generator.render.shown import record
 from generator.text import visible
@@ -48,21 +45,8 @@ _ALIASES = {
     "curl": "shell",
     "yaml": "yaml",
     "yml": "yaml",
-    "python": "python",
-    "py": "python",
-    "typescript": "typescript",
-    "ts": "typescript",
 }
-_LEXER_CLASSES: dict[str, type[Lexer]] = {
-    "json": JsonLexer,
-    "shell": BashLexer,
-    "yaml": YamlLexer,
-    "python": PythonLexer,
-    "typescript": TypeScriptLexer,
-}
-
-_PLAIN_OPERATORS = frozenset({"python", "typescript"})
-"""Languages whose operators are left uncoloured."""
+_LEXER_CLASSES: dict[str, type[Lexer]] = {"json": JsonLexer, "shell": BashLexer, "yaml": YamlLexer}
 
 MAX_HIGHLIGHTED = 200_000
 """Longer blocks (a huge raw schema) are shown plain: colour is not worth the page weight there."""
@@ -84,8 +68,7 @@ _CLASSES: dict[str, str] = {
 
 
 def language_of(label: str) -> str | None:
-    """The highlighter's language for a code block's label (``json``, ``shell``, ``yaml``, ``python``,
-    ``typescript``), or None."""
+    """The highlighter's language for a code block's label (``json``, ``shell``, ``yaml``), or None."""
     return _ALIASES.get(label.lower())
 
 
@@ -130,10 +113,7 @@ def highlight_html(text: str, label: str) -> Markup:
         if coloured is not None:
             return Markup(coloured)
     # get_tokens_unprocessed: the text is lexed as it is (visible() left no "\r" to normalise).
-    tokens = ((token, value) for _, token, value in _lexer(language).get_tokens_unprocessed(shown))
-    if language in _PLAIN_OPERATORS:  # "=", "." and ":" in a program: colour would be noise, and weight
-        tokens = ((Text if is_token_subtype(token, Operator) else token, value) for token, value in tokens)
-    return Markup(_spans(tokens))
+    return Markup(_spans((token, value) for _, token, value in _lexer(language).get_tokens_unprocessed(shown)))
 
 
 def _spans(tokens: Iterable[tuple[Any, str]]) -> str:

@@ -131,23 +131,16 @@ def plain_text(text: str | None) -> str:
     return visible(_SPACES.sub(" ", "".join(pieces)).strip())
 
 
-_BREAK_AFTER = re.compile(r"(?<=[_.])(?=[^_.])")
-_BREAKS_ITSELF = re.compile(r"[-/]")
-"""Characters after which a browser breaks a line on its own (a hyphen, a slash)."""
+_BREAK_AFTER = re.compile(r"(?<=[_.\-])(?=[^_.\-])")
 
 
 def wbr(name: Any) -> Markup:
-    """*name* escaped, with ``<wbr>`` after each ``_`` or ``.`` that a word follows.
+    """*name* escaped, with ``<wbr>`` after each ``_``, ``.`` or ``-`` that a word follows.
 
     With CSS ``overflow-wrap: normal`` on the element, the browser breaks an identifier only
     there: ``workspace_<wbr>status``, never ``workspace_statu|s``.  A run (``__``, ``..``) gets
-    one opportunity, after its last character; copying the text copies no ``<wbr>``. A piece with a
-    hyphen or a slash, where a browser would break of its own accord, is kept whole in a
-    ``<span class="nw">`` (``white-space: nowrap``).
+    one opportunity, after its last character; copying the text copies no ``<wbr>``.
     """
     text = str(escape(visible(str(name))))
-    # The escaped text holds no "<", ">" or quote; "&...;" entities contain none of "_.-/".
-    pieces = _BREAK_AFTER.split(text)
-    return Markup(
-        "<wbr>".join(f'<span class="nw">{piece}</span>' if _BREAKS_ITSELF.search(piece) else piece for piece in pieces)
-    )
+    # The escaped text holds no "<", ">" or quote; "&...;" entities contain none of "_.-".
+    return Markup(_BREAK_AFTER.sub("<wbr>", text))

@@ -62,7 +62,6 @@ from generator.render.filters import (
 from generator.render.i18n import Catalog
 from generator.render.layout import LAYOUT_FILTERS
 from generator.render.listings import RowMemo
-from generator.render.names import names_script
 from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
 from generator.render.shown import HtmlContext, finalize_html, rendered
@@ -437,7 +436,7 @@ def site_wide_files(
     site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer, *, llms: bool = True
 ) -> dict[str, str]:
     """The files made from the whole site rather than one page: entry page, llms.txt (unless not *llms*),
-    404s, nav and the name index, hosting."""
+    404s, nav, hosting."""
     files: dict[str, str] = {"index.html": renderer.root_index(site, catalogs)}
     if llms:
         files["llms.txt"] = renderer.llms(site, catalogs, None)
@@ -447,7 +446,6 @@ def site_wide_files(
             files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
         files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
         files[f"{code}/nav.js"] = nav_script(site, catalogs[code], tools)
-        files[f"{code}/names.js"] = names_script(site, catalogs[code])
     files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])
     files["robots.txt"] = robots(site)
     files["_headers"] = headers(site)

@@ -23,13 +23,6 @@
     });
   }
 
-  // The header's height, for what stays in view under it (the sidebar, the contents, a tool's call).
-  var head = document.querySelector("header.top");
-  var measure = function () { if (head && head.offsetHeight) { document.documentElement.style.setProperty("--head", head.offsetHeight + "px"); } };
-  measure();
-  // Measured again whenever the header's own height changes (its contents settle after the first paint).
-  if (head && window.ResizeObserver) { new ResizeObserver(measure).observe(head); } else { window.addEventListener("resize", measure); }
-
   // Copy buttons on code blocks.
   Array.prototype.forEach.call(document.querySelectorAll("main pre"), function (pre) {
     var button = document.createElement("button");
@@ -113,18 +106,14 @@
       // the text around it in an RTL sidebar. nav.js already shows hidden characters as [U+XXXX].
       var name = document.createElement("bdi");
       name.setAttribute("dir", "ltr");
-      // A break opportunity after each _ and . so long names wrap between words, never inside one; a
-      // piece with a hyphen or a slash, where the browser would break by itself, is kept whole.
-      item.n.split(/(?<=[_.])(?=[^_.])/).forEach(function (part, i) {
+      // A break opportunity after each _ . - / so long names wrap between words, not inside one.
+      item.n.split(/(?<=[_.\-/])/).forEach(function (part, i) {
         if (i) { name.appendChild(document.createElement("wbr")); }
-        var piece = name.appendChild(document.createElement("span"));
-        if (/[-/]/.test(part)) { piece.className = "nw"; }
-        piece.textContent = part;
+        name.appendChild(document.createTextNode(part));
       });
       a.appendChild(name);
       if (a.pathname.replace(/index\.html$/, "") === here) { a.setAttribute("aria-current", "page"); }
-      li.setAttribute("data-filter", (item.n + " " + item.t + " " + (label || "")).toLowerCase());
-      li.setAttribute("data-h", item.h);
+      li.setAttribute("data-filter", (item.n + " " + item.t).toLowerCase());
       li.appendChild(a);
       if (level) {
         var badge = document.createElement("span");
@@ -194,21 +183,6 @@
     if (filter) {
       filter.parentNode.hidden = false;
       var none = document.querySelector(".sidebar .filter-none");
-      // Besides names and badges, the filter matches each item's summary, from the locale's name index
-      // (L/names.js, a script so that it loads from disk too), fetched when the box is first used.
-      filter.addEventListener("focus", function () {
-        var index = document.createElement("script");
-        index.src = localeRoot + "names.js";
-        index.onload = function () {
-          var said = {};
-          (window.PORTAL_NAMES || []).forEach(function (e) { said[e.h] = e.d || ""; });
-          Array.prototype.forEach.call(document.querySelectorAll(".sidebar li[data-h]"), function (li) {
-            li.setAttribute("data-filter", li.getAttribute("data-filter") + " " + (said[li.getAttribute("data-h")] || "").toLowerCase());
-          });
-          filter.dispatchEvent(new Event("input"));
-        };
-        document.head.appendChild(index);
-      }, { once: true });
       filter.addEventListener("input", function () {
         var q = filter.value.trim().toLowerCase();
         var total = 0;
@@ -416,50 +390,213 @@
       mark.appendChild(hit);
       marks += 1;
     });
-    // A name broken at _ and . for wrapping is several text nodes: its element is marked whole.
-    if (!marks) {
-      Array.prototype.forEach.call((document.querySelector("main") || body).querySelectorAll("h1, code"), function (el) {
-        var text = el.textContent.toLowerCase();
-        if (marks >= 200 || el.closest("pre, .toc, .crumbs, nav") || !needles.some(function (w) { return text.indexOf(w) !== -1; })) { return; }
-        var mark = document.createElement("mark");
-        mark.className = "found";
-        while (el.firstChild) { mark.appendChild(el.firstChild); }
-        el.appendChild(mark);
-        marks += 1;
-      });
-    }
     var firstMark = document.querySelector("main mark.found");
     if (firstMark && !location.hash) { firstMark.scrollIntoView({ block: "center" }); }
   }
 
-  // Search: a dialog whose code (assets/search.js) loads on first use, and Pagefind's index with it,
-  // so no page fetches anything of search until someone searches. Ctrl-K or / opens it.
+  // Search: a dialog over Pagefind's JavaScript API, loaded on first use only (the index and
+  // its WebAssembly are fetched when someone searches, not with every page). Ctrl-K or / opens it.
   var dialog = document.getElementById("search-dialog");
   var openers = Array.prototype.slice.call(document.querySelectorAll(".search-open"));
-  if (dialog && openers.length && served && typeof dialog.showModal === "function") {
+  var opener = openers[0];
+  if (dialog && opener && served && typeof dialog.showModal === "function") {
     var input = document.getElementById("search-input");
-    var code = null;
-    var fetchSearch = function () {
-      if (!code) { code = document.createElement("script"); code.src = root + "assets/search.js"; document.head.appendChild(code); }
+    var status = document.getElementById("search-status");
+    var results = document.getElementById("search-results");
+    var lang = dialog.getAttribute("data-lang") || "en";
+    var forms = JSON.parse(dialog.getAttribute("data-results") || "{}");
+    var rules = window.Intl && Intl.PluralRules ? new Intl.PluralRules(lang) : null;
+    var numbers = window.Intl ? new Intl.NumberFormat(lang, { numberingSystem: "latn" }) : null;
+    var loading = null;
+    var generation = 0;
+    // A large locale is indexed in parts: pagefind/parts.json lists the bundles merged into the search,
+    // and the ids of the one page in each that only lists the locale's words (never a result).
+    var skip = {};
+    var load = function () {
+      if (!loading) {
+        var bundle = new URL(root + "pagefind/", location.href);
+        var options = { baseUrl: new URL(root, location.href).pathname };
+        loading = import(new URL("pagefind.js", bundle).href).then(function (pagefind) {
+          return pagefind.options(options).then(function () {
+            return fetch(new URL("parts.json", bundle).href).then(function (r) { return r.ok ? r.json() : {}; });
+          }).then(function (parts) {
+            var mine = parts[lang] || {};
+            (mine.skip || []).forEach(function (id) { skip[id] = true; });
+            return Promise.all((mine.bundles || []).map(function (part) {
+              return pagefind.mergeIndex(new URL(part, bundle).pathname, options);
+            }));
+          }).then(function () { return pagefind; });
+        });
+      }
+      return loading;
     };
+    var count = function (n) {
+      var text = forms[rules ? rules.select(n) : "other"] || forms.other || "{n}";
+      return text.replace("{n}", numbers ? numbers.format(n) : String(n));
+    };
+    // Pagefind's excerpts are text with <mark> around the matches: keep the marks, nothing else.
+    // The page's elements are gone from that text, so each left-to-right run in it (words with a
+    // Latin letter or a digit and no right-to-left letter, such as a pattern, a value or a name) is
+    // made an element of its own again, dir="ltr", lest an Arabic excerpt reorder it.
+    var decoder = document.createElement("textarea");
+    var LTR_RUN = /[^\s\u0590-\u08ff\ufb1d-\ufeff]*[A-Za-z0-9][^\s\u0590-\u08ff\ufb1d-\ufeff]*(?:\s+[^\s\u0590-\u08ff\ufb1d-\ufeff]*[A-Za-z0-9][^\s\u0590-\u08ff\ufb1d-\ufeff]*)*/g;
+    var isolated = function (pieces, into) {  // pieces: [text, marked]
+      var runs = [];
+      pieces.map(function (p) { return p[0]; }).join("").replace(LTR_RUN, function (run, at) {
+        runs.push(at, at + run.replace(/[.,:;]+$/, "").length);  // the sentence's full stop stays the sentence's
+      });
+      var at = 0, next = 0, holder = into;
+      pieces.forEach(function (p) {
+        for (var i = 0; i < p[0].length; ) {
+          if (next < runs.length && at + i === runs[next]) {  // a run starts (even) or ends (odd) here
+            holder = next % 2 ? into : into.appendChild(document.createElement("span"));
+            if (holder !== into) { holder.dir = "ltr"; }
+            next++;
+            continue;
+          }
+          var end = Math.min(p[0].length, next < runs.length ? runs[next] - at : Infinity);
+          var node = p[1] ? document.createElement("mark") : document.createTextNode("");
+          node.textContent = p[0].slice(i, end);
+          holder.appendChild(node);
+          i = end;
+        }
+        at += p[0].length;
+      });
+    };
+    var excerpt = function (html, into) {
+      isolated(html.split(/(<mark>[\s\S]*?<\/mark>)/).map(function (part) {
+        decoder.innerHTML = part.replace(/<[^>]*>/g, "");  // a <textarea> only decodes entities: no markup
+        return [decoder.value, part.indexOf("<mark>") === 0];
+      }), into);
+    };
+    // Item pages (a tool, prompt or resource) before the pages that list or gather them, which match
+    // almost any query; Pagefind's order within each.
+    var aggregate = function (r) { return !/\/(tools|prompts|resources|resource-templates)\//.test(r.url || ""); };
+    // Where a hit leads: a query that names the page's title opens its top; else its best section.
+    var terms = function (query) { return query.toLowerCase().split(/\s+/).filter(function (w) { return w.length > 1; }); };
+    var withTerms = function (url, query) {
+      var at = url.indexOf("#");
+      var path = at === -1 ? url : url.slice(0, at);
+      return path + (path.indexOf("?") === -1 ? "?" : "&") + "highlight=" + encodeURIComponent(query) + (at === -1 ? "" : url.slice(at));
+    };
+    var sections = function (data) {
+      var subs = (data.sub_results || []).filter(function (s) { return s.url && s.url.indexOf("#") !== -1; });
+      subs.sort(function (a, b) { return (b.locations || []).length - (a.locations || []).length; });
+      return subs.slice(0, 3);
+    };
+    var page = 10;
+    var queue = [];
+    var render = function (found, query) {
+      found.forEach(function (data) {
+        var title = words(data.meta && data.meta.title);
+        var subs = sections(data);
+        var named = terms(query).some(function (w) { return title.toLowerCase().indexOf(w) !== -1; });
+        var li = document.createElement("li");
+        var a = document.createElement("a");
+        a.href = withTerms(clean(named || !subs.length ? data.url : subs[0].url), query);
+        var name = document.createElement("bdi");
+        isolated([[title, false]], name);
+        a.appendChild(name);
+        li.appendChild(a);
+        var p = document.createElement("p");
+        p.dir = "auto";  // an English excerpt in an Arabic dialog keeps its own order, isolated
+        excerpt((named || !subs.length ? data.excerpt : subs[0].excerpt) || "", p);
+        li.appendChild(p);
+        // The page's other matching sections, each its own link.
+        var more = subs.filter(function (s) { return words(s.title) && words(s.title) !== title; });
+        if (more.length) {
+          var ul = document.createElement("ul");
+          ul.className = "sections-hit";
+          more.forEach(function (s) {
+            var item = document.createElement("li");
+            var link = document.createElement("a");
+            link.href = withTerms(clean(s.url), query);
+            isolated([[words(s.title), false]], link);
+            item.appendChild(link);
+            ul.appendChild(item);
+          });
+          li.appendChild(ul);
+        }
+        results.appendChild(li);
+      });
+    };
+    var moreButton = document.createElement("button");
+    moreButton.type = "button";
+    moreButton.className = "search-more";
+    moreButton.hidden = true;
+    moreButton.textContent = dialog.getAttribute("data-more") || "More";
+    results.parentNode.insertBefore(moreButton, results.nextSibling);
+    var show = function (query) {
+      var mine = ++generation;
+      moreButton.hidden = true;
+      if (query.length < 2) {
+        results.textContent = "";
+        status.textContent = query ? dialog.getAttribute("data-hint") || "" : "";
+        return;
+      }
+      status.textContent = dialog.getAttribute("data-loading") || "";
+      load().then(function (pagefind) { return pagefind.debouncedSearch(query, {}, 150); }).then(function (search) {
+        if (!search || mine !== generation) { return null; }
+        var hits = search.results.filter(function (r) { return !skip[r.id]; });
+        queue = hits.filter(function (r) { return !aggregate(r); }).concat(hits.filter(aggregate));
+        return Promise.all(queue.splice(0, page).map(function (r) { return r.data(); })).then(function (found) {
+          return { found: found, total: hits.length };
+        });
+      }).then(function (answer) {
+        if (!answer || mine !== generation) { return; }
+        results.textContent = "";
+        render(answer.found, query);
+        status.textContent = answer.total ? count(answer.total) : dialog.getAttribute("data-none") || "";
+        moreButton.hidden = !queue.length;
+      }).catch(function () {
+        if (mine === generation) { status.textContent = dialog.getAttribute("data-failed") || ""; }
+      });
+    };
+    moreButton.addEventListener("click", function () {
+      var mine = generation;
+      var query = input.value.trim();
+      var first = results.children.length;
+      Promise.all(queue.splice(0, page).map(function (r) { return r.data(); })).then(function (found) {
+        if (mine !== generation) { return; }
+        render(found, query);
+        moreButton.hidden = !queue.length;
+        var next = results.children[first] && results.children[first].querySelector("a");
+        if (next) { next.focus(); }
+      });
+    });
     var open = function () {
       if (!dialog.open) { dialog.showModal(); }
       input.focus();
       input.select();
-      fetchSearch();
+      load();
     };
     openers.forEach(function (button) {
       button.hidden = false;
       button.addEventListener("click", function () {
         // From the drawer: close it first, so that the dialog gives focus back to the header's button.
-        if (drawer && drawer.contains(button)) { setDrawer(false, true); openers[0].focus(); }
+        if (drawer && drawer.contains(button)) { setDrawer(false, true); opener.focus(); }
         open();
       });
-      button.addEventListener("pointerenter", fetchSearch, { once: true });
+      button.addEventListener("pointerenter", load, { once: true });
     });
-    // Esc closes at once: in a search box the browser's own first Esc would only empty it.
-    dialog.addEventListener("keydown", function (event) { if (event.key === "Escape") { event.preventDefault(); dialog.close(); } });
+    input.addEventListener("input", function () { show(input.value.trim()); });
+    // Enter opens the first result; the arrow keys move between the results' links and back to the box.
+    input.addEventListener("keydown", function (event) {
+      var first = results.querySelector("a");
+      if (event.key === "Enter" && first) { event.preventDefault(); location.href = first.href; }
+      if (event.key === "ArrowDown" && first) { event.preventDefault(); first.focus(); }
+    });
+    results.addEventListener("keydown", function (event) {
+      if (event.key !== "ArrowDown" && event.key !== "ArrowUp") { return; }
+      var links = Array.prototype.slice.call(results.querySelectorAll("a"));
+      var at = links.indexOf(document.activeElement);
+      if (at === -1) { return; }
+      event.preventDefault();
+      var next = at + (event.key === "ArrowDown" ? 1 : -1);
+      if (next < 0) { input.focus(); } else if (next < links.length) { links[next].focus(); }
+    });
     dialog.addEventListener("click", function (event) { if (event.target === dialog) { dialog.close(); } });
+    results.addEventListener("click", function (event) { if (event.target.closest("a")) { dialog.close(); } });
     document.addEventListener("keydown", function (event) {
       var typing = /^(INPUT|TEXTAREA|SELECT)$/.test(document.activeElement.tagName) || document.activeElement.isContentEditable;
       if ((event.key === "k" || event.key === "K") && (event.ctrlKey || event.metaKey)) { event.preventDefault(); open(); }
