@@ -152,14 +152,14 @@ def test_tool_page_sections_in_order(site: Path) -> None:
     html = (site / "ru" / "tools" / "search_chat" / "index.html").read_text(encoding="utf-8")
     ids = re.findall(r'<h2 id="([a-z-]+)"', html)
     # What a caller needs first (issue 38): parameters, the call and its result; then the rest, once each.
+    # The call is one section (issue 52): its tabs hold the arguments, Python, TypeScript and curl.
     assert ids == [
         "parameters",
-        "example",
+        "call",
         "returns",
         "description",
         "annotations",
         "available",
-        "call",
         "api",
         "schemas",
         "troubleshooting",
