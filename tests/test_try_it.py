@@ -137,7 +137,7 @@ def test_server_text_cannot_leave_the_data_block(tmp_path: Path) -> None:
     assert block is not None and "<" not in block.group(1)
     panel = json.loads(block.group(1))
     assert panel["inputSchema"]["properties"]["query"]["description"] == hostile
-    assert page.count("<script") == 5  # the theme, nav.js, portal.js, try-it.js and the data block: no other
+    assert page.count("<script") == 6  # the theme, nav.js, portal.js, call.js, try-it.js and the data block: no other
 
 
 def test_no_panel_for_a_plain_http_address_and_a_warning_says_why(tmp_path: Path) -> None:
