@@ -165,7 +165,7 @@ def test_a_tool_whose_every_candidate_fails_is_shown_as_not_accepted(
             assert "2.4.0" in page and "Proven on server" not in page
         # Said before the call: a refused example is never shown as if it worked.
         assert twin.index(said) < twin.index(load_catalog(locale).t("tool.example_real"))
-        example = html.index('id="example"')
+        example = html.index('id="call"')
         assert example < html.index(said) < html.index("<pre", example)
         assert "An example result whose structuredContent validates" not in twin
     assert "It refused 4 other candidates made from the schema too." in pages["en/tools/search_chat.md"]
