@@ -187,17 +187,26 @@ def _params(tool: dict[str, Any]) -> tuple[str, ...]:
 
 
 def example_call(page: str, name: str) -> dict[str, Any] | None:
-    """The ``tools/call`` request in the "Example call" section (``id="example"``) of a tool's HTML page."""
-    start = page.find('id="example"')
+    """The ``tools/call`` request in the call section (``id="call"``) of a tool's HTML page.
+
+    The section's JSON tab shows the arguments first and the whole request folded after them, so the
+    first code block that is a whole ``tools/call`` request for *name* is the one."""
+    start = page.find('id="call"')
     if start < 0:
         return None
     end = page.find("<h2", start)
     section = page[start : end if end > 0 else len(page)]
-    block = re.search(r"<pre\b[^>]*>\s*<code\b[^>]*>(.*?)</code>", section, re.S)
-    if block is None:
-        return None
+    for block in re.finditer(r"<pre\b[^>]*>\s*<code\b[^>]*>(.*?)</code>", section, re.S):
+        request = _request(block.group(1), name)
+        if request is not None:
+            return request
+    return None
+
+
+def _request(code: str, name: str) -> dict[str, Any] | None:
+    """*code* (a highlighted code block's HTML) read as a ``tools/call`` request for *name*, else None."""
     try:
-        request = json.loads(html.unescape(re.sub(r"<[^>]*>", "", block.group(1))))
+        request = json.loads(html.unescape(re.sub(r"<[^>]*>", "", code)))
     except ValueError:
         return None
     params = request.get("params") if isinstance(request, dict) else None
