@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 
-from generator.commands.serve import CONNECTION_TIMEOUT, MAX_CALLS, MAX_CONNECTIONS
+from generator.commands.serve import CONNECTION_TIMEOUT, MAX_CALLS, MAX_CONNECTIONS, START_PATH
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import PYTHON, ROOT, free_port, wait_until
@@ -95,7 +95,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def try_it(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Preview]:
     with _serving(tmp_path_factory.mktemp("try-it"), "--try-it") as preview:
+        # The address is out before the site is built (issue 52): the proxy answers calls once the start
+        # page leads to the first panel.
+        _deadline_until(lambda: _built(preview), 180, f"the preview's site was not built: {preview.stderr}")
         yield preview
+
+
+def _built(preview: Preview) -> bool:
+    return httpx.get(preview.base + START_PATH, timeout=30).status_code == 303
 
 
 def _half_open(port: int) -> socket.socket:

@@ -31,6 +31,7 @@ import hmac
 import html
 import json
 import secrets
+import signal
 import tempfile
 import threading
 from collections.abc import Mapping
@@ -43,6 +44,7 @@ from generator.commands.arguments import config_from_args
 from generator.commands.build import site_files
 from generator.commands.obtain import servers_to_document
 from generator.commands.serve import START_PATH, serve
+from generator.commands.watch import signals_held
 from generator.config.portal import ServerSpec
 from generator.errors import UsageError
 from generator.jsonutil import RepeatedKey, loads_unique
@@ -151,6 +153,8 @@ def serve_try_it(args: argparse.Namespace, say: Any) -> int:
 
         def start_building(server: Any) -> None:
             def build() -> None:
+                # The servers this thread starts inherit its signal mask: they must stop on SIGTERM.
+                signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM})
                 try:
                     _build(config, site, proxy, say, stop)
                 except BaseException as exc:  # the serving thread stops and raises it
@@ -158,8 +162,11 @@ def serve_try_it(args: argparse.Namespace, say: Any) -> int:
                     server.shutdown()
 
             nonlocal builder
-            builder = threading.Thread(target=build, name="try-it-build", daemon=True)
-            builder.start()
+            # A stop (Ctrl+C, SIGTERM) waits until the thread has started, so the stop can always join it.
+            with signals_held():
+                thread = threading.Thread(target=build, name="try-it-build", daemon=True)
+                thread.start()
+                builder = thread
 
         start = f"{START_PATH.lstrip('/')}#try-it={proxy.token}"
         try:
@@ -181,6 +188,8 @@ def _build(config: Any, site: Path, proxy: TryItProxy, say: Any, stop: threading
     with servers_to_document(config) as (specs, config):
         say("Try it: reading the server's tools…", err=True)
         snapshot = frozen(introspect_all(specs, config.limits, config.capability_version))
+        if stop.is_set():  # the preview stopped while the server was read: nothing to build for
+            return
         config = dataclasses.replace(config, try_it=True, try_it_proxy=True, search=False, base_url=None)
         proxy.state = "Building the pages…"
         say("Try it: building the preview's pages…", err=True)
