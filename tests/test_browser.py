@@ -7,6 +7,7 @@ screenshots of en and ar tool pages at 1280 and 390 px land in tests/artifacts/ 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -202,12 +203,15 @@ def test_copy_button_puts_the_code_on_the_clipboard(browser: Any, base_url: str)
         page.wait_for_function("document.querySelector('main .code button.copy').dataset.state === 'copied'")
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied.strip() == first.locator("pre").inner_text().strip()
-        assert '"method": "tools/call"' in copied
+        # The first code is the call's JSON tab (issue 52): the example's arguments, ready to paste.
+        assert "query" in json.loads(copied)
     finally:
         context.close()
 
 
 def test_sidebar_lists_every_tool_and_filters(desktop: Any, base_url: str) -> None:
+    from playwright.sync_api import expect
+
     page = desktop
     page.goto(f"{base_url}ar/tools/file_defect/")
     names = page.eval_on_selector_all("#tool-nav a", "els => els.map(e => e.textContent)")
@@ -220,11 +224,15 @@ def test_sidebar_lists_every_tool_and_filters(desktop: Any, base_url: str) -> No
     assert len(badges) == len(TOOLS) and {"read-only", "writes", "destructive"} <= set(levels)
     assert badges == [[f"badge badge-{level}", arabic.t(f"access.{level}")] for level in levels]
     page.fill("#tool-filter", "chat")
+    # Names and summaries both match (issue 52): workspace_status's summary names the chat component.
+    expect(page.locator("#tool-nav li:not([hidden])")).to_have_count(2)  # the summaries load on first use
     visible = page.eval_on_selector_all("#tool-nav li:not([hidden]) a", "els => els.map(e => e.textContent)")
-    assert visible == ["search_chat"]
+    assert visible == ["search_chat", "workspace_status"]
 
 
 def test_sidebar_lists_prompts_and_resources_after_the_tools(desktop: Any, base_url: str) -> None:
+    from playwright.sync_api import expect
+
     page = desktop
     page.goto(f"{base_url}ru/resources/handbook/")
     groups = page.eval_on_selector_all(
@@ -236,13 +244,15 @@ def test_sidebar_lists_prompts_and_resources_after_the_tools(desktop: Any, base_
     assert page.locator(".sidebar a[aria-current=page]").inner_text() == "handbook"
     page.locator("#more-nav a", has_text="triage_defect").click()
     page.wait_for_url(_same_page(base_url, "ru/prompts/triage_defect/"), timeout=5000)
-    # The filter narrows every list; a group left empty hides its label.
+    # The filter narrows every list; a group left empty hides its label. Summaries match too (issue 52):
+    # the handbook's says it covers defects.
     page.fill("#tool-filter", "defect")
+    expect(page.locator("#more-nav li:not([hidden])")).to_have_count(2)
     shown = page.eval_on_selector_all(
         "#tool-nav li:not([hidden]) a, #more-nav li:not([hidden]) a", "els => els.map(e => e.textContent)"
     )
-    assert shown == ["file_defect", "triage_defect"]
+    assert shown == ["file_defect", "triage_defect", "handbook"]
     labels = page.eval_on_selector_all("#more-nav .nav-group:not([hidden])", "els => els.map(e => e.textContent)")
-    assert labels == ["Промпты"]
+    assert labels == ["Промпты", "Ресурсы"]
     page.fill("#tool-filter", "")
     assert len(page.eval_on_selector_all("#more-nav .nav-group:not([hidden])", "els => els")) == 3
