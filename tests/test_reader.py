@@ -143,10 +143,12 @@ def test_the_table_of_contents_lists_every_section(wide: Any, base_url: str) -> 
     sections = wide.eval_on_selector_all("main h2[id]", "els => els.map(e => '#' + e.id)")
     links = wide.eval_on_selector_all(".toc a", "els => els.map(e => e.getAttribute('href'))")
     assert links == sections and len(links) >= 8
-    # Beside the content on a wide screen, and it stays there as the page scrolls.
+    # Beside a tool page's sections stands the call (issue 52): its contents are a folded control at the
+    # top of the screen, which stays there as the page scrolls.
     toc = wide.locator(".toc ol")
+    assert not toc.is_visible()
+    wide.click(".toc summary")
     assert toc.is_visible()
-    assert toc.bounding_box()["x"] > wide.locator("main h1").bounding_box()["x"] + 600
     wide.click(".toc a[href='#returns']")
     wide.wait_for_function("location.hash === '#returns'")
     # The section being read is marked on the animation frame after the scroll.
@@ -154,6 +156,10 @@ def test_the_table_of_contents_lists_every_section(wide: Any, base_url: str) -> 
     assert 0 <= toc.bounding_box()["y"] < 844
     assert wide.locator(".toc a[aria-current=true]").get_attribute("href") == "#returns"
     assert 0 <= wide.locator("#sidebar").bounding_box()["y"] <= 60
+    # Where no call stands beside the sections, the contents are a column of their own beside them.
+    wide.goto(base_url + "en/connecting/")
+    assert toc.is_visible()
+    assert toc.bounding_box()["x"] > wide.locator("main h1").bounding_box()["x"] + 600
 
 
 def test_the_table_of_contents_is_one_line_on_a_phone(phone: Any, base_url: str) -> None:
@@ -243,6 +249,7 @@ def test_switching_language_keeps_the_section(wide: Any, base_url: str) -> None:
     wide.click(".langs a[hreflang=ar]")
     wide.wait_for_url(base_url + "ar/tools/search_chat/#parameters", timeout=5000)
     # Directory addresses, as everywhere else, even though the files are linked as index.html.
+    wide.click(".toc summary")  # folded beside the call on a tool page (issue 52)
     wide.click(".toc a[href='#returns']")
     wide.click(".langs a[hreflang=ru]")
     wide.wait_for_url(base_url + "ru/tools/search_chat/#returns", timeout=5000)
