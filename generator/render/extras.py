@@ -18,10 +18,12 @@ from generator.model.site import SiteModel
 from generator.render.i18n import Catalog
 from generator.text import visible
 
-# The one inline script: it applies the reader's chosen colour theme (portal.js stores the choice)
-# before the page is drawn, which a deferred script cannot do without showing the other theme first.
+# The one inline script, run before the page is first drawn, which a deferred script cannot do: it
+# marks the page as scripted (html.js), so the header is laid out as portal.js will leave it and
+# nothing moves when that script runs, and it applies the reader's chosen colour theme (portal.js
+# stores the choice) instead of showing the other theme first.
 THEME_SCRIPT = (
-    'try{var t=localStorage.getItem("mcp-portal-theme");'
+    'document.documentElement.classList.add("js");try{var t=localStorage.getItem("mcp-portal-theme");'
     'if(t==="light"||t==="dark"){document.documentElement.dataset.theme=t}}catch(e){}'
 )
 THEME_SCRIPT_HASH = "sha256-" + base64.b64encode(hashlib.sha256(THEME_SCRIPT.encode()).digest()).decode()

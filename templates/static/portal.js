@@ -10,7 +10,6 @@
   // Over http, links name directories (…/tools/x/), as every address a reader shares does;
   // from disk they must name index.html, which is how the files are written.
   function clean(href) { return served ? href.replace(/(^|\/)index\.html(?=$|#)/, "$1") : href; }
-  function words(text) { return (text || "").replace(/\s+/g, " ").trim(); }
   function menuToggle() { return document.querySelector(".menu-open"); }
 
   function copyText(text, button) {
@@ -306,24 +305,6 @@
       });
     });
   }
-
-  // Tables on a phone: every table with a header row and three or more columns stacks into one card
-  // per row (the stylesheet does it for class "stack"), each cell labelled with its column's name as
-  // the parameter tables are in the markup. Two-column tables wrap instead; without this script a
-  // wide table scrolls sideways inside its box, with a shadow at the edge that has more.
-  Array.prototype.forEach.call(document.querySelectorAll("main table:not(.stack)"), function (table) {
-    var head = table.tHead && table.tHead.rows[0];
-    if (!head || head.cells.length < 3) { return; }
-    var names = Array.prototype.map.call(head.cells, function (th) { return words(th.textContent); });
-    Array.prototype.forEach.call(table.tBodies, function (tbody) {
-      Array.prototype.forEach.call(tbody.rows, function (row) {
-        Array.prototype.forEach.call(row.cells, function (cell, i) {
-          if (i && names[i] && !cell.hasAttribute("data-label")) { cell.setAttribute("data-label", names[i]); }
-        });
-      });
-    });
-    table.classList.add("stack");
-  });
 
   // A box is a tab stop only while it scrolls: a keyboard then reaches what is cut off, and does not
   // stop at every table and code block that shows all it holds. Checked again when the width changes,
