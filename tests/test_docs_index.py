@@ -17,6 +17,7 @@ from generator.docs_server.source import NotFound, Refused, SiteError, TooLarge,
 from generator.docs_server.twins import parse_twin
 from generator.docs_server.versions import UnknownVersion, parse_versions, prefix_for
 from generator.history.versions import Version, dump
+from tests.golden_tool import SITE
 
 
 @pytest.mark.parametrize(
@@ -159,17 +160,24 @@ def test_the_excerpt_is_the_line_with_most_of_the_words() -> None:
 
 
 def test_the_example_call_is_read_from_the_tool_page() -> None:
+    # As a tool page has it: the arguments first, then the whole request folded after them.
     page = (
-        '<h2 id="example">Example call</h2><pre dir="ltr"><code class="language-json hl">{'
+        '<h2 id="call">Call it</h2><pre dir="ltr"><code class="language-json hl">{"q": "a &amp; b"}</code></pre>'
+        '<details><pre dir="ltr"><code class="language-json hl">{'
         '<span class="nt">"method"</span>: "tools/call", "params": {"name": "x", "arguments": {"q": "a &amp; b"}}}'
-        "</code></pre><h2>Next</h2><pre><code>{}</code></pre>"
+        "</code></pre></details><h2>Next</h2><pre><code>{}</code></pre>"
     )
     assert example_call(page, "x") == {"method": "tools/call", "params": {"name": "x", "arguments": {"q": "a & b"}}}
     assert example_call(page, "y") is None  # the call of another tool is not this tool's example
-    assert (
-        example_call('<h2 id="example">Example call</h2><p>none</p><h2>Next</h2><pre><code>{}</code></pre>', "x")
-        is None
-    )
+    assert example_call('<h2 id="call">Call it</h2><p>none</p><h2>Next</h2><pre><code>{}</code></pre>', "x") is None
+
+
+def test_the_example_call_is_read_from_a_built_tool_page() -> None:
+    """The reader follows the template: the golden search_chat page gives its own example request."""
+    page = (SITE / "en/tools/search_chat/index.html").read_text(encoding="utf-8")
+    request = example_call(page, "search_chat")
+    assert request is not None
+    assert request["params"]["arguments"] == {"query": "search timeout", "limit": 20}
 
 
 def test_a_version_names_its_folder() -> None:
