@@ -260,44 +260,62 @@ _UNFOLD = """() => {
 """Opens every folded row of the page's parameter tables (templates/static/call.js folds them)."""
 
 
-def _check_sites(
-    browser: Any, sites: list[Site], words: list[str], width: int, media: str
-) -> tuple[list[str], int, int]:
-    context = browser.new_context(viewport={"width": width, "height": 900})
+MODES = ((1280, "screen"), (390, "screen"), (1280, "print"))
+"""Each page is read at each of these: the viewport's width and the media it is laid out for."""
+CHUNKS = 4
+"""The pages are read in this many tests, so the two test workers share them."""
+
+
+def _check_pages(browser: Any, sites: list[Site], words: list[str], chunk: int) -> tuple[list[str], Counter[str], int]:
+    """Every *chunk*-th page of *sites* opened once and read in each mode (the viewport resized, the
+    media emulated: the page lays itself out again, as a reader turning a phone or printing sees it)."""
+    context = browser.new_context(viewport={"width": MODES[0][0], "height": 900})
     problems: list[str] = []
-    runs = constraints = 0
+    runs: Counter[str] = Counter()
+    pages = 0
     try:
         page = context.new_page()
-        page.emulate_media(media=media)
         for site in sites:
             with serving(site.root) as base:
-                for path in site.pages:
+                for path in site.pages[chunk::CHUNKS]:
+                    page.set_viewport_size({"width": MODES[0][0], "height": 900})
+                    page.emulate_media(media=MODES[0][1])
                     page.goto(base + path)
                     # Long parameter tables fold (issue 52): every row is read, so all of them are opened.
                     page.evaluate(_UNFOLD)
-                    seen = check(page, words, f"{path} ({width} px, {media})", values=site.values.get(path))
-                    problems += seen.problems
-                    runs, constraints = runs + seen.runs, constraints + seen.constraints
+                    pages += 1
+                    for width, media in MODES:
+                        page.set_viewport_size({"width": width, "height": 900})
+                        page.emulate_media(media=media)
+                        where = f"{path} ({width} px, {media})"
+                        seen = check(page, words, where, values=site.values.get(path))
+                        problems += seen.problems
+                        runs[f"{width} px {media}"] += seen.runs
+                        runs[f"{width} px {media}, constraint values"] += seen.constraints
     finally:
         context.close()
-    return problems, runs, constraints
+    return problems, runs, pages
 
 
-@pytest.mark.parametrize(("width", "media"), [(1280, "screen"), (390, "screen"), (1280, "print")])
+@pytest.mark.parametrize("chunk", range(CHUNKS))
 def test_every_ltr_run_on_arabic_pages_reads_as_its_source(
-    browser: Any, sites: list[Site], prose_words: list[str], width: int, media: str
+    browser: Any, sites: list[Site], prose_words: list[str], chunk: int
 ) -> None:
-    problems, runs, constraints = _check_sites(browser, sites, prose_words, width, media)
-    pages = sum(len(site.pages) for site in sites)
-    expected = sum(len(values) for site in sites for values in site.values.values())
-    assert pages >= 170 and len(sites[1].values) >= 150 and expected >= 1000, (pages, len(sites[1].values), expected)
+    problems, runs, pages = _check_pages(browser, sites, prose_words, chunk)
+    total = sum(len(site.pages) for site in sites)
+    values = sum(len(v) for site in sites for v in site.values.values())
+    assert total >= 170 and len(sites[1].values) >= 150 and values >= 1000, (total, len(sites[1].values), values)
+    assert pages == sum(len(site.pages[chunk::CHUNKS]) for site in sites) and pages >= total // CHUNKS
+    expected = sum(len(site.values.get(path, [])) for site in sites for path in site.pages[chunk::CHUNKS])
+    assert expected >= 100, expected
     # What a reader misreads first, then values that are no elements of their own, then bare runs.
     problems.sort(key=lambda problem: (" reads " not in problem, "constraint values" not in problem))
     assert not problems, f"{len(problems)} problems, the first ones:\n" + "\n".join(problems[:40])
-    assert constraints == expected, f"{constraints} constraint runs read, {expected} in the model"
-    print(
-        f"\n{width} px {media}: {runs} isolated runs on {pages} Arabic pages, {constraints} of them constraint values"
-    )
+    for width, media in MODES:
+        read = runs[f"{width} px {media}, constraint values"]
+        assert read == expected, f"{width} px {media}: {read} constraint runs read, {expected} in the model"
+        assert runs[f"{width} px {media}"] > pages, runs
+    print(f"\npages {chunk}::{CHUNKS}: {pages} Arabic pages, runs read: {dict(runs)}")
 
 
 # -- search excerpts ------------------------------------------------------------------------------
