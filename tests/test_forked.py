@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache.reuse import PUBLISHED
+from generator.cache.reuse import Published
 from generator.errors import PortalError
 from generator.forked import in_workers
 from generator.publish.staging import Staging
@@ -100,7 +100,7 @@ def test_a_worker_killed_while_the_chunks_are_still_being_handed_out_is_named_by
 def test_the_survey_finds_kept_edited_and_intact_files(tmp_path: Path) -> None:
     """A published site with a signature record, then edited by hand: an edited page, a removed one, a
     file mcp-portal did not write and an empty directory."""
-    site, record = tmp_path / "site", tmp_path / "cache" / PUBLISHED
+    site, record = tmp_path / "site", Published(tmp_path / "cache")
 
     def produce(staging: Staging) -> None:
         for path, data in sorted(_site().items()):

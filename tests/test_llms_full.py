@@ -21,13 +21,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
-from generator.cache.reuse import layout
+from generator.cache.pages import Placed, full_pieces, layout, without_shared
 from generator.commands.build import build, site_files
 from generator.publish.staging import Staging
 from generator.site import assemble
 from generator.site.assemble import staged_files
-from generator.site.job import Placed
-from generator.site.llms_full import BYTES_PER_TOKEN, estimate_tokens, without_shared
+from generator.site.llms_full import BYTES_PER_TOKEN, estimate_tokens
 from generator.snapshot.snapshot import load_snapshot, revised
 from tests.golden_tool import SNAPSHOT, demo_config
 
@@ -170,15 +169,13 @@ def test_the_layout_finds_each_copy_where_render_pages_writes_it(
         for n, (copy, _) in enumerate(chunk):
             span = at[f"{c}.{n}"]
             assert text[span.offset : span.offset + span.size] == copy
-    sizes = {
-        c: {
-            "en": [
-                Placed(0, len(copy), f"{c}.{n}", at[f"{c}.{n}"].offset if kept else None)
-                for n, (copy, kept) in enumerate(chunk)
-            ]
-        }
+    sizes = [
+        [
+            Placed(0, len(copy), f"{c}.{n}", at[f"{c}.{n}"].offset if kept else None)
+            for n, (copy, kept) in enumerate(chunk)
+        ]
         for c, chunk in enumerate(chunks)
-    }
+    ]
     rendered = [b"\n".join(copy for copy, kept in chunk if not kept) for chunk in chunks]
     with tempfile.TemporaryDirectory() as tmp:
         previous = Path(tmp) / "previous.txt"
@@ -194,7 +191,7 @@ def test_the_layout_finds_each_copy_where_render_pages_writes_it(
 
         with mock.patch.object(os, "pread", pread):
             size = staging.write_ranges(
-                "en/llms-full.txt", assemble._full_pieces("en", sizes, head, rendered), previous
+                "en/llms-full.txt", full_pieces(head, zip(rendered, sizes, strict=True)), previous
             )
         assert size == len(text)
         assert (Path(tmp) / "site" / "en" / "llms-full.txt").read_bytes() == text

@@ -70,7 +70,8 @@ SCRIPT = textwrap.dedent(
     for info in pkgutil.walk_packages(generator.__path__, "generator."):
         if not info.name.startswith(("generator.demo", "generator.__main__")):
             importlib.import_module(info.name)
-    from generator.commands.build import Warm, build
+    from generator.cache.reuse import Warm
+    from generator.commands.build import build
     from generator.commands.demo_portal import demo_config
     from generator.config.portal import PortalConfig
 

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
+from generator.cache import reuse
 from generator.cache.reuse import ListRows
 from generator.cache.store import Store
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
-from generator.render import listings
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 from tests.cache_db import blobs, flip_blob, opened, records, set_blob, set_header
 
@@ -45,10 +45,10 @@ def _unscoped(tool: dict[str, Any]) -> None:
 def _rows_written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The tools whose rows are written (not taken from the cache) from now on, one name per row."""
     written: list[str] = []
-    real = listings.RowMemo.row
+    real = reuse.RowMemo.row
 
     def counted(
-        self: listings.RowMemo, where: str, kept: Any, name: str, make: Callable[[], str], marks: list[int] | None
+        self: reuse.RowMemo, where: str, kept: Any, name: str, make: Callable[[], str], marks: list[int] | None
     ) -> str:
         def making() -> str:
             written.append(name)
@@ -56,7 +56,7 @@ def _rows_written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
         return real(self, where, kept, name, making, marks)
 
-    monkeypatch.setattr(listings.RowMemo, "row", counted)
+    monkeypatch.setattr(reuse.RowMemo, "row", counted)
     return written
 
 

@@ -160,8 +160,7 @@ def test_nothing_in_the_cache_is_code_or_a_pickle(tmp_path: Path, cli: Cli) -> N
         run = _build(cli, tmp_path / "site", "--jobs", "2")
         assert run.code == 0, run.err
     cache = tmp_path / ".mcp-portal-cache" / "site"
-    assert sorted(p.name for p in cache.rglob("*")) == ["cache.sqlite3", "published.json"]
-    json.loads((cache / "published.json").read_text(encoding="utf-8"))
+    assert sorted(p.name for p in cache.rglob("*")) == ["cache.sqlite3"]  # one file: published signatures too
     with sqlite3.connect(cache / "cache.sqlite3") as db:
         # Two tables and their unique indexes: no trigger, no view, nothing SQLite would run on our behalf.
         assert sorted(db.execute("SELECT type, name FROM sqlite_schema").fetchall()) == [
@@ -290,7 +289,7 @@ def _build_process(tmp_path: Path, out: str, *extra: str) -> subprocess.Complete
     return subprocess.run(argv, cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False)
 
 
-@pytest.mark.parametrize("record", ["cache.sqlite3", "published.json"])
+@pytest.mark.parametrize("record", ["cache.sqlite3"])
 def test_a_fifo_at_a_cache_files_name_is_a_miss_not_a_wait(tmp_path: Path, record: str) -> None:
     """A FIFO has no writer, so opening it to read waits for ever, past --max-render-seconds (issue 47):
     the cache takes only regular files, and says why it did not use its database."""

@@ -1,18 +1,16 @@
 """What a build takes from the last build, behind one object: :class:`Reuse`, made by the command.
 
 A rebuild after one tool changed should cost that tool, not the site. Everything a build may reuse is
-a record of the cache's one file (:mod:`generator.cache.store`), of one of these kinds:
+a record of the cache's one file (:mod:`generator.cache.store`), named by its kind and a key:
 
-- ``pages``, named by a documented thing's page key (:func:`generator.cache.keys.page_key`): its HTML
-  pages, Markdown twins and the twins' copies for ``llms-full.txt`` in every locale, and the warnings
-  its examples and schema gave;
-- ``index``, named by the site key: what each ``pages`` record's pages were when the site was last
-  published, and where each twin's copy sits in each locale's ``llms-full.txt``, so that a rebuild
-  leaves unchanged pages where they are without reading them (:class:`SiteIndex`);
-- ``rows``, named by the site key: the rows of the tool lists and ``llms.txt`` (:class:`ListRows`);
-  the render workers write theirs as pending ``rows-part`` records, copied into it at commit;
+- ``pages``, by a documented thing's page key (:func:`generator.cache.keys.page_key`): its pages, twins
+  and the twins' copies for ``llms-full.txt``, and its warnings (:mod:`generator.cache.pages`);
+- ``copies``, by the site key: where each twin's copy sits in each locale's ``llms-full.txt``;
+- ``rows``, by the site key: the rows of the tool lists and ``llms.txt`` (:class:`ListRows`), which the
+  render workers write as pending ``rows-part`` records, copied into it at commit;
 - ``snapshot``: each tool's text in ``snapshot.json`` (:class:`SnapshotTexts`);
-- ``search``, named by the hash of the indexed pages: the files of the search index built from them.
+- ``search``, by the hash of the indexed pages: the files of the search index built from them;
+- ``published``: the signatures of the files of the site last published (:class:`Published`).
 
 A changed template, catalog, configuration, generator code or library version changes every key
 (:mod:`generator.cache.keys`), so a record is simply not found. A page left in place or copied from a
@@ -26,192 +24,22 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
+from generator.cache.keys import theme_digest
 from generator.cache.store import NAME, Record, Store, Writer
 from generator.cache.trust import make_private, remove_legacy
 from generator.config.portal import PortalConfig
 from generator.render.listings import Rows
+from generator.render.renderer import Renderer
+from generator.snapshot.remembered import ToolMemory
 
 STALE_SHARE = 8
 """A list of rows is copied as it stands while at most one of this many of its rows went unused (an
 unused row costs only its bytes: its key is the hash of all that went into it)."""
-SNAPSHOT = "snapshot"
-PUBLISHED = "published.json"
-"""The signatures of the files of the site last published with this cache
-(:func:`generator.publish.write.record_published`), beside the database."""
-
-
-@dataclass(frozen=True)
-class RenderedPage:
-    """One page as rendered: its HTML, its twin, and the twin's copy for ``llms-full.txt``."""
-
-    html_path: str
-    html: str
-    md_path: str
-    md: str
-    full: str
-
-
-@dataclass(frozen=True)
-class CachedGroup:
-    """A documented thing's rendered pages, and what its examples (*warnings*) and schema (*notes*) warned of."""
-
-    pages: tuple[RenderedPage, ...]
-    warnings: tuple[str, ...]
-    notes: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class Blob:
-    """Blob *n* of the record *record*, and the sha256 it must have."""
-
-    record: int
-    n: int
-    sha256: str
-
-
-@dataclass(frozen=True)
-class RecordedPage:
-    """A page of a ``pages`` record: its HTML and twin (paths and blobs) and its checked ``llms-full.txt`` copy."""
-
-    html_path: str
-    html: Blob
-    md_path: str
-    md: Blob
-    full: bytes
-    full_sha256: str
-
-
-@dataclass(frozen=True)
-class PagesRecord:
-    """A ``pages`` record as read back: the HTML and Markdown bytes are read (and checked) only when asked for."""
-
-    pages: tuple[RecordedPage, ...]
-    warnings: tuple[str, ...]
-    notes: tuple[str, ...]
-    store: Store
-
-    def read(self, blob: Blob) -> bytes | None:
-        return self.store.blob(blob.record, blob.n)
-
-
-@dataclass(frozen=True)
-class PageHashes:
-    """A page's sha256s: its HTML, its twin, and the twin as ``llms-full.txt`` copies it."""
-
-    html: str
-    md: str
-    twin: str
-
-
-@dataclass(frozen=True)
-class Made:
-    """What one ``pages`` record's pages were: their HTML paths, their hashes, and its warnings and notes."""
-
-    paths: tuple[str, ...]
-    pages: tuple[PageHashes, ...]
-    warnings: tuple[str, ...]
-    notes: tuple[str, ...]
-
-
-@dataclass(frozen=True)
-class Span:
-    """Where a twin's copy sits in a locale's ``llms-full.txt``."""
-
-    offset: int
-    size: int
-
-
-@dataclass(frozen=True)
-class Copies:
-    """Where each twin's copy sits in one locale's ``llms-full.txt``: the file's sha256, and twin sha256 -> span."""
-
-    sha256: str
-    at: dict[str, Span]
-
-
-@dataclass
-class SiteIndex:
-    """The ``index`` record: cache key -> :class:`Made`, and locale -> :class:`Copies`."""
-
-    groups: dict[str, Made] = field(default_factory=dict)
-    copies: dict[str, Copies] = field(default_factory=dict)
-
-    def to_json(self) -> Any:
-        groups = {
-            k: [m.paths, [[p.html, p.md, p.twin] for p in m.pages], m.warnings, m.notes] for k, m in self.groups.items()
-        }
-        copies = {code: [c.sha256, {t: [s.offset, s.size] for t, s in c.at.items()}] for code, c in self.copies.items()}
-        return {"groups": dict(sorted(groups.items())), "copies": dict(sorted(copies.items()))}
-
-    @classmethod
-    def from_json(cls, header: Any) -> SiteIndex | None:
-        """The index *header* holds, or None when any of it is not what :meth:`to_json` writes."""
-        try:
-            groups = {str(k): _made(v) for k, v in header["groups"].items()}
-            copies = {str(k): _copies(v) for k, v in header["copies"].items()}
-        except (ValueError, KeyError, TypeError, AttributeError):
-            return None
-        return cls(groups, copies)
-
-
-def _strings(value: object, size: int | None = None) -> tuple[str, ...]:
-    if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
-        raise TypeError("not a list of strings")
-    if size is not None and len(value) != size:
-        raise TypeError("not the right number of strings")
-    return tuple(value)
-
-
-def _made(value: Any) -> Made:
-    paths, pages, warnings, notes = value
-    hashes = tuple(PageHashes(*_strings(page, 3)) for page in pages)
-    if len(hashes) != len(paths):
-        raise TypeError("not one hash a page")
-    return Made(_strings(paths), hashes, _strings(warnings), _strings(notes))
-
-
-def _copies(value: Any) -> Copies:
-    sha256, at = value
-    if not isinstance(sha256, str) or not all(type(n) is int and n >= 0 for where in at.values() for n in where):
-        raise TypeError("not a locale's copies")
-    return Copies(sha256, {str(twin): Span(*where) for twin, where in at.items()})
-
-
-def layout(head: bytes, chunks: Iterable[Iterable[tuple[int, str]]]) -> tuple[dict[str, Span], int]:
-    """Where each copy sits in an ``llms-full.txt`` written as :func:`generator.site.assemble.render_pages`
-    writes it: *head* (if any), then each chunk's copies joined by newlines, all joined by newlines.
-    *chunks* give each copy's (size, twin sha256); returns twin sha256 -> span, and the file's size."""
-    at: dict[str, Span] = {}
-    position, items = (len(head), 1) if head else (0, 0)
-    for chunk in chunks:
-        position += 1 if items else 0  # the newline before every item but the first
-        items += 1
-        for n, (size, twin) in enumerate(chunk):
-            position += 1 if n else 0
-            at.setdefault(twin, Span(position, size))
-            position += size
-    return at, position
-
-
-class PreviousCopies:
-    """Where the twins' copies sit in the previous site's ``llms-full.txt`` files, by the index: a locale's
-    file counts only when the publisher found it intact (*files*: site path -> sha256) with the sha256 the
-    index gives. Nothing is read here: the parent copies the ranges when it writes the new file."""
-
-    def __init__(self, previous: Path | None, files: Mapping[str, str], copies: Mapping[str, Copies]) -> None:
-        self._previous, self._files, self._copies = previous, files, copies
-
-    def where(self, locale: str, twin: str) -> Span | None:
-        copies = self._copies.get(locale)
-        span = copies.at.get(twin) if copies is not None else None
-        if self._previous is None or copies is None or span is None:
-            return None
-        return span if self._files.get(f"{locale}/llms-full.txt") == copies.sha256 else None
+SNAPSHOT, PUBLISHED, COPIES = "snapshot", "published", "copies"
 
 
 class ListRows(Mapping[str, Mapping[str, tuple[int, str]]]):
@@ -295,6 +123,102 @@ class SnapshotTexts:
             self._new.finish({"names": self._added})
 
 
+class RowMemo:
+    """Rows of the site-wide lists by where they are written and their tool's page key: the render cache's
+    side of :class:`generator.render.listings.RowSource` (see that module)."""
+
+    def __init__(self, keys: Mapping[str, str], known: Mapping[str, Mapping[str, tuple[int, str]]]) -> None:
+        self.keys = keys
+        """Tool name -> the key of its pages."""
+        self.known = known
+        """The rows a previous build wrote, by list (:class:`ListRows` parses a list when asked)."""
+        self.made: Rows = {}
+        """The rows this process wrote since :meth:`drain`."""
+        self.hits: dict[str, set[str]] = {}
+        """Where -> the keys of the known rows this process used since :meth:`drain` (keys only: the
+        parent process has :attr:`known` too, so a worker never sends a kept row back)."""
+
+    def row(
+        self,
+        where: str,
+        kept: Mapping[str, tuple[int, str]],
+        name: str,
+        make: Callable[[], str],
+        marks: list[int] | None,
+    ) -> str:
+        """*name*'s row in the list *where* (whose kept rows are *kept*): kept, else made by *make* (and kept).
+        *marks* is the page's count of marked links: a kept row adds the links it counted when it was made."""
+        key = self.keys.get(name)
+        if key is None:
+            return make()
+        found = kept.get(key)
+        if found is None:
+            before = marks[0] if marks is not None else 0
+            text = make()
+            found = ((marks[0] if marks is not None else 0) - before, text)
+            self.made.setdefault(where, {})[key] = found
+        else:
+            if marks is not None:
+                marks[0] += found[0]
+            self.hits.setdefault(where, set()).add(key)
+        return found[1]
+
+    def drain(self) -> tuple[Rows, dict[str, set[str]]]:
+        """The rows made and the keys of those reused since the last call (a worker sends them back)."""
+        made, hits = self.made, self.hits
+        self.made, self.hits = {}, {}
+        return made, hits
+
+
+class ThemeRenderer:
+    """One renderer (its templates compiled in memory) for the builds of one process while the theme
+    stays the same: a watch's rebuild then compiles no template again."""
+
+    def __init__(self) -> None:
+        self._theme: str | None = None
+        self._renderer: Renderer | None = None
+
+    def for_theme(self, template_dir: Path | None) -> Renderer:
+        """The renderer for *template_dir*, made afresh when a file of the theme changed."""
+        theme = theme_digest(template_dir)
+        if self._renderer is None or theme != self._theme:
+            self._renderer, self._theme = Renderer(template_dir), theme
+        return self._renderer
+
+
+@dataclass
+class Warm:
+    """What a process that builds again and again (``build --watch``) keeps from one build to the next:
+    the tools of the snapshot file it read, and its renderer. Each only saves time: a build given a
+    :class:`Warm` writes the very bytes a fresh one does."""
+
+    tools: ToolMemory = field(default_factory=ToolMemory)
+    renderer: ThemeRenderer = field(default_factory=ThemeRenderer)
+
+
+class Published:
+    """The signatures of the files of the site last published with the cache in *root*
+    (:class:`generator.publish.signatures.Kept`): one ``published`` record, written once the site is out."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def signatures(self, site: str) -> dict[str, list[int]]:
+        store = Store(self.root)
+        record = store.get(PUBLISHED, PUBLISHED)
+        store.close()
+        header = record.header if record is not None and isinstance(record.header, dict) else {}
+        files = header.get("files") if header.get("site") == site else None
+        if not isinstance(files, dict):
+            return {}
+        return {p: v for p, v in files.items() if isinstance(v, list) and all(type(n) is int for n in v)}
+
+    def keep(self, site: str, files: dict[str, list[int]]) -> None:
+        store = Store(self.root)
+        store.keep(PUBLISHED, PUBLISHED, {"site": site, "files": files})
+        store.close()
+
+
 class Reuse:
     """Everything one build may take from the last: the records of the cache directory *root* for the site
     key *site*. Made by the command and passed down; :meth:`commit` after the site is published,
@@ -306,10 +230,17 @@ class Reuse:
         """The directories this build created for the cache, innermost first (removed after a failure)."""
         self._new_file = not (root / NAME).exists()
         self.store = Store(root)
-        self.used: set[str] = {site}
+        self.used: set[str] = {site, PUBLISHED}
         """The keys of the records the site needs (found or written): what :meth:`commit` keeps."""
         self._late: list[Callable[[], None]] = []
-        """Records made by :meth:`commit` (the index, the rows): a watch makes them after its "Built" line."""
+        """Records made by :meth:`commit` (the copies, the rows): a watch makes them after its "Built" line."""
+        self.last_rows = self._rows()
+        self.memo = RowMemo({}, self.last_rows or {})
+        """The rows of the site-wide lists as the row writers use them (:meth:`use_rows` names the tools)."""
+        self.row_hits: dict[str, set[str]] = {}
+        """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
+        self.hits = 0
+        """Groups whose pages came from the cache (for the progress line and the benchmark)."""
 
     def warnings(self) -> list[str]:
         """Why this build could not use the cache's file (the site is the same, built more slowly)."""
@@ -322,40 +253,10 @@ class Reuse:
             f"give --cache a directory of your own."
         ]
 
-    def pages(self, key: str, html_paths: Sequence[str]) -> PagesRecord | None:
-        """The ``pages`` record for *key*, if it checks out and names exactly these pages; otherwise None."""
-        record = self.store.get("pages", key)
-        try:
-            if record is None or [p[0] for p in record.header["pages"]] != list(html_paths):
-                return None
-            count, sha = len(record.header["pages"]), record.blobs
-            pages = []
-            for i, (html_path, md_path) in enumerate(record.header["pages"]):
-                copy = self.store.blob(record, i)
-                html, md = (
-                    Blob(record.id, count + 2 * i, sha[count + 2 * i]),
-                    Blob(record.id, count + 2 * i + 1, sha[count + 2 * i + 1]),
-                )
-                if copy is None or not isinstance(html_path, str) or not isinstance(md_path, str):
-                    return None
-                pages.append(RecordedPage(html_path, html, md_path, md, copy, sha[i]))
-            warnings, notes = _strings(record.header["warnings"]), _strings(record.header["notes"])
-        except (ValueError, KeyError, TypeError, IndexError):
-            return None
-        return PagesRecord(tuple(pages), warnings, notes, self.store)
-
-    def write_pages(self, key: str, group: CachedGroup) -> None:
-        """Keep *group*'s pages as a ``pages`` record: the copies first (every hit reads them), then each
-        page's HTML and twin."""
-        blobs = [page.full.encode("utf-8") for page in group.pages]
-        for page in group.pages:
-            blobs += [page.html.encode("utf-8"), page.md.encode("utf-8")]
-        header = {
-            "pages": [[p.html_path, p.md_path] for p in group.pages],
-            "warnings": group.warnings,
-            "notes": group.notes,
-        }
-        self.store.put("pages", key, header, blobs)
+    def use_rows(self, keys: Mapping[str, str]) -> RowMemo:
+        """The row memo, knowing each tool's page key (tool name -> key)."""
+        self.memo.keys = keys
+        return self.memo
 
     def search_files(self, key: str) -> dict[str, str] | None:
         """The files (site path -> sha256) of the search index last built from the pages *key* names."""
@@ -370,22 +271,18 @@ class Reuse:
         self.store.put("search", key, {"files": files})
         self.used.add(key)
 
-    def index(self) -> SiteIndex | None:
-        """What each ``pages`` record's pages were when this site was last published."""
-        record = self.store.get("index", self.site)
-        return SiteIndex.from_json(record.header) if record is not None else None
+    def copies(self) -> Record | None:
+        """Where the twins' copies sit in the last published site's ``llms-full.txt`` files."""
+        return self.store.get(COPIES, self.site)
 
-    def write_index(self, known: SiteIndex | None, make: Callable[[], SiteIndex]) -> None:
-        """Record the index *make* gives for the next build, unless it is the *known* one (made by :meth:`commit`)."""
+    def write_copies(self, make: Callable[[], object]) -> None:
+        """Record where the copies sit (*make* gives it) for the next build; made by :meth:`commit`."""
+        self._late.append(lambda: self._put(COPIES, make()))
 
-        def write() -> None:
-            index = make()
-            if index != known:
-                self.store.put("index", self.site, index.to_json())
+    def _put(self, kind: str, header: object) -> None:
+        self.store.put(kind, self.site, header)
 
-        self._late.append(write)
-
-    def rows(self) -> ListRows | None:
+    def _rows(self) -> ListRows | None:
         """The rows of the site-wide lists the last build of this site recorded."""
         record = self.store.get("rows", self.site)
         with contextlib.suppress(KeyError, TypeError, ValueError):
@@ -400,7 +297,22 @@ class Reuse:
         self.used.add(SNAPSHOT)
         return SnapshotTexts(self.store)
 
-    def write_rows_part(self, made: Rows, chunk: int) -> None:
+    def keep_rows(self, chunk: int | None) -> dict[str, set[str]]:
+        """Record the rows this process made since the last call: a render worker's (*chunk*) as a pending
+        part (no worker sends its rows to the parent); the parent's, with every row used, for :meth:`commit`.
+        Returns the keys of the kept rows this process used."""
+        made, hits = self.memo.drain()
+        if chunk is not None:
+            if made:
+                self._write_rows_part(made, chunk)
+            return hits
+        for where, keys in hits.items():
+            self.row_hits.setdefault(where, set()).update(keys)
+        known, used = self.last_rows, self.row_hits
+        self._late.append(lambda: self._write_rows(known, made, used))
+        return hits
+
+    def _write_rows_part(self, made: Rows, chunk: int) -> None:
         """Record the rows a render worker *made* (copied into the ``rows`` record at commit: no worker
         sends its rows to the parent)."""
         lists = sorted(made)
@@ -410,11 +322,6 @@ class Reuse:
             {"lists": [[w, len(made[w])] for w in lists]},
             map(_rows_blob, (made[w] for w in lists)),
         )
-
-    def write_rows(self, known: ListRows | None, made: Rows, hits: dict[str, set[str]]) -> None:
-        """Record for the next build the rows this build made (*made*, and the workers' parts) and the
-        *known* ones it used (their keys: *hits*); the record is made by :meth:`commit`."""
-        self._late.append(lambda: self._write_rows(known, made, hits))
 
     def _write_rows(self, known: ListRows | None, made: Rows, hits: dict[str, set[str]]) -> None:
         parts = self.store.pending("rows-part")

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMAT = 9
+FORMAT = 10
 """Bumped when a record's layout or what a key covers changes: a database of another format is emptied."""
 NAME = "cache.sqlite3"
 APPLICATION = 0x6D637070  # "mcpp": SQLite's application_id, so a file of another program is never taken for ours
@@ -150,6 +150,32 @@ class Store:
             return Record(row[0], json.loads(row[1]), tuple(b[0] for b in blobs))
         except (sqlite3.Error, ValueError):
             return None
+
+    def all(self, kind: str) -> dict[str, Record]:
+        """Every record of the cache of *kind* whose header checks out, by key (two queries, however many)."""
+        db = self._db()
+        try:
+            rows = db.execute("SELECT id, key, header, sha256 FROM record WHERE kind = ? AND build = ?",
+                              (kind, COMMITTED)).fetchall() if db else []  # fmt: skip
+            blobs: dict[int, list[str]] = {}
+            for rowid, sha256 in db.execute(
+                "SELECT record, sha256 FROM blob WHERE record IN (SELECT id FROM record WHERE kind = ? AND build = ?) "
+                "ORDER BY record, n", (kind, COMMITTED)).fetchall() if db else []:  # fmt: skip
+                blobs.setdefault(rowid, []).append(sha256)
+            return {key: Record(i, json.loads(h), tuple(blobs.get(i, ()))) for i, key, h, sha in rows
+                    if _sha(h.encode("utf-8")) == sha}  # fmt: skip
+        except (sqlite3.Error, ValueError):
+            return {}
+
+    def keep(self, kind: str, key: str, header: Any) -> None:
+        """Make *header* the cache's record of *kind* for *key* at once, in place of the one it had (what
+        describes the published site, not a build's pages: it is true once the site is out)."""
+        writer = Writer(self, kind, key)
+        if writer.finish(header) and (db := self._db()) is not None:
+            with contextlib.suppress(sqlite3.Error), self._writing(db):
+                db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", (kind, key, COMMITTED))
+                db.execute("UPDATE record SET build = ? WHERE kind = ? AND key = ? AND build = ?",
+                           (COMMITTED, kind, key, self.build))  # fmt: skip
 
     def blob(self, record: Record | int, n: int) -> bytes | None:
         """Blob *n* of *record*, or None when it cannot be read or does not match its sha256."""

@@ -13,11 +13,11 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from generator.cache.keys import site_key, theme_digest
-from generator.cache.reuse import PUBLISHED, Reuse, cache_dir
+from generator.cache.keys import site_key
+from generator.cache.reuse import Published, Reuse, ThemeRenderer, Warm, cache_dir
 from generator.cache.trust import usable_cache
 from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
@@ -41,7 +41,6 @@ from generator.site.assemble import (
     write_site_wide,
 )
 from generator.site.job import new_job
-from generator.snapshot.remembered import ToolMemory
 from generator.snapshot.snapshot import Snapshot
 
 
@@ -54,32 +53,6 @@ class BuildResult:
     warnings: tuple[str, ...]
     version: str | None = None
     """The version a versioned build published (``OUT/<version>/``); None for any other build."""
-
-
-class ThemeRenderer:
-    """One renderer (its templates compiled in memory) for the builds of one process while the theme
-    stays the same: a watch's rebuild then compiles no template again."""
-
-    def __init__(self) -> None:
-        self._theme: str | None = None
-        self._renderer: Renderer | None = None
-
-    def for_theme(self, template_dir: Path | None) -> Renderer:
-        """The renderer for *template_dir*, made afresh when a file of the theme changed."""
-        theme = theme_digest(template_dir)
-        if self._renderer is None or theme != self._theme:
-            self._renderer, self._theme = Renderer(template_dir), theme
-        return self._renderer
-
-
-@dataclass
-class Warm:
-    """What a process that builds again and again (``build --watch``) keeps from one build to the next:
-    the tools of the snapshot file it read, and its renderer.
-    Each only saves time: a build given a :class:`Warm` writes the very bytes a fresh one does."""
-
-    tools: ToolMemory = field(default_factory=ToolMemory)
-    renderer: ThemeRenderer = field(default_factory=ThemeRenderer)
 
 
 def catalogs_for(config: PortalConfig) -> dict[str, Catalog]:
@@ -262,7 +235,7 @@ def build(
     # Warnings about the output directory (files kept or replaced) come after the swap, so --strict ignores them.
     removed: list[Path] | None = [] if later is not None else None
     try:
-        record = run.cache / PUBLISHED if run.cache is not None else None
+        record = Published(run.cache) if run.cache is not None else None
         produce = functools.partial(run.produce, jobs=jobs, strict=strict)
         kept = publish(out, produce, protected=build_inputs(config, from_file), record=record, later=removed)
     except BaseException:

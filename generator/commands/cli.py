@@ -29,7 +29,7 @@ from generator.forked import usable_jobs
 from generator.text import for_terminal, one_line
 
 if TYPE_CHECKING:
-    from generator.commands.build import Warm
+    from generator.cache.reuse import Warm
 
 
 def say(text: str, *, err: bool = False, end: str = "\n") -> None:
@@ -236,9 +236,9 @@ def _read_and_build(
 def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     """``build --watch``: build, then build again in this process whenever an input changes
     (:mod:`generator.commands.watch`). A failed build is reported and the watch goes on."""
-    from generator.cache.reuse import cache_dir
+    from generator.cache.reuse import Warm, cache_dir
     from generator.commands import watch as watching
-    from generator.commands.build import Warm, build_inputs
+    from generator.commands.build import build_inputs
 
     if args.from_file and not Path(args.from_file).is_file():
         raise UsageError(

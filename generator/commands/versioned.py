@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.cache.keys import site_key
-from generator.cache.reuse import Reuse
-from generator.commands.build import ThemeRenderer, produce
+from generator.cache.reuse import Reuse, ThemeRenderer
+from generator.commands.build import produce
 from generator.commands.progress import Progress
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError

@@ -15,7 +15,8 @@ import os
 from dataclasses import replace
 from pathlib import Path
 
-from generator.commands.build import ThemeRenderer, build_inputs, catalogs_for, template_dir_of
+from generator.cache.reuse import ThemeRenderer
+from generator.commands.build import build_inputs, catalogs_for, template_dir_of
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError
 from generator.history.kept import read_kept

@@ -11,13 +11,11 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import json
 import os
 import stat
 from collections.abc import Mapping
 from pathlib import Path
-
-from generator.config.files import open_regular
+from typing import Protocol
 
 
 def signature(info: os.stat_result) -> list[int]:
@@ -72,22 +70,26 @@ def sha256_of(path: str) -> str:
         return hashlib.sha256(handle.read()).hexdigest()
 
 
-def published_signatures(record: Path | None, real: Path) -> dict[str, list[int]]:
+class Kept(Protocol):
+    """Where the signatures of a published site's files are kept between builds (the render cache's
+    :class:`generator.cache.reuse.Published`): data only, checked as any record of it is."""
+
+    def signatures(self, site: str) -> dict[str, list[int]]:
+        """The signatures kept for the site at *site* (none when absent, or another site's)."""
+        ...
+
+    def keep(self, site: str, files: dict[str, list[int]]) -> None:
+        """Keep *files*' signatures for the site at *site*, in place of any kept before."""
+        ...
+
+
+def published_signatures(record: Kept | None, real: Path) -> dict[str, list[int]]:
     """The signatures :func:`record_published` kept for the site at *real* (none when absent or not that site's)."""
-    if record is None:
-        return {}
-    try:
-        with open_regular(record, follow=False) as handle:  # a FIFO planted in the cache must not hold the build
-            data = json.loads(handle.read())
-        if data.get("site") != str(real) or not isinstance(data.get("files"), dict):
-            return {}
-        return {p: v for p, v in data["files"].items() if isinstance(v, list) and all(type(n) is int for n in v)}
-    except (OSError, ValueError, AttributeError):
-        return {}
+    return record.signatures(str(real)) if record is not None else {}
 
 
 def record_published(
-    record: Path | None, real: Path, hashes: Mapping[str, str], untouched: Mapping[str, list[int]] | None = None
+    record: Kept | None, real: Path, hashes: Mapping[str, str], untouched: Mapping[str, list[int]] | None = None
 ) -> None:
     """After a publish: each file's signature as it stands, so the next build need not hash it again.
 
@@ -109,11 +111,4 @@ def record_published(
             info = os.lstat(os.path.join(base, path))
             if stat.S_ISREG(info.st_mode):
                 files[path] = signature(info)
-    temporary = record.with_name(f".{record.name}.{os.getpid()}.tmp")
-    try:
-        record.parent.mkdir(parents=True, exist_ok=True)
-        temporary.write_text(json.dumps({"site": str(real), "files": files}), encoding="utf-8")
-        os.replace(temporary, record)
-    except OSError:
-        with contextlib.suppress(OSError):
-            temporary.unlink()
+    record.keep(str(real), files)

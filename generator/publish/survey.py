@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.publish.location import MANIFEST
-from generator.publish.signatures import check_published, published_signatures, sha256_of
+from generator.publish.signatures import Kept, check_published, published_signatures, sha256_of
 
 
 @dataclass(frozen=True)
@@ -77,7 +77,7 @@ class Survey:
     """Listed paths with a symlink on the way to them: not ours to touch, left alone (never followed)."""
 
 
-def survey(real: Path, listed: Mapping[str, str], record: Path | None) -> Survey:
+def survey(real: Path, listed: Mapping[str, str], record: Kept | None) -> Survey:
     """The survey of the site at *real*, whose manifest lists *listed*; *record* holds the signatures
     the last publish took (:func:`generator.publish.signatures.record_published`)."""
     walked: set[str] = set()

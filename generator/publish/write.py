@@ -57,7 +57,7 @@ from pathlib import Path
 from generator.errors import PortalError
 from generator.publish.inplace import apply, roll_back
 from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect
-from generator.publish.signatures import record_published
+from generator.publish.signatures import Kept, record_published
 from generator.publish.staging import Staging, safe_relative
 from generator.publish.survey import Foreign, Survey, survey
 
@@ -202,7 +202,7 @@ def publish(
     files: Mapping[str, bytes] | Producer,
     *,
     protected: Protected = (),
-    record: Path | None = None,
+    record: Kept | None = None,
     later: list[Path] | None = None,
 ) -> list[str]:
     """Write the new content of *out*; return warnings.

@@ -3,7 +3,7 @@
 These lists hold one row per tool, and every build writes them again, rebuilds included: at 1,000
 tools they are 15,000 rows (the HTML list, the twin's and the llms-full copy's in three locales,
 and 6,000 llms.txt lines), about a fifth of a rebuild after one tool changed. A :class:`RowMemo`
-(set by the publish stage, from the render cache) hands back the rows a previous build wrote, so
+(the render cache's, :mod:`generator.cache.reuse`) hands back the rows a previous build wrote, so
 a rebuild writes only the changed tool's rows.
 
 A row is remembered under two names, and reused only when both match:
@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -39,19 +39,12 @@ Rows = dict[str, dict[str, tuple[int, str]]]
 """Where -> tool page key -> (links the row counted, the row)."""
 
 
-class RowMemo:
-    """Rows of the site-wide lists by where they are written and their tool's page key (see the module docstring)."""
+class RowMemo(Protocol):
+    """Rows of the site-wide lists kept by where they are written and their tool's page key (see the module
+    docstring); the render cache's :class:`generator.cache.reuse.RowMemo` is one."""
 
-    def __init__(self, keys: Mapping[str, str], known: Mapping[str, Mapping[str, tuple[int, str]]]) -> None:
-        self.keys = keys
-        """Tool name -> the key of its pages."""
-        self.known = known
-        """The rows a previous build wrote, by list (from the render cache, which parses a list when asked)."""
-        self.made: Rows = {}
-        """The rows this process wrote since :meth:`drain`."""
-        self.hits: dict[str, set[str]] = {}
-        """Where -> the keys of the known rows this process used since :meth:`drain` (keys only: the
-        parent process has :attr:`known` too, so a worker never sends a kept row back)."""
+    known: Mapping[str, Mapping[str, tuple[int, str]]]
+    """The rows a previous build wrote, by list."""
 
     def row(
         self,
@@ -61,31 +54,9 @@ class RowMemo:
         make: Callable[[], str],
         marks: list[int] | None,
     ) -> str:
-        """*name*'s row in the list *where* (whose kept rows are *kept*): kept, else made by *make* (and kept).
-
-        *marks* is the page's count of marked links (:attr:`Context.marks`): a remembered row adds
-        the links it counted when it was made, so the count stays what writing it would give.
-        """
-        key = self.keys.get(name)
-        if key is None:
-            return make()
-        found = kept.get(key)
-        if found is None:
-            before = marks[0] if marks is not None else 0
-            text = make()
-            found = ((marks[0] if marks is not None else 0) - before, text)
-            self.made.setdefault(where, {})[key] = found
-        else:
-            if marks is not None:
-                marks[0] += found[0]
-            self.hits.setdefault(where, set()).add(key)
-        return found[1]
-
-    def drain(self) -> tuple[Rows, dict[str, set[str]]]:
-        """The rows made and the keys of those reused since the last call (a worker sends them back)."""
-        made, hits = self.made, self.hits
-        self.made, self.hits = {}, {}
-        return made, hits
+        """*name*'s row in the list *where* (whose kept rows are *kept*): kept, else made by *make*. *marks* is
+        the page's count of marked links: a kept row adds the links it counted when it was made."""
+        ...
 
 
 def _rows(
@@ -94,8 +65,8 @@ def _rows(
     """Every item's row of *list_name*, made visible (:func:`~generator.text.visible`: a row is kept so,
     and joining visible rows gives what making the joined text visible gives, without scanning the
     whole list again), through the memo when there is one."""
-    memo = context.resolve("row_memo")
-    if not isinstance(memo, RowMemo):
+    memo: RowMemo | None = context.resolve("row_memo")
+    if memo is None:
         return "".join(visible(make(item)) for item in items)
     ctx, site = context.resolve("ctx"), context.resolve("site")
     where = "\0".join(

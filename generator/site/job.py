@@ -1,24 +1,20 @@
-"""The render job: what every worker needs (the site, its pages in groups, the cache), and what each sends back.
+"""The render job: what every worker needs (the site, its pages in groups, the cache).
 
-A :class:`Job` is made once per build, before the workers are forked, so that they inherit it;
-a :class:`Rendered` is what one worker sends back for a chunk of groups.
+A :class:`Job` is made once per build, before the workers are forked, so that they inherit it; what a
+worker sends back for a chunk of groups is a :class:`generator.cache.pages.Chunk`.
 """
 
 from __future__ import annotations
 
-import io
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 
 from generator.cache.keys import page_key
-from generator.cache.reuse import ListRows, Reuse, SiteIndex
+from generator.cache.reuse import Reuse
 from generator.model.pages import Page, pages_for
 from generator.model.product import Doc
 from generator.model.site import SiteModel
-from generator.publish.staging import Staging
 from generator.render.i18n import Catalog
-from generator.render.listings import RowMemo
 from generator.render.renderer import Deadline, Renderer
 from generator.site.llms_full import FullPart
 
@@ -31,26 +27,6 @@ PART_TOKENS = 100_000
 A locale's ``llms-full.txt`` over this budget is also written as ``L/llms-full-01.txt``,
 ``-02``... : consecutive whole pages, each part under the budget (a single page larger than the
 budget is a part of its own), each starting with the shared notice; ``llms.txt`` lists them."""
-
-
-@dataclass(frozen=True)
-class Fragment:
-    """Where a chunk's fragment of one locale is: the file's name in :attr:`FullText.fragments`, offset, size."""
-
-    name: str
-    start: int
-    size: int
-
-
-@dataclass(frozen=True)
-class Placed:
-    """A twin's copy for ``llms-full.txt`` as a chunk placed it: its page, its size, the twin's sha256, and
-    its offset in the previous site's ``llms-full.txt`` of the locale (None: it is in the chunk's fragment)."""
-
-    page: int
-    size: int
-    twin: str
-    previous: int | None
 
 
 @dataclass(frozen=True)
@@ -75,75 +51,18 @@ class Plan:
 
 
 @dataclass
-class Reused:
-    """What this build takes from the last one (:class:`~generator.cache.reuse.Reuse`), and what it took."""
+class Job:
+    """What every worker needs, in named parts; made before the workers are forked, so they inherit it."""
 
-    cache: Reuse
-    index: SiteIndex | None
-    """What each ``pages`` record's pages were when the site was last published (:class:`SiteIndex`)."""
-    last_rows: ListRows | None
-    """The rows of the site-wide lists the last build recorded."""
-    memo: RowMemo
-    """:attr:`last_rows` as the row writers use it."""
-    row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
-    hits: int = 0
-    """Groups whose pages came from the cache (for the progress line and the benchmark)."""
-
-
-@dataclass
-class FullText:
-    """Each locale's ``llms-full.txt`` being assembled from the chunks' copies of the twins."""
-
-    fragments: Path | None = None
-    """A private directory for the twins' copies: one file per process and locale, to which each chunk's
-    copies are appended (:func:`~generator.site.assemble._append`)."""
-    chunks: int = 0
-    shared: dict[str, str] = field(default_factory=dict)
+    inputs: Inputs
+    plan: Plan
+    reuse: Reuse | None
+    """What this build takes from the last one; None: a build without the cache."""
+    shared: dict[str, str]
     """Locale -> the text every twin repeats (the pointer to llms.txt and the generated notice), as it
     reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
     parts: dict[str, list[FullPart]] = field(default_factory=dict)
     """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
-    appending: dict[str, io.FileIO] = field(default_factory=dict)
-    """This process's open fragment files, by name (unbuffered: what is written is in the file at once).
-    A forked worker has its own copy of the job, so each process holds only its own files."""
-
-
-@dataclass
-class Job:
-    """What every worker needs, in named parts; set before the workers are forked, so they inherit it."""
-
-    inputs: Inputs
-    plan: Plan
-    reused: Reused | None
-    """None: a build without the cache."""
-    full: FullText = field(default_factory=FullText)
-    staging: Staging | None = None
-    """Where the pages go; set by :func:`render_pages` (each worker writes through :meth:`Staging.fresh`)."""
-
-
-@dataclass
-class Rendered:
-    """What a worker sends back: no page text except the twins' copies for ``llms-full.txt``."""
-
-    hashes: dict[str, str] = field(default_factory=dict)
-    same: set[str] = field(default_factory=set)
-    """The pages left where the previous site holds them (see :attr:`Staging.same`)."""
-    warnings: dict[int, list[str]] = field(default_factory=dict)
-    """Group index -> the warnings of its examples."""
-    notes: dict[int, list[str]] = field(default_factory=dict)
-    """Group index -> the warnings of its input schema."""
-    pages: int = 0
-    row_hits: dict[str, set[str]] = field(default_factory=dict)
-    """The keys of the kept rows of the site-wide lists used (:attr:`Reused.row_hits`)."""
-    used: set[str] = field(default_factory=set)
-    """The cache keys this build needs (found or written)."""
-    hits: int = 0
-    chunk: int = 0
-    sizes: dict[str, list[Placed]] = field(default_factory=dict)
-    """Locale -> each twin copy of this chunk, in order."""
-    fragments: dict[str, Fragment] = field(default_factory=dict)
-    """Locale -> where this chunk's fragment is (:func:`_append`)."""
 
 
 def _groups(pages: Sequence[Page]) -> list[list[int]]:
@@ -173,12 +92,9 @@ def new_job(
         keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
         if tool is not None and keys[-1] is not None:
             tools[tool.name] = str(keys[-1])
-    reused = None
-    if cache is not None:
-        last_rows = cache.rows()
-        reused = Reused(cache, cache.index(), last_rows, RowMemo(tools, last_rows or {}))
-    renderer.use_rows(reused.memo if reused is not None else None)
-    return Job(Inputs(site, catalogs, renderer, deadline), Plan(pages, groups, keys), reused)
+    renderer.use_rows(cache.use_rows(tools) if cache is not None else None)
+    shared = {code: renderer.twin_pointer(site, catalogs, code) for code in site.locales}
+    return Job(Inputs(site, catalogs, renderer, deadline), Plan(pages, groups, keys), cache, shared)
 
 
 def _linked(site: SiteModel, page: Page) -> list[Doc]:

@@ -8,9 +8,12 @@ page. Every twin repeats a short notice (the pointer to ``llms.txt``, the genera
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from typing import BinaryIO
 
+from generator.cache.pages import Chunk, Pages
 from generator.model.pages import Page
 from generator.publish.staging import Staging
 
@@ -32,22 +35,6 @@ class FullPart:
     first: str
     last: str
     tokens: int
-
-
-def without_shared(twin: bytes, shared: bytes | None) -> bytes:
-    """A twin's copy for ``llms-full.txt`` (UTF-8) without the shared text (its first occurrence, and the
-    blank line after it); unchanged when the twin does not carry it (a user template may leave it out).
-
-    Bytes, not text: the copies go from the cache to the file without being decoded. A UTF-8 needle
-    matches only where its characters begin, so this cuts exactly what the same search in text would.
-    """
-    if not shared:
-        return twin
-    at = twin.find(b"\n" + shared + b"\n")
-    if at < 0:
-        return twin
-    end = at + len(shared) + 2
-    return twin[: at + 1] + twin[end + 1 if twin[end : end + 1] == b"\n" else end :]
 
 
 def _label(page: Page) -> str:
@@ -87,3 +74,38 @@ def split_full(
     if current:
         flush()
     return parts
+
+
+def write_full(
+    staging: Staging, pages: Pages, chunks: Sequence[Chunk], shared: Mapping[str, bytes], tokens: int
+) -> tuple[dict[str, list[FullPart]], dict[str, tuple[bytes, int, str]]]:
+    """Each locale's ``llms-full.txt`` from the chunks' copies (*shared*: the text stated once at its top),
+    and its parts when it is over *tokens*; return the parts and each file's head, size and sha256, by locale."""
+    parts: dict[str, list[FullPart]] = {}
+    files: dict[str, tuple[bytes, int, str]] = {}
+    for code, text in shared.items():
+        # Every twin of the locale in the site's page order: the chunks hold consecutive groups.
+        path, head = f"{code}/llms-full.txt", text + b"\n" if text else b""
+        source = staging.previous / code / "llms-full.txt" if staging.previous is not None else None
+        pieces = pages.pieces(code, chunks, head)
+        files[code] = (head, staging.write_ranges(path, pieces, source), staging.hashes[path])
+        parts[code] = []
+        if estimate_tokens(len(head) + sum(p.size + 1 for chunk in chunks for p in chunk.sizes[code])) > tokens:
+            with open(staging.location(path), "rb") as file:
+                copies = _copies(pages.pages, code, chunks, file, len(head))
+                parts[code] = split_full(staging, code, head, copies, tokens)
+    return parts, files
+
+
+def _copies(
+    pages: Sequence[Page], code: str, chunks: Sequence[Chunk], file: BinaryIO, head: int
+) -> Iterator[tuple[Page, bytes, str]]:
+    """Each twin copy of *code* as (page, its bytes, the twin's sha256), in page order, read in turn from the
+    locale's ``llms-full.txt`` as written (*file*), whose first *head* bytes are the head: only the copies of
+    the part being written are in memory."""
+    file.seek(head)
+    for number, chunk in enumerate(chunks):
+        file.seek(1 if head or number else 0, os.SEEK_CUR)  # the newline before every chunk's copies but the first
+        for n, placed in enumerate(chunk.sizes[code]):
+            file.seek(1 if n else 0, os.SEEK_CUR)
+            yield pages[placed.page], file.read(placed.size), placed.twin
