@@ -9,8 +9,11 @@ directory is swapped in instead.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+import signal
 import subprocess
 from pathlib import Path
 
@@ -257,3 +260,107 @@ def test_nothing_changed_leaves_nothing_to_remove_later(tmp_path: Path) -> None:
     _publish(site, _site())
     assert _publish_later(site, _site()) == []
     assert _beside(site) == []
+
+
+def test_a_site_given_as_files_in_memory_is_published_as_given(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    files = {"en/index.html": b"<p>index</p>", "llms.txt": b"# Site\n", "en/tools/a/index.md": b"# a\n"}
+    publish(site, files)
+    assert tree_bytes(site) == files
+    # Every path is checked before the first is written: nothing of a refused site lands anywhere.
+    other = tmp_path / "other"
+    with pytest.raises(PortalError, match=re.escape("Refusing to write '../escape.txt'")):
+        publish(other, {"a.html": b"a", "../escape.txt": b"no"})
+    assert not other.exists() and not (tmp_path / "escape.txt").exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == ["site"]
+
+
+def test_leftovers_of_a_running_build_are_left_to_it(tmp_path: Path) -> None:
+    # A build's .NAME.staging-PID beside the site is removed only when that process is gone; the check
+    # sends no signal to a live one. A pid no process can have (beyond the kernel's range) is gone too.
+    site = tmp_path / "site"
+    _publish(site, _site())
+    live = subprocess.Popen(["sleep", "60"])
+    try:
+        for pid in (live.pid, _dead_pid(), 2**70):
+            (site.parent / f".site.staging-{pid}").mkdir()
+        (site.parent / ".site.staging-notapid").mkdir()
+        _publish(site, _site(en__index_dot_html=b"<p>changed</p>"))
+        assert _beside(site) == sorted([f".site.staging-{live.pid}", ".site.staging-notapid"])
+    finally:
+        live.terminate()
+        live.wait()
+    assert live.returncode == -signal.SIGTERM  # ours was the first signal it got
+
+
+# --------------------------------------------------------------------------- the staging a build writes into
+
+
+def _previous(tmp_path: Path, files: dict[str, bytes]) -> tuple[Path, dict[str, str]]:
+    """A previous site on disk and its unchanged files (path -> sha256), as the publisher hands them over."""
+    previous = tmp_path / "previous"
+    for path, data in files.items():
+        (previous / path).parent.mkdir(parents=True, exist_ok=True)
+        (previous / path).write_bytes(data)
+    return previous, {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+
+
+def test_a_version_staged_inside_the_site_is_counted_as_the_sites(tmp_path: Path) -> None:
+    # A versioned site builds each version in a nested staging and absorbs it: the files it left in the
+    # previous site, and those it wrote, are the outer site's under the version's directory.
+    previous, unchanged = _previous(tmp_path, {"v1/en/a.html": b"a", "v1x/en/b.html": b"other", "en/a.html": b"a"})
+    root = tmp_path / "new"
+    outer = Staging(root, previous, unchanged, lazy=True)
+    inner = outer.nested("v1")
+    assert inner.root == root / "v1" and inner.root.is_dir()
+    inner.write("en/a.html", b"a")  # unchanged: left where it is
+    inner.write("en/b.html", b"other")  # v1x/en/b.html holds these bytes, but it is another directory
+    assert inner.same == {"en/a.html"} and not (root / "v1" / "en" / "a.html").exists()
+    assert (root / "v1" / "en" / "b.html").read_bytes() == b"other"
+    outer.absorb(inner, "v1")
+    assert outer.hashes == {
+        "v1/en/a.html": hashlib.sha256(b"a").hexdigest(),
+        "v1/en/b.html": hashlib.sha256(b"other").hexdigest(),
+    }
+    assert outer.same == {"v1/en/a.html"}
+    assert outer.location("v1/en/a.html") == previous / "v1" / "en" / "a.html"
+    assert outer.read("v1/en/a.html") == b"a" and outer.read("v1/en/b.html") == b"other"
+    with pytest.raises(PortalError, match="twice"):
+        outer.absorb(inner, "v1")
+    with pytest.raises(PortalError, match="outside the output directory"):
+        outer.nested("../v2")
+
+
+def test_a_nested_staging_that_is_not_lazy_links_the_unchanged_files(tmp_path: Path) -> None:
+    previous, unchanged = _previous(tmp_path, {"v1/en/a.html": b"a"})
+    inner = Staging(tmp_path / "new", previous, unchanged).nested("v1/en")
+    inner.write("a.html", b"a")
+    assert inner.same == set()
+    assert _inode(tmp_path / "new" / "v1" / "en" / "a.html") == _inode(previous / "v1" / "en" / "a.html")
+
+
+def test_each_worker_gets_a_staging_of_its_own_into_the_same_site(tmp_path: Path) -> None:
+    previous, unchanged = _previous(tmp_path, {"en/a.html": b"a"})
+    staging = Staging(tmp_path / "new", previous, unchanged, lazy=True)
+    worker = staging.fresh()
+    worker.write("en/a.html", b"a")
+    worker.write("en/b.html", b"b")
+    assert worker.same == {"en/a.html"} and set(worker.hashes) == {"en/a.html", "en/b.html"}
+    assert staging.hashes == {} and staging.same == set()
+    assert (tmp_path / "new" / "en" / "b.html").read_bytes() == b"b"
+    assert not (tmp_path / "new" / "en" / "a.html").exists()
+
+
+def test_files_another_program_wrote_are_recorded_but_not_links(tmp_path: Path) -> None:
+    root = tmp_path / "new"
+    (root / "pagefind" / "index").mkdir(parents=True)
+    (root / "pagefind" / "pagefind.js").write_bytes(b"js")
+    (root / "pagefind" / "index" / "en_1.pf_index").write_bytes(b"index")
+    (root / "pagefind" / "outside.js").symlink_to(tmp_path)
+    (root / "other.html").write_bytes(b"not under the directory")
+    staging = Staging(root)
+    staging.adopt("pagefind")
+    assert staging.hashes == {
+        "pagefind/index/en_1.pf_index": hashlib.sha256(b"index").hexdigest(),
+        "pagefind/pagefind.js": hashlib.sha256(b"js").hexdigest(),
+    }
