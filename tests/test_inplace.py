@@ -15,6 +15,7 @@ import os
 import re
 import signal
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -364,3 +365,54 @@ def test_files_another_program_wrote_are_recorded_but_not_links(tmp_path: Path) 
         "pagefind/index/en_1.pf_index": hashlib.sha256(b"index").hexdigest(),
         "pagefind/pagefind.js": hashlib.sha256(b"js").hexdigest(),
     }
+
+
+def test_a_file_written_in_parts_has_its_size_digest_and_separators(tmp_path: Path) -> None:
+    previous, unchanged = _previous(tmp_path, {"llms-full.txt": b"a\n\nb\n\nc"})
+    (tmp_path / "new").mkdir()
+    staging = Staging(tmp_path / "new", previous, unchanged, lazy=True)
+    assert staging.write_parts("en/llms-full.txt", [b"a", b"b", b"c"], b"\n\n") == 7
+    assert (tmp_path / "new" / "en" / "llms-full.txt").read_bytes() == b"a\n\nb\n\nc"
+    assert staging.hashes["en/llms-full.txt"] == hashlib.sha256(b"a\n\nb\n\nc").hexdigest()
+    # The previous site holds these very bytes: the new copy goes, the old one stays.
+    assert staging.write_parts("llms-full.txt", iter([b"a", b"b", b"c"]), b"\n\n") == 7
+    assert staging.same == {"llms-full.txt"} and not (tmp_path / "new" / "llms-full.txt").exists()
+    # Ranges of a source file, in order, with bytes between them; an empty range reads nothing.
+    source = tmp_path / "source.txt"
+    source.write_bytes(b"0123456789")
+    assert staging.write_ranges("r.txt", [(2, 3), b"|", (0, 0), (8, 2)], source) == 6
+    assert (tmp_path / "new" / "r.txt").read_bytes() == b"234|89"
+
+
+def test_an_unchanged_file_is_linked_only_when_the_previous_copy_is_a_regular_file(tmp_path: Path) -> None:
+    previous, unchanged = _previous(tmp_path, {"a.html": b"a", "target.html": b"b"})
+    (previous / "b.html").symlink_to("target.html")
+    unchanged = unchanged | {"b.html": hashlib.sha256(b"b").hexdigest()}
+    root = tmp_path / "new"
+    root.mkdir()
+    staging = Staging(root, previous, unchanged)
+    staging.write("a.html", b"a")
+    staging.write("b.html", b"b")
+    staging.write("c.html", b"c")
+    assert _inode(root / "a.html") == _inode(previous / "a.html")
+    assert not (root / "b.html").is_symlink() and _inode(root / "b.html") != _inode(previous / "target.html")
+    assert (root / "b.html").read_bytes() == b"b" and (root / "c.html").read_bytes() == b"c"
+    (tmp_path / "alone").mkdir()
+    alone = Staging(tmp_path / "alone", None, unchanged)  # no previous site: every file is written
+    alone.write("a.html", b"a")
+    assert (tmp_path / "alone" / "a.html").read_bytes() == b"a"
+
+
+def test_complete_puts_the_files_left_in_place_into_the_new_directory(tmp_path: Path) -> None:
+    files = {"en/a.html": b"a", "en/b.html": b"b"}
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as other:
+        for where in (tmp_path / "here", Path(other)):  # the same file system (links), another one (copies)
+            previous, unchanged = _previous(where, files)
+            root = tmp_path / f"new-{where.name}"
+            staging = Staging(root, previous, unchanged, lazy=True)
+            staging.write("en/a.html", b"a")
+            staging.complete()
+            assert staging.same == set() and (root / "en" / "a.html").read_bytes() == b"a"
+            assert staging.location("en/a.html") == root / "en" / "a.html"
+            staging.write("en/b.html", b"b")  # no longer lazy: written (or linked) into the new directory
+            assert (root / "en" / "b.html").read_bytes() == b"b"
