@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from generator.schema.examples import Example, example_for
+from generator.schema.examples import Example, example_for, examples_for
 from generator.schema.placeholders import placeholder_for
 from generator.schema.regexgen import generate
-from generator.schema.validation import validate
+from generator.schema.validation import too_deep, validate
 from generator.schema.values import FORMAT_VALUES
 from tests.test_schema import DATE_TIME_PATTERN, NODE, PYDANTIC_INPUT, REAL_OUTPUT
 
@@ -121,6 +121,69 @@ def test_validate_survives_cycles_and_depth() -> None:
     schema: dict[str, Any] = {}
     schema["not"] = schema
     assert validate(1, schema)[0].startswith("schema: ")
+
+
+def test_validate_names_identifier_keys_with_a_dot() -> None:
+    # Any identifier, capitals and underscores included, is written `.name`; anything else is quoted.
+    errors = validate({"Name": 1, "_x9": 2, "9a": 3}, {"additionalProperties": {"type": "string"}})
+    assert [e.split(": ")[0] for e in errors] == ["$.Name", "$._x9", "$['9a']"]
+
+
+def test_validate_reports_pattern_properties_at_the_matched_key() -> None:
+    schema = {"patternProperties": {"^Id": {"type": "integer"}}}
+    assert validate({"Id1": "x", "other": "y"}, schema) == ["$.Id1: 'x' is not of type 'integer'"]
+    # Only an object has properties: any other instance passes the keyword, as JSON Schema says.
+    assert validate("Id1", schema) == []
+    assert validate(["Id1"], schema) == []
+
+
+def test_validate_names_what_additional_properties_refuses() -> None:
+    closed = {"properties": {"a": {}}, "additionalProperties": False}
+    assert validate({"a": 1, "y": 2, "x": 3}, closed) == [
+        "$: Additional properties are not allowed ('x', 'y' were unexpected)"
+    ]
+    assert validate({"b": 1}, closed) == ["$: Additional properties are not allowed ('b' was unexpected)"]
+    by_pattern = {"patternProperties": {"^a": {}, "^b": {}}, "additionalProperties": False}
+    assert validate({"ab": 1, "z": 2}, by_pattern) == ["$: 'z' does not match any of the regexes: '^a', '^b'"]
+    assert validate({"z": 2, "y": 1}, by_pattern) == ["$: 'y', 'z' do not match any of the regexes: '^a', '^b'"]
+    # Allowed extras (true, or a schema they meet) are no error; a schema they fail is checked at each.
+    assert validate({"a": 1, "z": 2}, {"properties": {"a": {}}, "additionalProperties": True}) == []
+    typed = {"properties": {"a": {}}, "additionalProperties": {"type": "integer"}}
+    assert validate({"a": "s", "z": 2}, typed) == []
+    assert validate({"z": "s"}, typed) == ["$.z: 's' is not of type 'integer'"]
+
+
+def test_validate_says_which_pattern_a_string_misses() -> None:
+    assert validate("abc", {"type": "string", "pattern": "^x"}) == ["$: 'abc' does not match '^x'"]
+
+
+def test_validate_cuts_long_messages() -> None:
+    # A message names the instance, which may be huge: it is cut to 300 characters, the last an ellipsis.
+    (message,) = validate("x" * 400, {"type": "integer"})
+    assert len(message) == 300 and message.endswith("x…")
+    assert message.startswith("$: 'xxx")
+    (whole,) = validate("x" * 270, {"type": "integer"})  # "$: '" + 270 x + "' is not of type 'integer'": 300
+    assert len(whole) == 300 and whole.endswith("' is not of type 'integer'")
+    (cut,) = validate("x" * 271, {"type": "integer"})
+    assert cut == "$: '" + "x" * 271 + "' is not of type 'intege…"
+
+
+def test_validate_reports_a_schema_too_deep_to_check() -> None:
+    deep: dict[str, Any] = {}
+    node = deep
+    for _ in range(3000):
+        node["items"] = {}
+        node = node["items"]
+    assert validate([], deep) == ["schema: schema nested too deeply"]
+
+
+def test_too_deep_knows_an_exhausted_stack_from_other_failures() -> None:
+    # Near the recursion limit the Rust code under `referencing` panics instead of raising RecursionError.
+    class PanicException(BaseException):
+        pass
+
+    assert too_deep(RecursionError()) and too_deep(PanicException())
+    assert not too_deep(ValueError("recursion")) and not too_deep(KeyboardInterrupt())
 
 
 # --------------------------------------------------------------------------- example_for: real schemas
@@ -415,6 +478,15 @@ def test_reasons_explain() -> None:
     assert "never fetched" in not_ok({"properties": {"a": {"$ref": "other.json"}}, "required": ["a"]})
 
 
+def test_the_reason_names_the_dangling_ref_wherever_it_is() -> None:
+    # The scan for the $ref to blame walks arrays (allOf) and nested properties, not the root alone.
+    schema = {"allOf": [{"type": "object"}, {"properties": {"a": {"$ref": "#/$defs/nope"}}, "required": ["a"]}]}
+    assert not_ok(schema) == "no valid instance found; dangling $ref '#/$defs/nope'"
+    # A $ref inside a value (enum, const, default, examples) is data, not a reference.
+    listed = {"enum": [{"$ref": "#/x"}], "allOf": [{"$ref": "#/$defs/gone"}]}
+    assert not_ok(listed) == "no valid instance found; dangling $ref '#/$defs/gone'"
+
+
 def test_remote_ref_in_an_optional_property_still_gives_an_example() -> None:
     assert ok(
         {
@@ -553,3 +625,47 @@ def test_regex_generator_gives_up_quietly(pattern: str) -> None:
 def test_regex_generator_lengths() -> None:
     assert all(len(s) == 40 for s in generate(r"^[a-z]+$", min_len=40, max_len=40))
     assert generate(r"^[a-z]{5}$", max_len=4) == []
+
+
+# --------------------------------------------------------------------------- examples_for
+
+
+_OPTIONS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string"},
+        "limit": {"type": "integer", "examples": [5]},
+        "query": {"type": "string"},
+        "paper_id": {"type": "string"},
+        "verbose": {"type": "boolean", "examples": [True]},
+    },
+    "required": ["name"],
+}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"prefer_optional": True},
+        {"max_optional": 1},
+        {"prose": "Search papers. Give either `query` or `paper_id`."},
+        {"subject": "delete_chart"},
+    ],
+)
+def test_examples_for_starts_with_what_example_for_gives_with_the_same_options(options: dict[str, Any]) -> None:
+    first = example_for(_OPTIONS_SCHEMA, **options)
+    assert first.ok and first.value != example_for(_OPTIONS_SCHEMA).value  # the option makes a difference
+    found = examples_for(_OPTIONS_SCHEMA, 3, **options)
+    assert found[0] == first.value
+    assert len(found) == 3 and all(validate(v, _OPTIONS_SCHEMA) == [] for v in found)
+
+
+def test_examples_for_gives_count_distinct_values_and_no_more() -> None:
+    # The enum's default repeats its first value: the next value of the property is the next *distinct* one.
+    schema = {"type": "object", "properties": {"color": {"enum": ["red", "green", "blue"], "default": "red"}}}
+    schema["required"] = ["color"]
+    assert examples_for(schema, 3) == ({"color": "red"}, {"color": "green"}, {"color": "blue"})
+    assert examples_for(schema, 2) == ({"color": "red"}, {"color": "green"})
+    assert examples_for(schema, 1) == ({"color": "red"},)
+    assert examples_for(schema, 9) == examples_for(schema, 3)
+    assert examples_for(schema, 0) == ()

@@ -9,9 +9,13 @@ directory is swapped in instead.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
+import re
+import signal
 import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -257,3 +261,158 @@ def test_nothing_changed_leaves_nothing_to_remove_later(tmp_path: Path) -> None:
     _publish(site, _site())
     assert _publish_later(site, _site()) == []
     assert _beside(site) == []
+
+
+def test_a_site_given_as_files_in_memory_is_published_as_given(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    files = {"en/index.html": b"<p>index</p>", "llms.txt": b"# Site\n", "en/tools/a/index.md": b"# a\n"}
+    publish(site, files)
+    assert tree_bytes(site) == files
+    # Every path is checked before the first is written: nothing of a refused site lands anywhere.
+    other = tmp_path / "other"
+    with pytest.raises(PortalError, match=re.escape("Refusing to write '../escape.txt'")):
+        publish(other, {"a.html": b"a", "../escape.txt": b"no"})
+    assert not other.exists() and not (tmp_path / "escape.txt").exists()
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.endswith(".lock")) == ["site"]
+
+
+def test_leftovers_of_a_running_build_are_left_to_it(tmp_path: Path) -> None:
+    # A build's .NAME.staging-PID beside the site is removed only when that process is gone; the check
+    # sends no signal to a live one. A pid no process can have (beyond the kernel's range) is gone too.
+    site = tmp_path / "site"
+    _publish(site, _site())
+    live = subprocess.Popen(["sleep", "60"])
+    try:
+        for pid in (live.pid, _dead_pid(), 2**70):
+            (site.parent / f".site.staging-{pid}").mkdir()
+        (site.parent / ".site.staging-notapid").mkdir()
+        _publish(site, _site(en__index_dot_html=b"<p>changed</p>"))
+        assert _beside(site) == sorted([f".site.staging-{live.pid}", ".site.staging-notapid"])
+    finally:
+        live.terminate()
+        live.wait()
+    assert live.returncode == -signal.SIGTERM  # ours was the first signal it got
+
+
+# --------------------------------------------------------------------------- the staging a build writes into
+
+
+def _previous(tmp_path: Path, files: dict[str, bytes]) -> tuple[Path, dict[str, str]]:
+    """A previous site on disk and its unchanged files (path -> sha256), as the publisher hands them over."""
+    previous = tmp_path / "previous"
+    for path, data in files.items():
+        (previous / path).parent.mkdir(parents=True, exist_ok=True)
+        (previous / path).write_bytes(data)
+    return previous, {path: hashlib.sha256(data).hexdigest() for path, data in files.items()}
+
+
+def test_a_version_staged_inside_the_site_is_counted_as_the_sites(tmp_path: Path) -> None:
+    # A versioned site builds each version in a nested staging and absorbs it: the files it left in the
+    # previous site, and those it wrote, are the outer site's under the version's directory.
+    previous, unchanged = _previous(tmp_path, {"v1/en/a.html": b"a", "v1x/en/b.html": b"other", "en/a.html": b"a"})
+    root = tmp_path / "new"
+    outer = Staging(root, previous, unchanged, lazy=True)
+    inner = outer.nested("v1")
+    assert inner.root == root / "v1" and inner.root.is_dir()
+    inner.write("en/a.html", b"a")  # unchanged: left where it is
+    inner.write("en/b.html", b"other")  # v1x/en/b.html holds these bytes, but it is another directory
+    assert inner.same == {"en/a.html"} and not (root / "v1" / "en" / "a.html").exists()
+    assert (root / "v1" / "en" / "b.html").read_bytes() == b"other"
+    outer.absorb(inner, "v1")
+    assert outer.hashes == {
+        "v1/en/a.html": hashlib.sha256(b"a").hexdigest(),
+        "v1/en/b.html": hashlib.sha256(b"other").hexdigest(),
+    }
+    assert outer.same == {"v1/en/a.html"}
+    assert outer.location("v1/en/a.html") == previous / "v1" / "en" / "a.html"
+    assert outer.read("v1/en/a.html") == b"a" and outer.read("v1/en/b.html") == b"other"
+    with pytest.raises(PortalError, match="twice"):
+        outer.absorb(inner, "v1")
+    with pytest.raises(PortalError, match="outside the output directory"):
+        outer.nested("../v2")
+
+
+def test_a_nested_staging_that_is_not_lazy_links_the_unchanged_files(tmp_path: Path) -> None:
+    previous, unchanged = _previous(tmp_path, {"v1/en/a.html": b"a"})
+    inner = Staging(tmp_path / "new", previous, unchanged).nested("v1/en")
+    inner.write("a.html", b"a")
+    assert inner.same == set()
+    assert _inode(tmp_path / "new" / "v1" / "en" / "a.html") == _inode(previous / "v1" / "en" / "a.html")
+
+
+def test_each_worker_gets_a_staging_of_its_own_into_the_same_site(tmp_path: Path) -> None:
+    previous, unchanged = _previous(tmp_path, {"en/a.html": b"a"})
+    staging = Staging(tmp_path / "new", previous, unchanged, lazy=True)
+    worker = staging.fresh()
+    worker.write("en/a.html", b"a")
+    worker.write("en/b.html", b"b")
+    assert worker.same == {"en/a.html"} and set(worker.hashes) == {"en/a.html", "en/b.html"}
+    assert staging.hashes == {} and staging.same == set()
+    assert (tmp_path / "new" / "en" / "b.html").read_bytes() == b"b"
+    assert not (tmp_path / "new" / "en" / "a.html").exists()
+
+
+def test_files_another_program_wrote_are_recorded_but_not_links(tmp_path: Path) -> None:
+    root = tmp_path / "new"
+    (root / "pagefind" / "index").mkdir(parents=True)
+    (root / "pagefind" / "pagefind.js").write_bytes(b"js")
+    (root / "pagefind" / "index" / "en_1.pf_index").write_bytes(b"index")
+    (root / "pagefind" / "outside.js").symlink_to(tmp_path)
+    (root / "other.html").write_bytes(b"not under the directory")
+    staging = Staging(root)
+    staging.adopt("pagefind")
+    assert staging.hashes == {
+        "pagefind/index/en_1.pf_index": hashlib.sha256(b"index").hexdigest(),
+        "pagefind/pagefind.js": hashlib.sha256(b"js").hexdigest(),
+    }
+
+
+def test_a_file_written_in_parts_has_its_size_digest_and_separators(tmp_path: Path) -> None:
+    previous, unchanged = _previous(tmp_path, {"llms-full.txt": b"a\n\nb\n\nc"})
+    (tmp_path / "new").mkdir()
+    staging = Staging(tmp_path / "new", previous, unchanged, lazy=True)
+    assert staging.write_parts("en/llms-full.txt", [b"a", b"b", b"c"], b"\n\n") == 7
+    assert (tmp_path / "new" / "en" / "llms-full.txt").read_bytes() == b"a\n\nb\n\nc"
+    assert staging.hashes["en/llms-full.txt"] == hashlib.sha256(b"a\n\nb\n\nc").hexdigest()
+    # The previous site holds these very bytes: the new copy goes, the old one stays.
+    assert staging.write_parts("llms-full.txt", iter([b"a", b"b", b"c"]), b"\n\n") == 7
+    assert staging.same == {"llms-full.txt"} and not (tmp_path / "new" / "llms-full.txt").exists()
+    # Ranges of a source file, in order, with bytes between them; an empty range reads nothing.
+    source = tmp_path / "source.txt"
+    source.write_bytes(b"0123456789")
+    assert staging.write_ranges("r.txt", [(2, 3), b"|", (0, 0), (8, 2)], source) == 6
+    assert (tmp_path / "new" / "r.txt").read_bytes() == b"234|89"
+
+
+def test_an_unchanged_file_is_linked_only_when_the_previous_copy_is_a_regular_file(tmp_path: Path) -> None:
+    previous, unchanged = _previous(tmp_path, {"a.html": b"a", "target.html": b"b"})
+    (previous / "b.html").symlink_to("target.html")
+    unchanged = unchanged | {"b.html": hashlib.sha256(b"b").hexdigest()}
+    root = tmp_path / "new"
+    root.mkdir()
+    staging = Staging(root, previous, unchanged)
+    staging.write("a.html", b"a")
+    staging.write("b.html", b"b")
+    staging.write("c.html", b"c")
+    assert _inode(root / "a.html") == _inode(previous / "a.html")
+    assert not (root / "b.html").is_symlink() and _inode(root / "b.html") != _inode(previous / "target.html")
+    assert (root / "b.html").read_bytes() == b"b" and (root / "c.html").read_bytes() == b"c"
+    (tmp_path / "alone").mkdir()
+    alone = Staging(tmp_path / "alone", None, unchanged)  # no previous site: every file is written
+    alone.write("a.html", b"a")
+    assert (tmp_path / "alone" / "a.html").read_bytes() == b"a"
+
+
+def test_complete_puts_the_files_left_in_place_into_the_new_directory(tmp_path: Path) -> None:
+    files = {"en/a.html": b"a", "en/b.html": b"b"}
+    with tempfile.TemporaryDirectory(dir="/dev/shm" if os.path.isdir("/dev/shm") else None) as other:
+        for where in (tmp_path / "here", Path(other)):  # the same file system (links), another one (copies)
+            previous, unchanged = _previous(where, files)
+            root = tmp_path / f"new-{where.name}"
+            staging = Staging(root, previous, unchanged, lazy=True)
+            staging.write("en/a.html", b"a")
+            staging.complete()
+            assert staging.same == set() and (root / "en" / "a.html").read_bytes() == b"a"
+            assert staging.location("en/a.html") == root / "en" / "a.html"
+            staging.write("en/b.html", b"b")  # no longer lazy: written (or linked) into the new directory
+            assert (root / "en" / "b.html").read_bytes() == b"b"

@@ -19,6 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from generator.errors import PortalError
+from generator.publish.location import check_cache_apart, check_location
 from generator.publish.survey import Foreign, unlisted
 from tests.cache_db import dump
 from tests.conftest import TESTS, Run, tree_bytes
@@ -516,3 +518,39 @@ def test_the_previous_manifest_is_parsed_once_per_build_unless_it_changes(
     _publish(site, _site(en__index_dot_html=b"<p>new index</p>"))  # a new manifest (a new inode)
     second = location.inspect(site, site.resolve())
     assert len(parsed) == 3 and second.listed["en/index.html"] != first.listed["en/index.html"]
+
+
+def test_a_refusal_names_the_directory_as_given_and_where_it_really_is(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Reached through a link, the refused directory is named both ways, so the reader sees why; reached
+    # directly, once.
+    home = tmp_path / "users" / "me"
+    home.mkdir(parents=True)
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "site").symlink_to(home)
+    with pytest.raises(PortalError) as linked:
+        check_location(tmp_path / "site")
+    assert str(linked.value).startswith(
+        f"Refusing to use {tmp_path / 'site'} ({home}) as the output directory: it is your home directory. "
+    )
+    with pytest.raises(PortalError) as direct:
+        check_location(home)
+    assert str(direct.value).startswith(f"Refusing to use {home} as the output directory: it is your home directory. ")
+
+
+def test_a_cache_inside_the_site_is_named_both_ways_when_a_link_leads_there(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    (site / "cache").mkdir(parents=True)
+    (tmp_path / "cache-link").symlink_to(site / "cache")
+    with pytest.raises(PortalError) as linked:
+        check_cache_apart(tmp_path / "cache-link", site)
+    shown = f"{tmp_path / 'cache-link'} ({site / 'cache'})"
+    assert str(linked.value).startswith(f"The cache directory {shown} is inside the output directory {site}, ")
+    with pytest.raises(PortalError) as direct:
+        check_cache_apart(site / "cache", site)
+    assert str(direct.value).startswith(f"The cache directory {site / 'cache'} is inside the output directory {site}, ")
+    with pytest.raises(PortalError) as around:
+        check_cache_apart(tmp_path, site)
+    assert str(around.value).startswith(f"The output directory {site} is inside the cache directory {tmp_path}, ")

@@ -126,8 +126,12 @@ def test_invalid_syntax(pattern: str) -> None:
 
 def test_unsupported_syntax_is_undecided_not_invalid() -> None:
     assert patterns.is_valid("(?i)abc")
-    with pytest.raises(PatternUndecided):
+    assert compile_pattern("(?i)abc").engine == "none"
+    with pytest.raises(PatternUndecided) as caught:
         search("(?i)abc", "ABC")
+    assert str(caught.value) == (
+        "pattern `(?i)abc` could not be decided: it uses a group syntax outside ECMA-262, such as inline flags"
+    )
 
 
 def test_lone_surrogate_text() -> None:
@@ -148,7 +152,8 @@ def test_undecidable_pattern_gives_no_example_in_time(pattern: str, default: str
         result, seconds = timed(lambda: example_for(schema))
     assert seconds < BOUND
     assert not result.ok
-    assert "could not be decided" in (result.reason or "")
+    too_slow = f"matching took longer than {patterns.SEARCH_TIMEOUT:g} s (catastrophic backtracking)"
+    assert (result.reason or "").endswith("could not be decided: " + too_slow)
     assert undecided == [pattern]
     # validate() never hangs either, and never says "valid" on a guess. The verdict on one text is not kept
     # for the pattern: a text it decides in time is decided (no later call is told "undecided" for it).
@@ -386,3 +391,35 @@ def test_examples_in_corpus_shape_stay_valid() -> None:
             assert validate(result.value, tool["inputSchema"]) == []
             checked += 1
     assert checked >= len(data["tools"]) // 2 > 0
+
+
+def test_a_pattern_in_a_message_is_quoted_cut_and_made_harmless() -> None:
+    # Up to 60 characters a pattern is shown whole; a longer one keeps 59 and an ellipsis. A backtick
+    # inside would end the code span the message puts the pattern in, so it becomes a quote.
+    assert patterns.describe("a" * 60) == "`" + "a" * 60 + "`"
+    assert patterns.describe("a" * 61) == "`" + "a" * 59 + "…`"
+    assert patterns.describe("b" * 30, limit=20) == "`" + "b" * 19 + "…`"
+    assert patterns.describe("x`y") == "`x'y`"
+    assert patterns.describe("\u202ea") == "`[U+202E]a`"
+
+
+def test_inside_a_watch_block_a_decidable_pattern_is_decided() -> None:
+    with watch() as undecided:
+        assert search("^a+$", "aaa") and not search("^a+$", "aab")
+        assert search(r"(a)\1", "xaa")  # the backtracking engine, bounded by the timeout
+        with pytest.raises(PatternUndecided):
+            search("(?i)abc", "ABC")
+        assert search("^b", "bc")
+    assert undecided == ["(?i)abc"]
+
+
+def test_an_undecided_pattern_says_why() -> None:
+    # The reason reaches the reader: the build's warning and validate()'s message both carry it.
+    too_long = "a" * (patterns.MAX_PATTERN + 1)
+    assert compile_pattern(too_long).engine == "none"
+    with pytest.raises(PatternUndecided) as caught:
+        search(too_long, "a")
+    assert str(caught.value).endswith(f"could not be decided: it is longer than {patterns.MAX_PATTERN} characters")
+    assert validate("a", {"type": "string", "pattern": too_long}) == [
+        f"schema: pattern `{'a' * 59}…` could not be decided: it is longer than {patterns.MAX_PATTERN} characters"
+    ]

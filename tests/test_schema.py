@@ -734,6 +734,30 @@ def test_recursion_to_the_root() -> None:
     assert paths(flat) == ["next", "v"]
 
 
+def test_a_recursive_row_keeps_its_place_and_points_back() -> None:
+    # The row that stands for the recursion has the depth, requiredness, variant, title and description
+    # of where it is, and only the "recursive" constraint: the target's own rules are on its first row.
+    schema = {
+        "type": "object",
+        "minProperties": 1,
+        "required": ["next"],
+        "properties": {
+            "next": {"$ref": "#", "description": "The next one", "title": "Next"},
+            "alt": {"oneOf": [{"type": "string"}, {"$ref": "#"}]},
+        },
+    }
+    rows = flatten(schema).rows
+    nexts = [r for r in rows if r.path == "next"]
+    assert [(r.depth, r.required, r.variant, r.title, r.description, r.item_types) for r in nexts] == [
+        (0, True, None, "Next", "The next one", ())
+    ]
+    assert kinds(nexts[0]) == {"recursive": ""}
+    alt = [(r.variant, r.depth, r.required, kinds(r)) for r in rows if r.path == "alt" and r.variant]
+    assert alt == [("1", 0, False, {}), ("2", 0, False, {"recursive": ""})]
+    deepest = flatten(NODE).rows[-1]
+    assert (deepest.path, deepest.depth, deepest.required) == ("children[].children[]", 3, True)
+
+
 def test_shared_definitions_are_expanded_at_each_use() -> None:
     rows = by_path(flatten(PYDANTIC_INPUT))
     assert "billing.city" in rows and "shipping.city" in rows

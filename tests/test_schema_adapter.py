@@ -87,3 +87,49 @@ def test_the_resolver_adapter_holds_on_the_installed_jsonschema() -> None:
     leaf_validator, leaf = _referenced(at_inner, "#/$defs/leaf")  # relative to nested/inner.json, not the root
     assert leaf == {"type": "integer"}
     assert leaf_validator.is_valid(3) and not leaf_validator.is_valid("3")
+
+
+# Schemas checked against their dialect's meta-schema. "$anchor" keeps the quick walk (generator.schema.plain)
+# out of it, so the verdict is the flattened meta-schema's (validation._meta_validator), which must be jsonschema's:
+# the rules for "$id", "$schema", "$comment" and "$vocabulary" included.
+META_CASES: list[dict[str, Any]] = [
+    {"properties": {"a": {"type": "string", "minLength": 1}}},
+    {"properties": {"a": {"type": "strin"}}},
+    {"items": {"minLength": -1}},
+    {"items": {"$ref": "#"}, "$defs": {"d": {"type": "integer"}}},
+    {"$defs": {"d": {"required": "x"}}},
+    {"dependencies": {"a": ["b"]}},
+    {"dependencies": {"a": [1]}},
+    {"dependencies": {"a": {"type": "nope"}}},
+    {"dependentSchemas": {"a": {"required": ["b"]}}},
+    {"dependentSchemas": {"a": {"required": [2]}}},
+    {"allOf": []},
+    {"anyOf": [{"maxItems": "3"}]},
+    {"not": {"not": {"enum": 5}}},
+    {"if": {"const": 1}, "then": {"minimum": "0"}},
+    {"contentSchema": {"type": 1}},
+    {"unevaluatedProperties": {"minProperties": 1.5}},
+    {"propertyNames": {"maxLength": -2}},
+    {"format": 5},
+    {"title": ["no"]},
+    {"$comment": 3},
+    {"$comment": "the keywords of the core vocabulary are checked too"},
+    {"$schema": 5},
+    {"$vocabulary": 1},
+    {"$id": "https://example.com/s.json", "properties": {"a": {"$anchor": "ok"}}},
+    {"$id": "https://example.com/s.json", "properties": {"a": {"$id": 7}}},
+]
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_meta_schema_verdicts_match_jsonschema(dialect: str) -> None:
+    uri, stock = DIALECTS[dialect]
+    meta = stock(stock.META_SCHEMA)
+    verdicts = []
+    for case in META_CASES:
+        schema = {"$schema": uri, "$anchor": "root", **case}
+        expected = meta.is_valid(schema)
+        errors = validate(None, schema)
+        assert (errors == [] or not errors[0].startswith("schema: ")) is expected, (schema, errors)
+        verdicts.append(expected)
+    assert verdicts.count(True) >= 6 and verdicts.count(False) >= 16  # both kinds are checked

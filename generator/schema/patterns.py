@@ -49,8 +49,6 @@ class PatternUndecided(Exception):
 
     def __init__(self, source: str, why: str) -> None:
         super().__init__(f"pattern {describe(source)} could not be decided: {why}")
-        self.source = source
-        self.why = why
 
 
 def describe(source: str, limit: int = 60) -> str:

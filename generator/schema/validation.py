@@ -187,12 +187,20 @@ class GiveUp(Exception):
     """Stop searching: the budget is spent or the schema cannot be checked; the message says why."""
 
 
-def _one_document(node: Any) -> Any:
-    """A vocabulary meta-schema with its dynamic self-references turned into plain ``#`` refs."""
+_NAME_MAPS = frozenset({"properties", "patternProperties", "$defs", "definitions", "dependentSchemas"})
+"""Keywords whose value maps names to schemas: its keys are names (``"$id"`` is the rule for the ``$id``
+keyword), never keywords to drop or rewrite."""
+
+
+def _one_document(node: Any, names: bool = False) -> Any:
+    """A vocabulary meta-schema with its dynamic self-references turned into plain ``#`` refs
+    (*names*: *node* maps names to schemas, and only its values are schemas)."""
     if isinstance(node, list):
         return [_one_document(v) for v in node]
     if not isinstance(node, dict):
         return node
+    if names:
+        return {key: _one_document(value) for key, value in node.items()}
     out: dict[str, Any] = {}
     for key, value in node.items():
         if key in ("$id", "$schema", "$vocabulary", "$dynamicAnchor", "$recursiveAnchor", "$comment"):
@@ -204,7 +212,7 @@ def _one_document(node: Any) -> Any:
             # $defs are merged into the one document, where the relative document name no longer resolves.
             out["$ref"] = "#" + value.partition("#")[2]
         else:
-            out[key] = _one_document(value)
+            out[key] = _one_document(value, key in _NAME_MAPS)
     return out
 
 
