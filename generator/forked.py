@@ -96,7 +96,11 @@ def in_workers(
             worker.start()
             theirs.close()
             started.append(worker)
-            if _hand(mine, tasks):
+            try:
+                handed = _hand(mine, tasks)
+            except ConnectionError:  # it died before its first chunk
+                raise _lost_worker(worker) from None
+            if handed:
                 busy[mine] = worker
         if meanwhile is not None:
             meanwhile()  # on this process's core while the workers work
@@ -121,12 +125,16 @@ def _collect(busy: dict[Any, BaseProcess], ready: list[Any], tasks: Iterator[tup
     for pipe in [r for r in ready if r in busy]:
         try:
             kind, value = pipe.recv()
-        except EOFError:  # it died with its chunk in hand
+        except (EOFError, ConnectionError):  # it died with its chunk in hand: the pipe closed or was reset
             raise _lost_worker(busy[pipe]) from None
         if kind == "raised":
             raise value
         done(value)
-        if not _hand(pipe, tasks):
+        try:
+            more = _hand(pipe, tasks)
+        except ConnectionError:  # it died just after sending its value
+            raise _lost_worker(busy[pipe]) from None
+        if not more:
             busy.pop(pipe).join()
     for pipe, worker in list(busy.items()):
         if worker.sentinel in ready and not pipe.poll():

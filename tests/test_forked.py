@@ -15,6 +15,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -95,6 +96,42 @@ def test_a_worker_killed_while_the_chunks_are_still_being_handed_out_is_named_by
         in_workers(_die_on_the_first_chunk, list(range(20_000)), 2, lambda value: None)
     assert "was killed by SIGKILL" in str(caught.value)
     assert "out-of-memory" in str(caught.value)
+
+
+def _pid_after(chunk: float, index: int) -> int:
+    """In a render worker: wait *chunk* seconds, then answer with this worker's process id."""
+    time.sleep(chunk)
+    return os.getpid()
+
+
+def test_a_worker_killed_between_chunks_is_named_by_its_signal() -> None:
+    # The worker dies after sending a value and before the next chunk reaches it: handing it that chunk
+    # meets a closed pipe (EPIPE), which must be reported as the lost worker, not as a failed write.
+    def kill(pid: int) -> None:
+        os.kill(pid, signal.SIGKILL)
+        time.sleep(0.2)  # the kernel has closed its end of the pipe by now
+
+    with pytest.raises(PortalError) as caught:
+        in_workers(_pid_after, [0.0] * 6, 1, kill)
+    assert "was killed by SIGKILL" in str(caught.value)
+
+
+def test_a_worker_killed_with_a_chunk_it_had_not_read_is_named_by_its_signal() -> None:
+    # A stopped worker is handed a chunk it never reads, then killed: the pipe to it is reset
+    # (ECONNRESET), which must be reported as the lost worker too.
+    seen: list[int] = []
+
+    def stop_then_kill(pid: int) -> None:
+        if not seen:
+            os.kill(pid, signal.SIGSTOP)  # the chunk handed to it next stays unread
+        else:
+            os.kill(seen[0], signal.SIGKILL)
+            time.sleep(0.2)
+        seen.append(pid)
+
+    with pytest.raises(PortalError) as caught:
+        in_workers(_pid_after, [0.0, 1.0, 0.0, 0.0], 2, stop_then_kill)
+    assert "was killed by SIGKILL" in str(caught.value)
 
 
 def test_the_survey_finds_kept_edited_and_intact_files(tmp_path: Path) -> None:
