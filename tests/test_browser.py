@@ -200,7 +200,7 @@ def test_copy_button_puts_the_code_on_the_clipboard(browser: Any, base_url: str)
         page.goto(f"{base_url}en/tools/search_chat/")
         first = page.locator("main .code").first
         first.locator("button.copy").click()
-        page.wait_for_function("document.querySelector('main .code button.copy').dataset.state === 'copied'")
+        page.wait_for_function("() => document.querySelector('main .code button.copy').dataset.state === 'copied'")
         copied = page.evaluate("navigator.clipboard.readText()")
         assert copied.strip() == first.locator("pre").inner_text().strip()
         # The first code is the call's JSON tab (issue 52): the example's arguments, ready to paste.

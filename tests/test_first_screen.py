@@ -196,7 +196,7 @@ def test_header_and_contents_stay_in_view_on_a_phone(browser: Any, demo: str, lo
     try:
         page.goto(f"{demo}{locale}/tools/search_chat/")
         page.mouse.wheel(0, 4000)
-        page.wait_for_function("window.scrollY > 3000")
+        page.wait_for_function("() => window.scrollY > 3000")
         header = page.locator("header.top").bounding_box()
         assert header is not None and abs(header["y"]) < 1
         assert page.locator("header.top .menu-open").is_visible()
@@ -559,9 +559,7 @@ def test_the_last_link_of_the_last_group_is_wholly_in_view(
         page.context.close()
 
 
-def test_without_javascript_there_is_no_filter_box_and_the_sidebar_leads_to_every_tool(
-    browser: Any, demo: str
-) -> None:
+def test_without_javascript_there_is_no_filter_box_and_the_sidebar_leads_to_every_tool(browser: Any, demo: str) -> None:
     page = browser.new_context(viewport=DESKTOP, java_script_enabled=False).new_page()
     try:
         page.goto(demo + "en/tools/search_chat/")

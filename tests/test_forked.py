@@ -9,13 +9,13 @@ user's build does; they are skipped where ``strace`` is missing (``scripts/test`
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import re
 import shutil
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -27,7 +27,7 @@ from generator.publish.staging import Staging
 from generator.publish.survey import survey
 from generator.publish.write import publish
 from generator.site.assemble import write_manifest
-from tests.conftest import ROOT
+from tests.conftest import ROOT, wait_until
 from tests.test_inplace import _site
 from tests.test_publish import GOLDEN
 
@@ -98,10 +98,17 @@ def test_a_worker_killed_while_the_chunks_are_still_being_handed_out_is_named_by
     assert "out-of-memory" in str(caught.value)
 
 
-def _pid_after(chunk: float, index: int) -> int:
-    """In a render worker: wait *chunk* seconds, then answer with this worker's process id."""
-    time.sleep(chunk)
+def _pid(chunk: object, index: int) -> int:
+    """In a render worker: answer with this worker's process id."""
     return os.getpid()
+
+
+def _dead(pid: int) -> bool:
+    """Whether the child *pid* has exited (a zombie, not yet reaped): the kernel has closed its pipes."""
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] in "ZX"
+    except OSError:
+        return True
 
 
 def test_a_worker_killed_between_chunks_is_named_by_its_signal() -> None:
@@ -109,28 +116,36 @@ def test_a_worker_killed_between_chunks_is_named_by_its_signal() -> None:
     # meets a closed pipe (EPIPE), which must be reported as the lost worker, not as a failed write.
     def kill(pid: int) -> None:
         os.kill(pid, signal.SIGKILL)
-        time.sleep(0.2)  # the kernel has closed its end of the pipe by now
+        wait_until(lambda: _dead(pid), 30, f"worker {pid} to die")
 
     with pytest.raises(PortalError) as caught:
-        in_workers(_pid_after, [0.0] * 6, 1, kill)
+        in_workers(_pid, [None] * 6, 1, kill)
     assert "was killed by SIGKILL" in str(caught.value)
 
 
 def test_a_worker_killed_with_a_chunk_it_had_not_read_is_named_by_its_signal() -> None:
-    # A stopped worker is handed a chunk it never reads, then killed: the pipe to it is reset
-    # (ECONNRESET), which must be reported as the lost worker too.
-    seen: list[int] = []
+    # Worker A answers chunk 0 and is stopped, so the chunk handed to it next stays unread; worker B, held
+    # on chunk 1 until then, answers, and A is killed: the pipe to A is reset (ECONNRESET), which must be
+    # reported as the lost worker too.
+    held = multiprocessing.get_context("fork").Event()
+    stopped: list[int] = []
 
     def stop_then_kill(pid: int) -> None:
-        if not seen:
-            os.kill(pid, signal.SIGSTOP)  # the chunk handed to it next stays unread
-        else:
-            os.kill(seen[0], signal.SIGKILL)
-            time.sleep(0.2)
-        seen.append(pid)
+        if not stopped:
+            os.kill(pid, signal.SIGSTOP)
+            stopped.append(pid)
+            held.set()
+        elif pid != stopped[0]:
+            os.kill(stopped[0], signal.SIGKILL)
+            wait_until(lambda: _dead(stopped[0]), 30, f"worker {stopped[0]} to die")
+
+    def held_on_chunk_1(chunk: int, index: int) -> int:  # the event is inherited through the fork
+        if index == 1:
+            held.wait(60)
+        return os.getpid()
 
     with pytest.raises(PortalError) as caught:
-        in_workers(_pid_after, [0.0, 1.0, 0.0, 0.0], 2, stop_then_kill)
+        in_workers(held_on_chunk_1, [0, 1, 2, 3], 2, stop_then_kill)
     assert "was killed by SIGKILL" in str(caught.value)
 
 

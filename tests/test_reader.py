@@ -150,9 +150,11 @@ def test_the_table_of_contents_lists_every_section(wide: Any, base_url: str) -> 
     wide.click(".toc summary")
     assert toc.is_visible()
     wide.click(".toc a[href='#returns']")
-    wide.wait_for_function("location.hash === '#returns'")
+    wide.wait_for_function("() => location.hash === '#returns'")
     # The section being read is marked on the animation frame after the scroll.
-    wide.wait_for_function("document.querySelector('.toc a[aria-current=true]')?.getAttribute('href') === '#returns'")
+    wide.wait_for_function(
+        "() => document.querySelector('.toc a[aria-current=true]')?.getAttribute('href') === '#returns'"
+    )
     assert 0 <= toc.bounding_box()["y"] < 844
     assert wide.locator(".toc a[aria-current=true]").get_attribute("href") == "#returns"
     assert 0 <= wide.locator("#sidebar").bounding_box()["y"] <= 60
