@@ -22,6 +22,7 @@ from typing import Any
 
 import pytest
 
+from generator.cache.reuse import ThemeRenderer
 from generator.commands.cli import main
 from generator.demo.launch import running_http_demo
 
@@ -51,6 +52,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 PYTHON = sys.executable
+TEMPLATES = ThemeRenderer()
+"""The compiled templates of this test process's in-process builds (the ``cli`` fixture's, and those given
+``renderer=TEMPLATES``): compiling them is about two thirds of a small build, and a renderer kept from one
+build to the next gives the same bytes (tests/test_watch.py compares a watch's rebuilds with fresh builds).
+Builds run as a child process compile their own."""
 CHROMIUM = Path("/usr/bin/chromium")
 # Debian's chromium, headless, as root, on a machine whose only network is loopback.
 CHROMIUM_ARGS = [
@@ -239,7 +245,7 @@ def cli(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
     """Run ``mcp-portal`` in-process: ``cli("build", "--out", str(path))`` -> Run(code, out, err)."""
 
     def run(*argv: str) -> Run:
-        code = main(list(argv))
+        code = main(list(argv), renderer=TEMPLATES)
         captured = capsys.readouterr()
         return Run(code, captured.out, captured.err)
 

@@ -15,6 +15,7 @@ from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
 from generator.snapshot.snapshot import load_snapshot, revised
+from tests.conftest import TEMPLATES
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -35,10 +36,10 @@ def test_the_site_is_byte_identical_for_any_number_of_workers(monkeypatch: pytes
     monkeypatch.setattr(assemble, "in_workers", counted)
     snapshot = load_snapshot(GOLDEN / "everything.snapshot.json")
     config = PortalConfig(search=False)
-    one, warnings_one = site_files(snapshot, config, jobs=1)
+    one, warnings_one = site_files(snapshot, config, jobs=1, renderer=TEMPLATES)
     assert started == []  # one job: rendered here, no worker started
     for jobs in (2, 3):
-        many, warnings_many = site_files(snapshot, config, jobs=jobs)
+        many, warnings_many = site_files(snapshot, config, jobs=jobs, renderer=TEMPLATES)
         (workers, chunks) = started[-1]
         assert workers == jobs and chunks >= jobs, f"{jobs} workers asked for: {started}"
         assert many == one

@@ -25,6 +25,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.publish.write import publish
 from generator.snapshot.snapshot import Snapshot, new_snapshot, revised
+from tests.conftest import TEMPLATES
 
 CONFIG = PortalConfig(locales=("en",), search=False)
 SERVER = {"name": "prop-server", "version": "1.0", "description": "d", "instructions": "i", "capabilities": {}}
@@ -270,4 +271,4 @@ def test_server_without_description_or_instructions_builds() -> None:
 def test_resource_template_without_uri_builds() -> None:
     snap = snapshot_of([])
     snap = revised(snap, resource_templates=({"uriTemplate": "x://{id}", "name": "t"},))
-    site_files(snap, CONFIG)
+    site_files(snap, CONFIG, renderer=TEMPLATES)

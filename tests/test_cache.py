@@ -13,6 +13,7 @@ import pytest
 
 import generator.site.assemble
 from generator.cache.pages import CachedGroup, Pages
+from generator.cache.reuse import Warm
 from generator.commands.build import build, site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
@@ -20,9 +21,15 @@ from generator.site.assemble import staged_files
 from generator.site.job import Job
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 from tests.cache_db import blobs, builds, delete_blobs, flip_blob, records, set_header
+from tests.conftest import TEMPLATES
 
 GOLDEN = Path(__file__).parent / "golden"
 DEMO = load_snapshot(GOLDEN / "demo.snapshot.json")
+
+
+def _warm() -> Warm:
+    """What a build here keeps: this test process's compiled templates (tests/conftest.py)."""
+    return Warm(renderer=TEMPLATES)
 
 
 def _config(tmp_path: Path, **changes: Any) -> PortalConfig:
@@ -57,8 +64,8 @@ def _with_tool(snapshot: Snapshot, name: str, change: str) -> Snapshot:
 
 def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config, cache = _config(tmp_path), tmp_path / "cache"
-    cold, cold_warnings = site_files(DEMO, config)
-    first, _ = site_files(DEMO, config, cache=cache)
+    cold, cold_warnings = site_files(DEMO, config, renderer=TEMPLATES)
+    first, _ = site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     assert first == cold
     assert len(records(cache, "pages")) == len(DEMO.tools) + 3  # each tool, prompt, resource, template
 
@@ -71,7 +78,7 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
         return render_group(job, indexes)
 
     monkeypatch.setattr(generator.site.assemble, "_render_group", only_site_pages)
-    warm, warm_warnings = site_files(DEMO, config, cache=cache)
+    warm, warm_warnings = site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     assert warm == cold and warm_warnings == cold_warnings
 
 
@@ -83,8 +90,8 @@ def _damage(cache: Path, record: int, page: int, part: str) -> None:
 
 def test_a_damaged_cache_is_a_miss(tmp_path: Path) -> None:
     config, cache = _config(tmp_path), tmp_path / "cache"
-    cold, _ = site_files(DEMO, config)
-    site_files(DEMO, config, cache=cache)
+    cold, _ = site_files(DEMO, config, renderer=TEMPLATES)
+    site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     entries = records(cache, "pages")
     assert len(entries) >= 7
     delete_blobs(cache, entries[0][0])  # its blobs lost
@@ -99,7 +106,7 @@ def test_a_damaged_cache_is_a_miss(tmp_path: Path) -> None:
     _damage(cache, entries[5][0], 2, "md")
     _damage(cache, entries[6][0], 1, "full")
     (cache / "notes.txt").write_text("mine")  # a file the cache did not write
-    damaged, _ = site_files(DEMO, config, cache=cache)
+    damaged, _ = site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     assert damaged == cold
     assert (cache / "notes.txt").read_text() == "mine"
     assert len(records(cache, "pages")) == len(DEMO.tools) + 3  # the damaged records were written anew
@@ -112,15 +119,15 @@ def test_a_rebuild_links_pages_from_the_previous_site_and_checks_what_it_reads(t
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     source.write_text(DEMO.to_json(), encoding="utf-8")
-    build(config, from_file=source)
-    cold, _ = site_files(DEMO, config)
+    build(config, from_file=source, warm=_warm())
+    cold, _ = site_files(DEMO, config, renderer=TEMPLATES)
     page = out / "en" / "tools" / "search_chat" / "index.html"
     inode = page.stat().st_ino
     entries = {header["pages"][0][0]: rowid for rowid, _, header in records(cache, "pages")}
     _damage(cache, entries["en/tools/search_chat/index.html"], 0, "html")  # the previous site has it: never read
     _damage(cache, entries["en/tools/file_defect/index.html"], 1, "md")  # ru's twin: read, since it is gone below
     (out / "ru" / "tools" / "file_defect.md").unlink()
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     assert page.stat().st_ino == inode  # linked, not written
     rebuilt = staged_files(out)
     assert rebuilt == cold
@@ -130,10 +137,10 @@ def test_a_rebuild_links_pages_from_the_previous_site_and_checks_what_it_reads(t
 @pytest.mark.parametrize("tool", ["search_chat", "my_capabilities", "file_defect"])
 def test_a_changed_tool_is_rendered_again_wherever_it_shows(tmp_path: Path, tool: str, change: str) -> None:
     config, cache = _config(tmp_path), tmp_path / "cache"
-    site_files(DEMO, config, cache=cache)
+    site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     changed = _with_tool(DEMO, tool, change)
-    warm, warm_warnings = site_files(changed, config, cache=cache)
-    cold, cold_warnings = site_files(changed, config)
+    warm, warm_warnings = site_files(changed, config, cache=cache, renderer=TEMPLATES)
+    cold, cold_warnings = site_files(changed, config, renderer=TEMPLATES)
     assert warm == cold and warm_warnings == cold_warnings
     assert len(records(cache, "pages")) == len(DEMO.tools) + 3  # the stale entries were pruned
 
@@ -142,10 +149,10 @@ def test_a_theme_or_catalog_change_reaches_every_page(tmp_path: Path) -> None:
     theme, cache = tmp_path / "theme", tmp_path / "cache"
     (theme / "locales").mkdir(parents=True)
     config = _config(tmp_path, template_dir=str(theme))
-    site_files(DEMO, config, cache=cache)
+    site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     (theme / "locales" / "en.yaml").write_text("tool:\n  related: See also\n", encoding="utf-8")
-    warm, _ = site_files(DEMO, config, cache=cache)
-    cold, _ = site_files(DEMO, config)
+    warm, _ = site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
+    cold, _ = site_files(DEMO, config, renderer=TEMPLATES)
     assert warm == cold
     assert b"See also" in warm["en/tools/search_chat/index.html"]
 
@@ -164,7 +171,7 @@ def test_files_of_the_older_formats_are_pruned_and_nothing_else(tmp_path: Path) 
         (pending / f"{'01' * 32}.pages").write_bytes(b"old")
     (cache / "notes.json").write_text("mine", encoding="utf-8")
     (cache / f"{'ab' * 32}.txt").write_text("mine too", encoding="utf-8")
-    site_files(DEMO, config, cache=cache)
+    site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     assert not [path for path in legacy if path.exists()] and not gone.exists() and alive.is_dir()
     assert (cache / "notes.json").read_text(encoding="utf-8") == "mine"
     assert (cache / f"{'ab' * 32}.txt").read_text(encoding="utf-8") == "mine too"
@@ -178,9 +185,9 @@ def test_schema_warnings_come_from_the_cache_in_the_same_order(tmp_path: Path) -
     for tool in (tools[1], tools[4]):
         tool["inputSchema"]["properties"]["broken"] = {"$ref": "#/$defs/missing"}
     snapshot = revised(DEMO, tools=tuple(tools))
-    cold, cold_warnings = site_files(snapshot, config)
-    site_files(snapshot, config, cache=cache)
-    warm, warm_warnings = site_files(snapshot, config, cache=cache)
+    cold, cold_warnings = site_files(snapshot, config, renderer=TEMPLATES)
+    site_files(snapshot, config, cache=cache, renderer=TEMPLATES)
+    warm, warm_warnings = site_files(snapshot, config, cache=cache, renderer=TEMPLATES)
     dangling = [w for w in cold_warnings if "dangling $ref" in w]
     assert [w.split(":")[0] for w in dangling] == [f"tool {tools[1]['name']}", f"tool {tools[4]['name']}"]
     assert warm == cold and warm_warnings == cold_warnings
@@ -190,13 +197,13 @@ def test_compiled_templates_are_never_kept_and_an_older_versions_are_removed(tmp
     """No compiled code is written to the cache (reading it back would run it); the directories of compiled
     templates an earlier version left lose their ``.code`` files, and files of the user's stay."""
     config, cache = _config(tmp_path), tmp_path / "cache"
-    cold, _ = site_files(DEMO, config)
+    cold, _ = site_files(DEMO, config, renderer=TEMPLATES)
     stale = cache / "templates-0123456789abcdef"
     stale.mkdir(parents=True, mode=0o700)
     (stale / f"{'0' * 40}.code").write_bytes(b"old")
     (stale / "notes.txt").write_text("mine", encoding="utf-8")
-    assert site_files(DEMO, config, cache=cache)[0] == cold
-    assert site_files(DEMO, config, cache=cache)[0] == cold
+    assert site_files(DEMO, config, cache=cache, renderer=TEMPLATES)[0] == cold
+    assert site_files(DEMO, config, cache=cache, renderer=TEMPLATES)[0] == cold
     assert not [p for p in cache.rglob("*") if p.suffix == ".code"]
     assert [p.name for p in cache.iterdir() if p.is_dir()] == [stale.name]
     assert (stale / "notes.txt").read_text(encoding="utf-8") == "mine"
@@ -208,17 +215,17 @@ def test_files_nobody_touched_are_not_hashed_again_and_an_edit_is_still_found(tm
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     source.write_text(DEMO.to_json(), encoding="utf-8")
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     ((_, _, record),) = records(cache, "published")
     assert record["site"] == str(out.resolve()) and "en/index.html" in record["files"]
     page = out / "en" / "tools" / "search_chat" / "index.html"
     before, times = page.read_bytes(), page.stat()
     page.write_bytes(before.replace(b"<main", b"<mAin", 1))  # same size
     os.utime(page, ns=(times.st_atime_ns, times.st_mtime_ns))  # and the same modification time
-    result = build(config, from_file=source)
+    result = build(config, from_file=source, warm=_warm())
     assert page.read_bytes() == before
     assert any("edited after it was built" in w and "en/tools/search_chat/index.html" in w for w in result.warnings)
-    assert staged_files(out) == site_files(DEMO, config)[0]
+    assert staged_files(out) == site_files(DEMO, config, renderer=TEMPLATES)[0]
 
 
 def test_snapshot_json_is_kept_when_it_did_not_change_and_replaced_when_it_did(tmp_path: Path) -> None:
@@ -228,26 +235,26 @@ def test_snapshot_json_is_kept_when_it_did_not_change_and_replaced_when_it_did(t
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     source.write_text(DEMO.to_json(), encoding="utf-8")
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     written = out / "snapshot.json"
     inode = written.stat().st_ino
     assert written.read_bytes() == source.read_bytes()
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     assert written.stat().st_ino == inode
     changed = _with_tool(DEMO, "file_defect", "title")
     source.write_text(changed.to_json(), encoding="utf-8")
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     assert written.read_bytes() == source.read_bytes()
-    assert staged_files(out) == site_files(changed, config)[0]
+    assert staged_files(out) == site_files(changed, config, renderer=TEMPLATES)[0]
 
 
 def test_a_reordered_schema_reaches_its_pages_and_snapshot_json(tmp_path: Path) -> None:
     """The key-order change above is a real change: the warm rebuild lists the parameters anew."""
     config, cache = _config(tmp_path), tmp_path / "cache"
-    site_files(DEMO, config, cache=cache)
+    site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     changed = _with_tool(DEMO, "search_chat", "key order")
     assert changed.fingerprint == DEMO.fingerprint  # the fingerprint hashes sorted keys: it cannot tell
-    warm, _ = site_files(changed, config, cache=cache)
+    warm, _ = site_files(changed, config, cache=cache, renderer=TEMPLATES)
     names = list(next(t for t in changed.tools if t["name"] == "search_chat")["inputSchema"]["properties"])
     rows = [line.split("`")[1] for line in warm["en/tools/search_chat.md"].decode("utf-8").splitlines()
             if line.startswith("| `") and line.split("`")[1] in names]  # fmt: skip
@@ -268,7 +275,9 @@ def test_snapshot_json_texts_are_kept_and_a_damaged_record_costs_no_byte(tmp_pat
     config, cache = _config(tmp_path), tmp_path / "cache"
     changed = _with_tool(DEMO, "file_defect", "description")
     expected = changed.to_json().encode("utf-8")
-    assert site_files(DEMO, config, cache=cache)[0]["snapshot.json"] == DEMO.to_json().encode("utf-8")
+    assert site_files(DEMO, config, cache=cache, renderer=TEMPLATES)[0]["snapshot.json"] == DEMO.to_json().encode(
+        "utf-8"
+    )
     rowid, header, texts = _texts(cache)
     assert len(texts) == len(DEMO.tools) and sum(b'"name": "search_chat"' in t for t in texts) == 1
     if damage == "piece":
@@ -279,11 +288,11 @@ def test_snapshot_json_texts_are_kept_and_a_damaged_record_costs_no_byte(tmp_pat
         delete_blobs(cache, rowid)
     else:
         set_header(cache, rowid, {"names": "not a list"}, rehash=True)
-    assert site_files(changed, config, cache=cache)[0]["snapshot.json"] == expected
+    assert site_files(changed, config, cache=cache, renderer=TEMPLATES)[0]["snapshot.json"] == expected
     rewritten = _texts(cache)
     assert rewritten[0] != rowid and len(rewritten[2]) == len(DEMO.tools)
     # Sound again: the next build takes every tool's text from it, and keeps it as it is.
-    assert site_files(changed, config, cache=cache)[0]["snapshot.json"] == expected
+    assert site_files(changed, config, cache=cache, renderer=TEMPLATES)[0]["snapshot.json"] == expected
     assert _texts(cache) == rewritten
 
 
@@ -294,11 +303,11 @@ def test_the_signatures_recorded_after_an_in_place_publish_are_the_files_own(tmp
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     source.write_text(DEMO.to_json(), encoding="utf-8")
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     before = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["files"]
     inodes = {path: (out / path).stat().st_ino for path in before}
     source.write_text(_with_tool(DEMO, "file_defect", "title").to_json(), encoding="utf-8")
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     after = json.loads((out / "manifest.json").read_text(encoding="utf-8"))["files"]
     same = [path for path in after if before.get(path) == after[path]]
     assert 0 < len(same) < len(after)
@@ -317,10 +326,10 @@ def test_an_identical_rebuild_replaces_no_file(tmp_path: Path) -> None:
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     source.write_text(DEMO.to_json(), encoding="utf-8")
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     inodes = {p: (out / p).stat().st_ino for p in staged_files(out)}
     assert {"en/llms-full.txt", "ar/llms-full.txt", "snapshot.json"} <= inodes.keys()
-    build(config, from_file=source)
+    build(config, from_file=source, warm=_warm())
     assert {p: (out / p).stat().st_ino for p in staged_files(out)} == inodes
 
 
@@ -335,7 +344,7 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     changed = _with_tool(DEMO, "file_defect", "description")
-    cold = site_files(changed, config)[0]
+    cold = site_files(changed, config, renderer=TEMPLATES)[0]
     opened: list[str] = []
     real = Pages._recorded
 
@@ -346,7 +355,7 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
     monkeypatch.setattr(Pages, "_recorded", counted)
     for damage in ("none", "record cut", "llms-full.txt edited"):
         source.write_text(DEMO.to_json(), encoding="utf-8")
-        build(config, from_file=source)
+        build(config, from_file=source, warm=_warm())
         ((record, _, header),) = records(cache, "copies")
         if damage == "record cut":
             set_header(cache, record, {**header, "en": []}, rehash=False)
@@ -355,7 +364,7 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
             full.write_bytes(full.read_bytes().replace(b"search_chat", b"search_chaT", 1))
         opened.clear()
         source.write_text(changed.to_json(), encoding="utf-8")
-        build(config, from_file=source, jobs=jobs)
+        build(config, from_file=source, jobs=jobs, warm=_warm())
         assert staged_files(out) == cold, damage
         groups = len({p.split("/", 1)[1] for p in cold if p.endswith("/index.html") and "/tools/" in p})
         if jobs > 1:
@@ -370,7 +379,6 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
 def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_costs_no_byte(tmp_path: Path) -> None:
     """``build --watch`` leaves the cache's bookkeeping until after its "Built" line (the *later* calls);
     a record damaged on disk between two builds is read, found wanting, and costs time, not a byte."""
-    from generator.cache.reuse import Warm
 
     warm = Warm()
     out, cache = tmp_path / "site", tmp_path / "cache"
@@ -388,7 +396,7 @@ def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_cos
         for finish in later:
             finish()
         assert builds(cache) == {""}
-        assert staged_files(out) == site_files(snapshot, config)[0]
+        assert staged_files(out) == site_files(snapshot, config, renderer=TEMPLATES)[0]
 
 
 def test_a_watch_reads_each_tools_key_once_and_a_revised_snapshot_computes_them_again(tmp_path: Path) -> None:

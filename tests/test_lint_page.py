@@ -20,7 +20,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.quality.rules import RULES
 from generator.snapshot.snapshot import Snapshot, load_snapshot, new_snapshot
-from tests.conftest import TESTS
+from tests.conftest import TEMPLATES, TESTS
 
 GOLDEN = TESTS / "golden" / "demo.snapshot.json"
 ROOT = TESTS.parent
@@ -29,7 +29,7 @@ LOCALES = ("en", "ru", "ar")
 
 def _build(snapshot: Snapshot, **settings: Any) -> dict[str, str]:
     config = dataclasses.replace(PortalConfig(), locales=LOCALES, search=False, **settings)
-    files, _ = site_files(snapshot, config)
+    files, _ = site_files(snapshot, config, renderer=TEMPLATES)
     return {path: data.decode("utf-8") for path, data in files.items() if path.endswith((".html", ".md", ".txt"))}
 
 

@@ -28,6 +28,7 @@ from generator.site import assemble
 from generator.site.assemble import staged_files
 from generator.site.llms_full import BYTES_PER_TOKEN, estimate_tokens
 from generator.snapshot.snapshot import load_snapshot, revised
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, demo_config
 
 BUDGET = 6_000
@@ -135,8 +136,8 @@ def test_a_rebuild_writes_the_parts_a_cold_build_writes(tmp_path: Path, monkeypa
     tools = [dict(t) for t in before.tools]
     tools[-1] = {**tools[-1], "description": "Changed. " + str(tools[-1].get("description", ""))}
     after = revised(before, tools=tuple(tools))
-    old = site_files(before, config)[0]
-    new = site_files(after, config)[0]
+    old = site_files(before, config, renderer=TEMPLATES)[0]
+    new = site_files(after, config, renderer=TEMPLATES)[0]
     changed = sorted(p for p in new if "llms-full-" in p and old.get(p) != new[p])
     assert changed and len(changed) < len(_parts(new, "en")) * 3  # some parts change, most do not
     source.write_text(before.to_json(), encoding="utf-8")

@@ -144,7 +144,7 @@ def test_the_api_page_lists_every_operation_with_its_tools(three: Snapshot) -> N
     assert '<a href="../tools/search_chat/index.html"><code dir="ltr">search_chat</code></a>' in row.group(1)
     # An operation no tool maps to is listed too, with no tool.
     health = re.search(r'<tr id="op-getHealth">(.*?)</tr>', html, re.S)
-    assert health is not None and "<td data-label=\"MCP tools\">none</td></tr>" in health.group(0)
+    assert health is not None and '<td data-label="MCP tools">none</td></tr>' in health.group(0)
     # Tool pages link each of their operations to its row.
     tool = files["en/tools/search_chat/index.html"].decode()
     assert '<a href="../../api/index.html#op-searchChatMessages"><code dir="ltr">GET /api/v1/chat' in tool

@@ -21,6 +21,7 @@ from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
 from tests.cache_db import blobs, flip_blob, opened, records, set_blob, set_header
+from tests.conftest import TEMPLATES
 
 DEMO = load_snapshot(Path(__file__).parent / "golden" / "demo.snapshot.json")
 SCOPE = "teamspace.example/capability"
@@ -62,17 +63,17 @@ def _rows_written(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_a_rebuild_writes_only_the_changed_tools_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config, cache = _config(), tmp_path / "cache"
-    site_files(DEMO, config, cache=cache)
+    site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     changed = _edited(DEMO, lambda t: t.update(description="Finds threads. " + t["description"]), "file_defect")
     written = _rows_written(monkeypatch)
-    warm, _ = site_files(changed, config, cache=cache)
+    warm, _ = site_files(changed, config, cache=cache, renderer=TEMPLATES)
     # In each of three locales the HTML list, the twin's and its copy's in llms-full.txt (whose links
     # differ); then the root llms.txt's first section and each locale's llms.txt.
     assert written == ["file_defect"] * 13
     written.clear()
-    again, _ = site_files(changed, config, cache=cache)
+    again, _ = site_files(changed, config, cache=cache, renderer=TEMPLATES)
     assert written == []
-    assert warm == again == site_files(changed, config)[0]
+    assert warm == again == site_files(changed, config, renderer=TEMPLATES)[0]
 
 
 def test_a_column_that_one_tool_turns_off_reaches_every_row(tmp_path: Path) -> None:
@@ -81,18 +82,18 @@ def test_a_column_that_one_tool_turns_off_reaches_every_row(tmp_path: Path) -> N
     before = _edited(DEMO, _unscoped, *others)
     after = _edited(before, _unscoped, "file_defect")
     config, cache = _config(), tmp_path / "cache"
-    first, _ = site_files(before, config, cache=cache)
+    first, _ = site_files(before, config, cache=cache, renderer=TEMPLATES)
     assert b'data-label="Requires"' in first["en/index.html"]
-    warm, _ = site_files(after, config, cache=cache)
-    cold, _ = site_files(after, config)
+    warm, _ = site_files(after, config, cache=cache, renderer=TEMPLATES)
+    cold, _ = site_files(after, config, renderer=TEMPLATES)
     assert b'data-label="Requires"' not in cold["en/index.html"]
     assert warm == cold
 
 
 def test_a_damaged_record_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config, cache = _config(), tmp_path / "cache"
-    cold, _ = site_files(DEMO, config)
-    site_files(DEMO, config, cache=cache)
+    cold, _ = site_files(DEMO, config, renderer=TEMPLATES)
+    site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
     ((record, site, header),) = records(cache, "rows")
     sound = blobs(cache, record)
     # Per locale the HTML list, the twin's and its llms-full copy's, and four llms.txt: a blob each.
@@ -109,18 +110,18 @@ def test_a_damaged_record_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         ((record, _, _),) = records(cache, "rows")
         damage(record)
         written = _rows_written(monkeypatch)
-        warm, _ = site_files(DEMO, config, cache=cache)
+        warm, _ = site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
         assert warm == cold
         assert written  # rows were written again
         monkeypatch.undo()
     # The last build rewrote a whole record: the next one writes no row.
     written = _rows_written(monkeypatch)
-    assert site_files(DEMO, config, cache=cache)[0] == cold
+    assert site_files(DEMO, config, cache=cache, renderer=TEMPLATES)[0] == cold
     assert written == []
     with opened(cache) as db:  # a record of another site is not this one's
         db.execute("UPDATE record SET key = ? WHERE kind = 'rows'", ("0" * 64,))
     written = _rows_written(monkeypatch)
-    assert site_files(DEMO, config, cache=cache)[0] == cold
+    assert site_files(DEMO, config, cache=cache, renderer=TEMPLATES)[0] == cold
     assert len(written) >= len(DEMO.tools)
     assert [key for _, key, _ in records(cache, "rows")] == [site]
 
@@ -171,7 +172,7 @@ def test_unused_rows_are_copied_until_one_in_eight_then_dropped(
     """A one-tool change copies each list's lines with the old row in them; more unused rows are dropped."""
     config, cache = _config(), tmp_path / "cache"
     first = _more_tools(DEMO, 6)  # 12 tools: a list of 12 rows may carry one unused (1 in 8)
-    site_files(first, config, cache=cache)
+    site_files(first, config, cache=cache, renderer=TEMPLATES)
     assert set(_rows_kept(cache).values()) == {12}
 
     def described(snapshot: Snapshot, *names: str) -> Snapshot:
@@ -186,13 +187,19 @@ def test_unused_rows_are_copied_until_one_in_eight_then_dropped(
         return copied(self, where)
 
     monkeypatch.setattr(ListRows, "pieces", copying)
-    assert site_files(one, config, cache=cache)[0] == site_files(one, config)[0]
+    assert site_files(one, config, cache=cache, renderer=TEMPLATES)[0] == site_files(one, config, renderer=TEMPLATES)[0]
     assert len(calls) == 13 and set(_rows_kept(cache).values()) == {13}  # every list copied, the old row kept
     written = _rows_written(monkeypatch)
-    assert site_files(first, config, cache=cache)[0] == site_files(first, config)[0]
+    assert (
+        site_files(first, config, cache=cache, renderer=TEMPLATES)[0]
+        == site_files(first, config, renderer=TEMPLATES)[0]
+    )
     assert written == []  # back to the old description: its rows were still there
     assert set(_rows_kept(cache).values()) == {13}  # and the record stayed as it was
     calls.clear()
     three = described(first, "file_defect", "search_chat", "my_capabilities")
-    assert site_files(three, config, cache=cache)[0] == site_files(three, config)[0]
+    assert (
+        site_files(three, config, cache=cache, renderer=TEMPLATES)[0]
+        == site_files(three, config, renderer=TEMPLATES)[0]
+    )
     assert calls == [] and set(_rows_kept(cache).values()) == {12}  # 4 unused of 13: written without them

@@ -40,7 +40,7 @@ from generator.model.pages import Page
 from generator.publish.write import publish
 from generator.render.i18n import load_catalog
 from generator.snapshot.snapshot import Snapshot, load_snapshot, new_snapshot
-from tests.conftest import PYTHON, ROOT, free_port, http_server, serving
+from tests.conftest import PYTHON, ROOT, TEMPLATES, free_port, http_server, serving
 from tests.golden_tool import SNAPSHOT, demo_config, http_endpoints_changed
 
 pytestmark = pytest.mark.browser
@@ -103,7 +103,7 @@ def _values(snapshot: Snapshot, config: PortalConfig) -> dict[str, list[str]]:
 
 
 def _site(root: Path, snapshot: Snapshot, config: PortalConfig) -> Site:
-    files, _ = site_files(snapshot, config)
+    files, _ = site_files(snapshot, config, renderer=TEMPLATES)
     publish(root, files)
     pages = tuple(sorted(path for path in files if path.startswith("ar/") and path.endswith(".html")))
     return Site(root, pages, _values(snapshot, config))

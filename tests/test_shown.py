@@ -21,6 +21,7 @@ import generator.render.shown as shown
 from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.render.renderer import _environment
+from tests.conftest import TEMPLATES
 from tests.test_build_properties import CONFIG, HOSTILE_NAMES, TOOLS, snapshot_of
 
 EVIL = "a\u202eb\u200bc\x1b[31m"
@@ -39,10 +40,10 @@ def _both(
     tools: list[dict[str, Any]], monkeypatch: pytest.MonkeyPatch, config: PortalConfig = CONFIG
 ) -> tuple[dict[str, bytes], dict[str, bytes]]:
     snap = snapshot_of(tools)
-    fast, _ = site_files(snap, config)
+    fast, _ = site_files(snap, config, renderer=TEMPLATES)
     with monkeypatch.context() as patch:
         _scanning_everything(patch)
-        full, _ = site_files(snap, config)
+        full, _ = site_files(snap, config, renderer=TEMPLATES)
     return fast, full
 
 

@@ -37,6 +37,7 @@ from generator.snapshot.jsonread import MAX_DEPTH, _load_hooked, _load_quick, lo
 from generator.snapshot.quick import nests_too_deeply, shallow_pretty
 from generator.snapshot.shape import check_shape, shape_errors
 from generator.snapshot.snapshot import fingerprint, frozen, load_snapshot, new_snapshot, parse_snapshot
+from tests.conftest import TEMPLATES
 
 ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = ROOT / "tests" / "golden"
@@ -106,7 +107,7 @@ def build(text: str | bytes, where: Path, *extra: str) -> tuple[int, str]:
     out, err = io.StringIO(), io.StringIO()
     argv = ["build", "--from", str(source), "--out", str(where / "site"), "--no-search", "--locales", "en", *extra]
     with redirect_stdout(out), redirect_stderr(err):
-        code = main(argv)
+        code = main(argv, renderer=TEMPLATES)
     return code, err.getvalue()
 
 

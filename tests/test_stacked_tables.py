@@ -99,7 +99,7 @@ def _problems(pages: Iterator[tuple[str, bytes]]) -> tuple[list[str], list[str]]
             if "stack" not in table.classes:
                 problems.append(f"{path}: table {table.headings} has no class stack")
             for row in table.rows:
-                for i, label in enumerate(row[1:len(table.headings)], start=1):
+                for i, label in enumerate(row[1 : len(table.headings)], start=1):
                     # The tool list's summary reads as the line under the name: it has no label by design.
                     if label is None and "tools" in table.classes and i == 1:
                         continue

@@ -20,7 +20,7 @@ import pytest
 
 from generator.commands.build import site_files
 from generator.publish.write import publish
-from tests.conftest import PYTHON, free_port, http_server, serving
+from tests.conftest import PYTHON, TEMPLATES, free_port, http_server, serving
 from tests.golden_tool import demo_config, http_endpoints_changed
 from tests.test_accessibility import _describe, _violations_here
 
@@ -45,7 +45,7 @@ def _site(tmp: Path, name: str, port: int, **changes: Any) -> Path:
 
     snapshot = http_endpoints_changed(tmp, address=moved, **changes)
     config = dataclasses.replace(demo_config(), try_it=True, try_it_tools=("delete_document",))
-    files, _ = site_files(snapshot, config)
+    files, _ = site_files(snapshot, config, renderer=TEMPLATES)
     publish(tmp / name, files)
     return tmp / name
 

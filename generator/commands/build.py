@@ -84,7 +84,8 @@ def produce_site(
 
     Pages are rendered by *jobs* worker processes (see :mod:`generator.site.assemble`), and
     with a *cache* directory the pages of what did not change are reused
-    (:mod:`generator.cache.reuse`); the output is the same either way.
+    (:mod:`generator.cache.reuse`); the output is the same either way. A *renderer* kept from an earlier
+    build (a watch's, a test suite's) has its templates compiled already; else each build compiles its own.
     """
     return produce(snapshot, config, staging, jobs=jobs, progress=progress, cache=cache, renderer=renderer).warnings
 
@@ -181,16 +182,21 @@ def _write_assets(
 
 
 def site_files(
-    snapshot: Snapshot, config: PortalConfig, *, jobs: int = 1, cache: Path | None = None
+    snapshot: Snapshot,
+    config: PortalConfig,
+    *,
+    jobs: int = 1,
+    cache: Path | None = None,
+    renderer: ThemeRenderer | None = None,
 ) -> tuple[dict[str, bytes], list[str]]:
     """Every file of the site as bytes, plus warnings: the build's own pipeline, read back from a temporary
-    directory (for ``check`` and the tests, which compare bytes)."""
+    directory (for ``check`` and the tests, which compare bytes); *renderer* as for :func:`produce_site`."""
     cache, refused = usable_cache(cache)
     with tempfile.TemporaryDirectory(prefix="mcp-portal-site-") as tmp:
         staging = Staging(Path(tmp))
         renders = Reuse(cache, site_key(snapshot, config)) if cache is not None else None
         try:
-            warnings = produce_site(snapshot, config, staging, jobs=jobs, cache=renders)
+            warnings = produce_site(snapshot, config, staging, jobs=jobs, cache=renders, renderer=renderer)
         except BaseException:
             if renders is not None:
                 renders.discard()

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from generator.cache.reuse import ThemeRenderer
 from generator.commands.build import check_versioned_options, site_files
 from generator.commands.demo_portal import is_bundled_demo
 from generator.commands.obtain import obtain_snapshot, servers_to_document
@@ -196,10 +197,12 @@ def check(
     from_file: Path | None = None,
     lenient: bool = False,
     introspect_warnings: list[str] | None = None,
+    renderer: ThemeRenderer | None = None,
 ) -> DriftReport:
     """Build the site in memory and compare it with ``config.out`` on disk; nothing is written.
 
-    *lenient* and *introspect_warnings* are passed to :func:`~generator.commands.obtain.obtain_snapshot`.
+    *lenient* and *introspect_warnings* are passed to :func:`~generator.commands.obtain.obtain_snapshot`;
+    *renderer* to :func:`~generator.commands.build.site_files`.
     """
     check_versioned_options(config)
     site = Path(config.out)
@@ -217,7 +220,7 @@ def check(
     if snapshot.proofs is None:  # what the published pages show: the answers recorded when the site was built
         snapshot = replace(snapshot, proofs=_recorded_proofs(on_disk.get("snapshot.json"), root))
     sent, drift = _reprove(snapshot, config, from_file) if config.prove else (None, [])
-    fresh, warnings = _fresh_build(snapshot, config)
+    fresh, warnings = _fresh_build(snapshot, config, renderer)
     report = compare(root, on_disk, fresh, snapshot)
     return replace(
         report,
@@ -298,10 +301,12 @@ def _checked_directory(site: Path, snapshot: Snapshot, config: PortalConfig) -> 
     return site / published[0], (note,)
 
 
-def _fresh_build(snapshot: Snapshot, config: PortalConfig) -> tuple[dict[str, bytes], list[str]]:
+def _fresh_build(
+    snapshot: Snapshot, config: PortalConfig, renderer: ThemeRenderer | None
+) -> tuple[dict[str, bytes], list[str]]:
     """The files a build of *snapshot* would write (for ``--versioned``, into its version's directory), in memory."""
     if not config.versioned:
-        return site_files(snapshot, config, jobs=usable_jobs(config.jobs)[0])
+        return site_files(snapshot, config, jobs=usable_jobs(config.jobs)[0], renderer=renderer)
     from generator.commands.versioned import version_files
 
     return version_files(snapshot, config, jobs=usable_jobs(config.jobs)[0])

@@ -29,7 +29,7 @@ from generator.forked import usable_jobs
 from generator.text import for_terminal, one_line
 
 if TYPE_CHECKING:
-    from generator.cache.reuse import Warm
+    from generator.cache.reuse import ThemeRenderer, Warm
 
 
 def say(text: str, *, err: bool = False, end: str = "\n") -> None:
@@ -62,17 +62,27 @@ def _with_leniency(args: argparse.Namespace, command: Callable[[argparse.Namespa
             say(f"warning: {one_line(warning)}", err=True)
 
 
-def main(argv: Sequence[str] | None = None, *, tune_gc: bool = False, ran: list[str] | None = None) -> int:
+def main(
+    argv: Sequence[str] | None = None,
+    *,
+    tune_gc: bool = False,
+    ran: list[str] | None = None,
+    renderer: ThemeRenderer | None = None,
+) -> int:
     """Run the command line; return the exit code (never raises for user errors).
 
     *tune_gc* (the console script's) tunes the garbage collector for the command (:func:`generator.heap.tune_for`);
     *ran*, when given, gets the name of the command that ran (the console script's, for :func:`run`).
+    *renderer*: the compiled templates ``build`` and ``check`` render with, for a program that runs many
+    commands in one process (a test suite): given the same one each time, they compile the templates
+    once, as a watch's rebuilds do; the bytes are the same either way.
     """
     parser = make_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse reports usage errors itself, with code 2
         return int(exc.code or 0)
+    args.renderer = renderer
     if ran is not None:
         ran.append(args.command)
     if tune_gc:
@@ -160,6 +170,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
         from_file=Path(args.from_file) if args.from_file else None,
         lenient=args.lenient,
         introspect_warnings=args.introspect_warnings,
+        renderer=args.renderer,
     )
     if args.strict and report.warnings:
         raise PortalError(
@@ -226,7 +237,12 @@ def _read_and_build(
     later: list[Callable[[], None]] | None = None,
     warm: Warm | None = None,
 ) -> int:
-    """One build. *later* and *warm*: see :func:`generator.commands.build.build`."""
+    """One build. *later* and *warm*: see :func:`generator.commands.build.build` (without *warm*, the
+    command's renderer, when :func:`main` was given one)."""
+    if warm is None and args.renderer is not None:
+        from generator.cache.reuse import Warm
+
+        warm = Warm(renderer=args.renderer)
     jobs, capped = usable_jobs(config.jobs)
     if capped:
         say(f"mcp-portal: {capped}", err=True)
@@ -284,6 +300,8 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
         one_build(reread=True)
 
     warm = Warm()  # what each rebuild takes from the build before: read tools, compiled templates
+    if args.renderer is not None:
+        warm.renderer = args.renderer
     signal.signal(signal.SIGTERM, _stop)  # a process manager's stop ends the watch as Ctrl-C does
     try:
         one_build(reread=False)  # a first build that fails is reported too: fix the input, and it builds again
