@@ -55,7 +55,7 @@ def store_write(root: Path, numbers: Sequence[int]) -> None:
 def store_commit(root: Path, count: int) -> None:
     store = Store(root)
     store.build = "bench"
-    store.commit({key_of(n) for n in range(count)}, drop="rows-part")
+    store.commit({key_of(n) for n in range(count)})
     store.close()
 
 

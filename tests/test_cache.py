@@ -385,7 +385,7 @@ def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_cos
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     changed = _with_tool(DEMO, "file_defect", "description")
-    for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "copies"), (changed, "rows")):
+    for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "copies"), (changed, "snapshot")):
         if damage:
             ((record, _, _),) = records(cache, damage)
             set_header(cache, record, {}, rehash=False)

@@ -25,7 +25,7 @@ def _committed(root: Path, *records_: tuple[str, str, object, list[bytes]]) -> S
     store = Store(root)
     for kind, key, header, blobs in records_:
         assert store.put(kind, key, header, blobs)
-    store.commit({key for _, key, _, _ in records_}, drop="rows-part")
+    store.commit({key for _, key, _, _ in records_})
     store.close()
     return Store(root)
 
@@ -34,7 +34,7 @@ def test_a_record_reads_back_only_once_committed(tmp_path: Path) -> None:
     store = Store(tmp_path)
     assert store.put("pages", "k", {"pages": [["a", "b"]]}, BLOBS)
     assert store.get("pages", "k") is None  # pending: no one reads it yet, not even its own build
-    store.commit({"k"}, drop="rows-part")
+    store.commit({"k"})
     record = store.get("pages", "k")
     assert record is not None and record.header == {"pages": [["a", "b"]]}
     assert record.blobs == tuple(hashlib.sha256(b).hexdigest() for b in BLOBS)
@@ -63,7 +63,7 @@ def test_discard_leaves_the_store_as_it_was_and_commit_keeps_only_what_was_used(
     store.discard()
     assert dump(tmp_path) == before
     assert store.put("pages", "k", {"a": "new"}, [b"new"])
-    store.commit({"k"}, drop="rows-part")
+    store.commit({"k"})
     assert [(key, header) for _, key, header in records(tmp_path, "pages")] == [("k", {"a": "new"})]
     with opened(tmp_path) as db:
         assert db.execute("SELECT data FROM blob").fetchall() == [(b"new",)]  # the replaced and unused ones' blobs too
@@ -76,7 +76,7 @@ def test_pending_records_of_a_build_that_is_gone_are_removed_and_a_live_ones_kep
     gone.build = f"{int(dead.stdout)}.00000000"  # a build killed before its commit
     assert gone.put("pages", "k", {}, [b"x"]) and alive.put("pages", "j", {}, [b"y"])
     mine = Store(tmp_path)
-    mine.commit(set(), drop="rows-part")
+    mine.commit(set())
     with opened(tmp_path) as db:
         assert db.execute("SELECT build FROM record").fetchall() == [(alive.build,)]
     for store in (gone, alive, mine):
@@ -101,7 +101,7 @@ def test_a_file_that_is_not_the_users_alone_is_not_used(tmp_path: Path, case: st
     store = Store(tmp_path)
     assert store.get("pages", "k") is None and not store.put("pages", "k", {}, [b"x"])
     assert store.problem is not None and "only you" in store.problem
-    store.commit({"k"}, drop="rows-part")
+    store.commit({"k"})
     store.discard()
     assert (os.lstat(path).st_mode, target.read_bytes() if target.exists() else b"") == before
 
@@ -139,7 +139,7 @@ def test_a_forked_worker_writes_through_a_connection_of_its_own(tmp_path: Path) 
     worker.start()
     worker.join(timeout=60)
     assert worker.exitcode == 0
-    store.commit({"w"}, drop="rows-part")
+    store.commit({"w"})
     record = store.get("pages", "w")
     assert record is not None and record.header["from"] == worker.pid and store.blob(record, 0) == b"w"
     store.close()
@@ -153,7 +153,7 @@ def _build_alongside(root: str, key: str, started: object, other_started: object
     assert other_started.wait(60)  # type: ignore[attr-defined]
     if key == "first":
         assert go.wait(60)  # type: ignore[attr-defined]  # the second build commits first
-    store.commit({"first", "second", "kept"}, drop="rows-part")
+    store.commit({"first", "second", "kept"})
     store.close()
     done.set()  # type: ignore[attr-defined]
 

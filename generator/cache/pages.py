@@ -108,7 +108,6 @@ class Chunk:
     notes: dict[int, list[str]] = field(default_factory=dict)
     """Group -> the warnings of its input schema."""
     pages: int = 0
-    row_hits: dict[str, set[str]] = field(default_factory=dict)
     used: set[str] = field(default_factory=set)
     hits: int = 0
     sizes: dict[str, list[Placed]] = field(default_factory=dict)
@@ -192,7 +191,6 @@ class Pages:
                 result.pages += 1
         for code, parts in copies.items():
             result.fragments[code] = self._append(code, b"\n".join(parts))
-        result.row_hits = self.reuse.keep_rows(n) if self.reuse is not None else {}
         return result
 
     def _group(self, site: Site, group: int, result: Chunk) -> list[tuple[bytes | Span, str]]:
@@ -323,8 +321,6 @@ class Pages:
             if self.reuse is not None:
                 self.reuse.used |= chunk.used
                 self.reuse.hits += chunk.hits
-                for where, keys in chunk.row_hits.items():  # the kept rows a worker used
-                    self.reuse.row_hits.setdefault(where, set()).update(keys)
         if self.reuse is not None:
             located = {}
             for code, (head, size, sha256) in sorted(files.items()):

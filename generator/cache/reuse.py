@@ -6,8 +6,6 @@ a record of the cache's one file (:mod:`generator.cache.store`), named by its ki
 - ``pages``, by a documented thing's page key (:func:`generator.cache.keys.page_key`): its pages, twins
   and the twins' copies for ``llms-full.txt``, and its warnings (:mod:`generator.cache.pages`);
 - ``copies``, by the site key: where each twin's copy sits in each locale's ``llms-full.txt``;
-- ``rows``, by the site key: the rows of the tool lists and ``llms.txt`` (:class:`ListRows`), which the
-  render workers write as pending ``rows-part`` records, copied into it at commit;
 - ``snapshot``: each tool's text in ``snapshot.json`` (:class:`SnapshotTexts`);
 - ``search``, by the hash of the indexed pages: the files of the search index built from them;
 - ``published``: the signatures of the files of the site last published (:class:`Published`).
@@ -23,8 +21,7 @@ default place is ``.mcp-portal-cache/<name of --out>/`` beside ``--out`` (``--ca
 from __future__ import annotations
 
 import contextlib
-import json
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -32,56 +29,10 @@ from generator.cache.keys import theme_digest
 from generator.cache.store import NAME, Record, Store, Writer
 from generator.cache.trust import make_private, remove_legacy
 from generator.config.portal import PortalConfig
-from generator.render.listings import Rows
 from generator.render.renderer import Renderer
 from generator.snapshot.remembered import ToolMemory
 
-STALE_SHARE = 8
-"""A list of rows is copied as it stands while at most one of this many of its rows went unused (an
-unused row costs only its bytes: its key is the hash of all that went into it)."""
 SNAPSHOT, PUBLISHED, COPIES = "snapshot", "published", "copies"
-
-
-class ListRows(Mapping[str, Mapping[str, tuple[int, str]]]):
-    """The lists of a ``rows`` record, each read and parsed when asked for and not kept (at 5,000 tools the
-    record holds 65,000 rows); an empty list when its blobs no longer check out. Each blob is one piece of
-    one list, a JSON object ``{key: [links, row]}``; the header gives each blob's list and number of rows."""
-
-    def __init__(self, store: Store, record: Record) -> None:
-        self._store, self._record = store, record
-        self._lists: dict[str, list[tuple[int, int]]] = {}
-        for n, (where, count) in enumerate(record.header["lists"]):
-            if not isinstance(where, str) or type(count) is not int:
-                raise TypeError("not a list and a count")
-            self._lists.setdefault(where, []).append((n, count))
-        self.counts = {where: sum(count for _, count in blobs) for where, blobs in self._lists.items()}
-
-    def __getitem__(self, where: str) -> dict[str, tuple[int, str]]:
-        rows: dict[str, tuple[int, str]] = {}
-        for n, _ in self._lists[where]:
-            data = self._store.blob(self._record, n)
-            try:
-                found = {key: (row[0], row[1]) for key, row in json.loads(data or b"null").items()}
-            except (ValueError, AttributeError, TypeError, KeyError, IndexError):
-                return {}
-            if not all(type(links) is int and isinstance(text, str) for links, text in found.values()):
-                return {}
-            rows.update(found)
-        return rows
-
-    def pieces(self, where: str) -> list[tuple[tuple[int, int], int]]:
-        """The list's blobs as (record id, n) to copy as they stand, each with its number of rows."""
-        return [((self._record.id, n), count) for n, count in self._lists[where]]
-
-    def few_unused(self, where: str, used: int) -> bool:
-        """Whether at most one in :data:`STALE_SHARE` of the list's rows went unused."""
-        return where in self.counts and (self.counts[where] - used) * STALE_SHARE <= self.counts[where]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._lists)
-
-    def __len__(self) -> int:
-        return len(self._lists)
 
 
 class SnapshotTexts:
@@ -121,53 +72,6 @@ class SnapshotTexts:
             self._new.drop()
         else:
             self._new.finish({"names": self._added})
-
-
-class RowMemo:
-    """Rows of the site-wide lists by where they are written and their tool's page key: the render cache's
-    side of :class:`generator.render.listings.RowSource` (see that module)."""
-
-    def __init__(self, keys: Mapping[str, str], known: Mapping[str, Mapping[str, tuple[int, str]]]) -> None:
-        self.keys = keys
-        """Tool name -> the key of its pages."""
-        self.known = known
-        """The rows a previous build wrote, by list (:class:`ListRows` parses a list when asked)."""
-        self.made: Rows = {}
-        """The rows this process wrote since :meth:`drain`."""
-        self.hits: dict[str, set[str]] = {}
-        """Where -> the keys of the known rows this process used since :meth:`drain` (keys only: the
-        parent process has :attr:`known` too, so a worker never sends a kept row back)."""
-
-    def row(
-        self,
-        where: str,
-        kept: Mapping[str, tuple[int, str]],
-        name: str,
-        make: Callable[[], str],
-        marks: list[int] | None,
-    ) -> str:
-        """*name*'s row in the list *where* (whose kept rows are *kept*): kept, else made by *make* (and kept).
-        *marks* is the page's count of marked links: a kept row adds the links it counted when it was made."""
-        key = self.keys.get(name)
-        if key is None:
-            return make()
-        found = kept.get(key)
-        if found is None:
-            before = marks[0] if marks is not None else 0
-            text = make()
-            found = ((marks[0] if marks is not None else 0) - before, text)
-            self.made.setdefault(where, {})[key] = found
-        else:
-            if marks is not None:
-                marks[0] += found[0]
-            self.hits.setdefault(where, set()).add(key)
-        return found[1]
-
-    def drain(self) -> tuple[Rows, dict[str, set[str]]]:
-        """The rows made and the keys of those reused since the last call (a worker sends them back)."""
-        made, hits = self.made, self.hits
-        self.made, self.hits = {}, {}
-        return made, hits
 
 
 class ThemeRenderer:
@@ -233,12 +137,7 @@ class Reuse:
         self.used: set[str] = {site, PUBLISHED}
         """The keys of the records the site needs (found or written): what :meth:`commit` keeps."""
         self._late: list[Callable[[], None]] = []
-        """Records made by :meth:`commit` (the copies, the rows): a watch makes them after its "Built" line."""
-        self.last_rows = self._rows()
-        self.memo = RowMemo({}, self.last_rows or {})
-        """The rows of the site-wide lists as the row writers use them (:meth:`use_rows` names the tools)."""
-        self.row_hits: dict[str, set[str]] = {}
-        """List -> the keys of the last build's rows this build used (the rows it made go to the cache as made)."""
+        """Records made by :meth:`commit` (the copies): a watch makes them after its "Built" line."""
         self.hits = 0
         """Groups whose pages came from the cache (for the progress line and the benchmark)."""
 
@@ -252,11 +151,6 @@ class Reuse:
             f"the cache (the same bytes, more slowly); remove {self.store.path} (and its -wal and -shm files) or "
             f"give --cache a directory of your own."
         ]
-
-    def use_rows(self, keys: Mapping[str, str]) -> RowMemo:
-        """The row memo, knowing each tool's page key (tool name -> key)."""
-        self.memo.keys = keys
-        return self.memo
 
     def search_files(self, key: str) -> dict[str, str] | None:
         """The files (site path -> sha256) of the search index last built from the pages *key* names."""
@@ -282,81 +176,16 @@ class Reuse:
     def _put(self, kind: str, header: object) -> None:
         self.store.put(kind, self.site, header)
 
-    def _rows(self) -> ListRows | None:
-        """The rows of the site-wide lists the last build of this site recorded."""
-        record = self.store.get("rows", self.site)
-        with contextlib.suppress(KeyError, TypeError, ValueError):
-            return (
-                ListRows(self.store, record)
-                if record is not None and len(record.header["lists"]) == len(record.blobs)
-                else None
-            )
-        return None
-
     def snapshot_texts(self) -> SnapshotTexts:
         self.used.add(SNAPSHOT)
         return SnapshotTexts(self.store)
-
-    def keep_rows(self, chunk: int | None) -> dict[str, set[str]]:
-        """Record the rows this process made since the last call: a render worker's (*chunk*) as a pending
-        part (no worker sends its rows to the parent); the parent's, with every row used, for :meth:`commit`.
-        Returns the keys of the kept rows this process used."""
-        made, hits = self.memo.drain()
-        if chunk is not None:
-            if made:
-                self._write_rows_part(made, chunk)
-            return hits
-        for where, keys in hits.items():
-            self.row_hits.setdefault(where, set()).update(keys)
-        known, used = self.last_rows, self.row_hits
-        self._late.append(lambda: self._write_rows(known, made, used))
-        return hits
-
-    def _write_rows_part(self, made: Rows, chunk: int) -> None:
-        """Record the rows a render worker *made* (copied into the ``rows`` record at commit: no worker
-        sends its rows to the parent)."""
-        lists = sorted(made)
-        self.store.put(
-            "rows-part",
-            f"{chunk:06d}",
-            {"lists": [[w, len(made[w])] for w in lists]},
-            map(_rows_blob, (made[w] for w in lists)),
-        )
-
-    def _write_rows(self, known: ListRows | None, made: Rows, hits: dict[str, set[str]]) -> None:
-        parts = self.store.pending("rows-part")
-        same = (
-            known.keys() == hits.keys() and all(known.few_unused(w, len(hits[w])) for w in known) if known else not hits
-        )
-        if not made and not parts and same:
-            return  # the record holds exactly the rows used: it stays as it is
-        writer, lists = Writer(self.store, "rows", self.site), []
-        for where in sorted(hits):
-            if known is not None and known.few_unused(where, len(hits[where])):
-                for piece, count in known.pieces(where):
-                    writer.add(piece)
-                    lists.append([where, count])
-                continue
-            rows = known.get(where, {}) if known is not None else {}
-            kept = {key: rows[key] for key in sorted(hits[where]) if key in rows}
-            writer.add(_rows_blob(kept))
-            lists.append([where, len(kept)])
-        for part in parts:
-            with contextlib.suppress(TypeError, ValueError):
-                for n, (where, count) in enumerate(part.header["lists"]):
-                    writer.add((part.id, n))
-                    lists.append([str(where), int(count)])
-        for where in sorted(made):
-            writer.add(_rows_blob(made[where]))
-            lists.append([where, len(made[where])])
-        writer.finish({"lists": lists})
 
     def commit(self) -> None:
         """After a published build: make the records written late, make this build's records the cache's,
         and remove every record it did not use."""
         while self._late:  # each is let go once made: what they were made from (the build) is freed
             self._late.pop(0)()
-        self.store.commit(self.used, drop="rows-part")
+        self.store.commit(self.used)
         self.store.close()
         with contextlib.suppress(OSError):
             remove_legacy(self.root)
@@ -373,10 +202,6 @@ class Reuse:
         for directory in self._created:
             with contextlib.suppress(OSError):
                 directory.rmdir()  # only succeeds when empty (and never on a symbolic link)
-
-
-def _rows_blob(rows: Mapping[str, tuple[int, str]]) -> bytes:
-    return json.dumps(rows, ensure_ascii=False).encode("utf-8")
 
 
 def cache_dir(config: PortalConfig) -> Path | None:

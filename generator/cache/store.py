@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMAT = 10
+FORMAT = 11
 """Bumped when a record's layout or what a key covers changes: a database of another format is emptied."""
 NAME = "cache.sqlite3"
 APPLICATION = 0x6D637070  # "mcpp": SQLite's application_id, so a file of another program is never taken for ours
@@ -208,31 +208,20 @@ class Store:
                             (kind, key, self.build, text, _sha(text.encode("utf-8"))))  # fmt: skip
         return int(cursor.lastrowid or 0)
 
-    def pending(self, kind: str) -> list[Record]:
-        """This build's pending records of *kind* (the rows the render workers made), in the order written."""
-        db = self._db()
-        try:
-            rows = db.execute("SELECT id, header FROM record WHERE kind = ? AND build = ? ORDER BY key",
-                              (kind, self.build)).fetchall() if db else []  # fmt: skip
-            return [Record(r[0], json.loads(r[1]), ()) for r in rows]
-        except (sqlite3.Error, ValueError):
-            return []
-
-    def commit(self, used: set[str], drop: str) -> None:
+    def commit(self, used: set[str]) -> None:
         """Make this build's pending records the cache's, in one transaction, and remove every record
-        of the cache it did not use (*used*: their keys), its pending records of kind *drop* (the
-        workers' rows, copied by then) and the pending records of builds whose process is gone."""
+        of the cache it did not use (*used*: their keys) and the pending records of builds whose process
+        is gone."""
         db = self._db()
         if db is None:
             return
         try:
             with self._writing(db):
                 rows = db.execute("SELECT id, kind, key, build FROM record").fetchall()
-                mine = {(kind, key) for _, kind, key, build in rows if build == self.build and kind != drop}
+                mine = {(kind, key) for _, kind, key, build in rows if build == self.build}
                 gone = [
                     (i,) for i, kind, key, build in rows
-                    if (build == self.build and kind == drop)
-                    or (build == COMMITTED and ((kind, key) in mine or key not in used))
+                    if (build == COMMITTED and ((kind, key) in mine or key not in used))
                     or (build not in (COMMITTED, self.build) and _abandoned(build))
                 ]  # fmt: skip
                 db.executemany("DELETE FROM blob WHERE record = ?", gone)

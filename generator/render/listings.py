@@ -1,30 +1,17 @@
 """The site-wide lists of tools: the tool list of each index page and its twin, and the tool lines of every llms.txt.
 
-These lists hold one row per tool, and every build writes them again, rebuilds included: at 1,000
-tools they are 15,000 rows (the HTML list, the twin's and the llms-full copy's in three locales,
-and 6,000 llms.txt lines), about a fifth of a rebuild after one tool changed. A :class:`RowMemo`
-(the render cache's, :mod:`generator.cache.reuse`) hands back the rows a previous build wrote, so
-a rebuild writes only the changed tool's rows.
-
-A row is remembered under two names, and reused only when both match:
-
-- the key of its tool's pages (:func:`generator.cache.keys.page_key`): the tool's own JSON, and
-  everything site-wide its pages are made from (templates, catalogs, configuration, the installed
-  generator code, server and endpoints); everything a row shows of its tool is made from these;
-- where it is written: the list, its locale, the page it is on and whether links are marked
-  (:func:`generator.render.renderer.render_page`), and the site-wide facts that add a column
-  (any tool with a scope, several profiles), which one tool's change can flip for every row.
-
-Without a memo (``--no-cache``), or for a tool without a key, the row is simply written. The rows
-are joined and shown (hidden characters as markers) in the same way either way, so a remembered row gives
-the same bytes as a written one.
+These lists hold one row per tool: at 1,000 tools they are 15,000 rows (the HTML list, the twin's and
+the llms-full copy's in three locales, and 6,000 llms.txt lines), so each row is made in Python rather
+than by a template loop, and each row is made visible (hidden characters as markers) on its own:
+joining visible rows gives what making the joined text visible gives, without scanning the whole list
+again.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Protocol
+from collections.abc import Callable, Iterable
+from typing import Any
 
 from jinja2 import pass_context
 from jinja2.runtime import Context
@@ -35,59 +22,10 @@ from generator.render.prose import markdown_inline, wbr
 from generator.render.shown import record
 from generator.text import visible
 
-Rows = dict[str, dict[str, tuple[int, str]]]
-"""Where -> tool page key -> (links the row counted, the row)."""
 
-
-class RowMemo(Protocol):
-    """Rows of the site-wide lists kept by where they are written and their tool's page key (see the module
-    docstring); the render cache's :class:`generator.cache.reuse.RowMemo` is one."""
-
-    known: Mapping[str, Mapping[str, tuple[int, str]]]
-    """The rows a previous build wrote, by list."""
-
-    def row(
-        self,
-        where: str,
-        kept: Mapping[str, tuple[int, str]],
-        name: str,
-        make: Callable[[], str],
-        marks: list[int] | None,
-    ) -> str:
-        """*name*'s row in the list *where* (whose kept rows are *kept*): kept, else made by *make*. *marks* is
-        the page's count of marked links: a kept row adds the links it counted when it was made."""
-        ...
-
-
-def _rows(
-    context: Context, list_name: str, items: Iterable[Any], name: Callable[[Any], str], make: Callable[[Any], str]
-) -> str:
-    """Every item's row of *list_name*, made visible (:func:`~generator.text.visible`: a row is kept so,
-    and joining visible rows gives what making the joined text visible gives, without scanning the
-    whole list again), through the memo when there is one."""
-    memo: RowMemo | None = context.resolve("row_memo")
-    if memo is None:
-        return "".join(visible(make(item)) for item in items)
-    ctx, site = context.resolve("ctx"), context.resolve("site")
-    where = "\0".join(
-        [
-            list_name,
-            ctx.page.locale,
-            ctx.here(),
-            str(ctx.marks is not None),
-            str(site.scoped),
-            str(site.several_profiles),
-        ]
-    )
-    kept = memo.known.get(where, {})  # a list is parsed once, for the one page that shows it
-    return "".join(
-        memo.row(where, kept, name(item), functools.partial(_visible_row, make, item), ctx.marks) for item in items
-    )
-
-
-def _visible_row(make: Callable[[Any], str], item: Any) -> str:
-    """*item*'s row as *make* makes it, made visible (what the memo keeps)."""
-    return visible(make(item))
+def _rows(items: Iterable[Any], make: Callable[[Any], str]) -> str:
+    """Every item's row as *make* makes it, made visible (:func:`~generator.text.visible`)."""
+    return "".join(visible(make(item)) for item in items)
 
 
 @pass_context
@@ -122,7 +60,7 @@ def index_rows(context: Context, tools: Any) -> Markup:
         out.append("</tr>\n")
         return "".join(out)
 
-    return record(Markup(_rows(context, "index.html", tools, _tool_name, row)))
+    return record(Markup(_rows(tools, row)))
 
 
 @pass_context
@@ -143,7 +81,7 @@ def md_index_rows(context: Context, tools: Any) -> Md:
             line += f" {commas(context, [md_cell_code(p) for p in tool.profiles])} |"
         return line + "\n"
 
-    return record(Md(_rows(context, "index.md", tools, _tool_name, row)))
+    return record(Md(_rows(tools, row)))
 
 
 @pass_context
@@ -162,16 +100,7 @@ def llms_tool_lines(context: Context, pages: Any, code: str, root: bool) -> Md:
         )
 
     tools = [p for p in pages if p.locale == code and p.kind == "tool"]
-    listed = _rows(context, f"llms\0{code}\0{root}", tools, _page_tool_name, line)
-    return record(Md(listed))
-
-
-def _tool_name(tool: Any) -> str:
-    return str(tool.name)
-
-
-def _page_tool_name(page: Any) -> str:
-    return str(page.tool.name)
+    return record(Md(_rows(tools, line)))
 
 
 # The same names, summaries and links come back in every llms.txt a build writes (eight sections

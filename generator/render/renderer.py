@@ -61,7 +61,6 @@ from generator.render.filters import (
 )
 from generator.render.i18n import Catalog
 from generator.render.layout import LAYOUT_FILTERS
-from generator.render.listings import RowMemo
 from generator.render.names import names_script
 from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
@@ -139,7 +138,7 @@ def _environment(template_dir: Path | None, autoescape: bool) -> Environment:
     )
     env.theme = template_dir
     env.filters.update(FILTERS)
-    env.globals.update(row_globals(autoescape), row_memo=None)
+    env.globals.update(row_globals(autoescape))
     if autoescape:
         env.context_class = HtmlContext
         env.filters.update(LAYOUT_FILTERS)
@@ -228,14 +227,6 @@ class Renderer:
         code read back from a file would be code that anyone able to write the file could make a build run."""
         self.html = _environment(template_dir, autoescape=True)
         self.text = _environment(template_dir, autoescape=False)
-        self.rows_kept = False
-        """Whether the site-wide lists take their rows from a memo (:meth:`use_rows`)."""
-
-    def use_rows(self, memo: RowMemo | None) -> None:
-        """Take the rows of the site-wide lists from *memo* when it has them (:mod:`generator.render.listings`)."""
-        for env in (self.html, self.text):
-            env.globals["row_memo"] = memo
-        self.rows_kept = memo is not None
 
     def _globals(self, site: SiteModel, catalog: Catalog) -> dict[str, Any]:
         return {
@@ -369,11 +360,6 @@ def render_page(
     """
     full = f"{page.locale}/llms-full.txt"
     html = renderer.page_html(site, page, catalogs)
-    if page.kind is PageKind.INDEX and renderer.rows_kept:
-        # The tool list's rows are kept for each place (generator.render.listings): two renderings
-        # from kept rows cost less than relinking a marked one's thousand links.
-        twin, copy = renderer.page_md(site, page, catalogs), renderer.page_md(site, page, catalogs, from_path=full)
-        return html, for_twin(twin), for_full(copy)
     marks = [0]
     marked = renderer.page_md(site, page, catalogs, marks=marks)
     if len(_MARKED.findall(marked)) != marks[0]:

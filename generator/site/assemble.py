@@ -124,8 +124,6 @@ def write_llms(job: Job, staging: Staging) -> None:
         files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code, parts, PART_TOKENS)
     for path, text in files.items():
         staging.write(path, text.encode("utf-8"))
-    if job.reuse is not None:
-        job.reuse.keep_rows(None)  # the rows of llms.txt: this process's own
 
 
 def write_manifest(staging: Staging, meta: Mapping[str, str]) -> None:

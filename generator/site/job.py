@@ -84,15 +84,11 @@ def new_job(
     pages = pages_for(site)
     groups = _groups(pages)
     keys: list[str | None] = []
-    tools: dict[str, str] = {}
     for group in groups:
         doc, tool = pages[group[0]].doc, pages[group[0]].tool
         linked = [] if doc is None or tool is None else _linked(site, pages[group[0]])
         known = site.snapshot.tool_key
         keys.append(None if cache is None or doc is None else page_key(cache.site, doc, linked, known))
-        if tool is not None and keys[-1] is not None:
-            tools[tool.name] = str(keys[-1])
-    renderer.use_rows(cache.use_rows(tools) if cache is not None else None)
     shared = {code: renderer.twin_pointer(site, catalogs, code) for code in site.locales}
     return Job(Inputs(site, catalogs, renderer, deadline), Plan(pages, groups, keys), cache, shared)
 
