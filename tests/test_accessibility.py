@@ -16,7 +16,7 @@ import pytest
 from generator.commands.build import site_files
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import TESTS, serving
+from tests.conftest import TEMPLATES, TESTS, serving
 from tests.golden_tool import SKIP, SNAPSHOT, demo_config
 
 pytestmark = pytest.mark.browser
@@ -47,7 +47,9 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The demo portal (built offline from the golden snapshot, with its Agent readiness page) served on a
     free port of 127.0.0.1."""
     site = tmp_path_factory.mktemp("axe") / "site"
-    files, _ = site_files(load_snapshot(SNAPSHOT), dataclasses.replace(demo_config(), lint_page=True))
+    files, _ = site_files(
+        load_snapshot(SNAPSHOT), dataclasses.replace(demo_config(), lint_page=True), renderer=TEMPLATES
+    )
     publish(site, {path: data for path, data in files.items() if path not in SKIP})
     with serving(site) as url:
         yield url

@@ -17,6 +17,7 @@ from generator.config.portal import PortalConfig
 from generator.model.gather import gather
 from generator.model.tool import ToolDoc
 from generator.snapshot.snapshot import new_snapshot
+from tests.conftest import TEMPLATES
 
 SCHEMA = {"type": "object", "properties": {"q": {"type": "string"}}}
 
@@ -80,7 +81,7 @@ def test_the_pages_say_it_too() -> None:
         protocol_version="2025-11-25", server={"name": "s", "version": "1.0"}, tools=(tool,),
         capability_version="1.0", transport="stdio", endpoint="s",
     )  # fmt: skip
-    files, _ = site_files(snapshot, PortalConfig(locales=("en",), search=False))
+    files, _ = site_files(snapshot, PortalConfig(locales=("en",), search=False), renderer=TEMPLATES)
     twin = files["en/tools/lookup.md"].decode("utf-8")
     assert "destructiveHint" not in twin and "idempotentHint" not in twin
     assert "readOnlyHint" in twin

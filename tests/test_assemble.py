@@ -47,7 +47,9 @@ def test_the_site_is_byte_identical_for_any_number_of_workers(monkeypatch: pytes
 
 
 def test_workers_write_every_page_once_and_the_manifest_lists_exactly_what_was_written() -> None:
-    files, _ = site_files(load_snapshot(GOLDEN / "demo.snapshot.json"), demo_config(PortalConfig()), jobs=2)
+    files, _ = site_files(
+        load_snapshot(GOLDEN / "demo.snapshot.json"), demo_config(PortalConfig()), jobs=2, renderer=TEMPLATES
+    )
     listed = json.loads(files["manifest.json"])["files"]
     assert set(listed) == set(files) - {"manifest.json"}
     assert any(path.startswith("pagefind/") for path in listed)  # Pagefind's own files are hashed too
@@ -99,7 +101,9 @@ def test_a_rebuild_links_unchanged_files_and_writes_the_rest(tmp_path: Path) -> 
     """Unchanged files become hard links to the previous site's (cheap); edited or changed ones are written."""
     from generator.publish.write import publish
 
-    files, _ = site_files(load_snapshot(GOLDEN / "demo.snapshot.json"), demo_config(PortalConfig(search=False)))
+    files, _ = site_files(
+        load_snapshot(GOLDEN / "demo.snapshot.json"), demo_config(PortalConfig(search=False)), renderer=TEMPLATES
+    )
     out = tmp_path / "site"
     publish(out, files)
     before = {p: (out / p).stat().st_ino for p in files}

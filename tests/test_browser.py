@@ -19,7 +19,7 @@ from generator.commands.build import site_files
 from generator.publish.write import publish
 from generator.render.i18n import load_catalog
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import TESTS, serving
+from tests.conftest import TEMPLATES, TESTS, serving
 from tests.golden_tool import SNAPSHOT, demo_config
 
 pytestmark = pytest.mark.browser
@@ -40,7 +40,7 @@ EVERY_PAGE = [
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The demo portal, with its search index, built offline from the golden snapshot and served on 127.0.0.1."""
     site = tmp_path_factory.mktemp("browser") / "site"
-    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True), renderer=TEMPLATES)
     publish(site, files)
     with serving(site) as url:
         yield url

@@ -15,7 +15,7 @@ import yaml
 from generator.commands.cli import main
 from generator.render.extras import FAVICON
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import tree_bytes
+from tests.conftest import TEMPLATES, tree_bytes
 from tests.test_install_links import INSTALL_LINK
 
 LOCALES = ("en", "ru", "ar")
@@ -25,7 +25,7 @@ LOCALES = ("en", "ru", "ar")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The README's first command: build the bundled demo (started over stdio) into ./site."""
     out = tmp_path_factory.mktemp("build") / "site"
-    assert main(["build", "--out", str(out)]) == 0
+    assert main(["build", "--out", str(out)], renderer=TEMPLATES) == 0
     return out
 
 
@@ -203,8 +203,8 @@ def test_llms_txt_parses_and_lists_every_twin(site: Path) -> None:
 def test_build_from_the_same_snapshot_is_byte_identical(site: Path, tmp_path: Path) -> None:
     snapshot = site / "snapshot.json"
     a, b = tmp_path / "a", tmp_path / "b"
-    assert main(["build", "--from", str(snapshot), "--out", str(a)]) == 0
-    assert main(["build", "--from", str(snapshot), "--out", str(b)]) == 0
+    assert main(["build", "--from", str(snapshot), "--out", str(a)], renderer=TEMPLATES) == 0
+    assert main(["build", "--from", str(snapshot), "--out", str(b)], renderer=TEMPLATES) == 0
     assert tree_bytes(a) == tree_bytes(b)
     assert (a / "snapshot.json").read_bytes() == snapshot.read_bytes()
 

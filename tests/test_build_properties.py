@@ -238,7 +238,7 @@ def check_site(tools: list[dict[str, Any]], files: dict[str, bytes], out: Path) 
 )
 @given(TOOLS)
 def test_any_tool_list_builds_a_safe_site(tools: list[dict[str, Any]]) -> None:
-    files, _ = site_files(snapshot_of(tools), CONFIG)  # a valid tool list is never refused
+    files, _ = site_files(snapshot_of(tools), CONFIG, renderer=TEMPLATES)  # a valid tool list is never refused
     with tempfile.TemporaryDirectory() as tmp:
         check_site(tools, files, Path(tmp) / "site")
 
@@ -247,7 +247,7 @@ def test_a_hand_picked_hostile_list_builds(tmp_path: Path) -> None:
     """The nastiest names at once (the random runs rarely draw all of them together)."""
     schema = {"type": "object", "properties": {"q": {"type": "string", "format": "email"}}, "required": ["q"]}
     tools = [{"name": n, "inputSchema": schema, "description": n} for n in HOSTILE_NAMES]
-    files, _ = site_files(snapshot_of(tools), CONFIG)
+    files, _ = site_files(snapshot_of(tools), CONFIG, renderer=TEMPLATES)
     check_site(tools, files, tmp_path / "site")
     slugs = {p.split("/")[2] for p in files if p.startswith("en/tools/") and p.endswith("/index.html")}
     assert len(slugs) == len(HOSTILE_NAMES)  # one page each, none clashing on a case-folding disk
@@ -257,7 +257,7 @@ def test_a_hand_picked_hostile_list_builds(tmp_path: Path) -> None:
 def test_control_characters_survive_in_examples(tmp_path: Path) -> None:
     schema = {"type": "object", "properties": {"k\x85": {"type": "string", "enum": ["v\x7f"]}}, "required": ["k\x85"]}
     tools = [{"name": "\x7f", "inputSchema": schema}]
-    files, _ = site_files(snapshot_of(tools), CONFIG)
+    files, _ = site_files(snapshot_of(tools), CONFIG, renderer=TEMPLATES)
     check_site(tools, files, tmp_path / "site")
 
 
@@ -265,7 +265,7 @@ def test_control_characters_survive_in_examples(tmp_path: Path) -> None:
 
 
 def test_server_without_description_or_instructions_builds() -> None:
-    site_files(snapshot_of([], {"name": "bare", "version": "1", "capabilities": {}}), CONFIG)
+    site_files(snapshot_of([], {"name": "bare", "version": "1", "capabilities": {}}), CONFIG, renderer=TEMPLATES)
 
 
 def test_resource_template_without_uri_builds() -> None:

@@ -19,7 +19,7 @@ import pytest
 
 from generator.commands.cli import main
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import PYTHON, ROOT, TESTS, Run, tree_bytes
+from tests.conftest import PYTHON, ROOT, TEMPLATES, TESTS, Run, tree_bytes
 
 Cli = Callable[..., Run]
 
@@ -44,7 +44,7 @@ def one_paragraph(err: str) -> str:
 def snapshot_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """One introspection of the bundled demo per module, written by the CLI itself."""
     path = tmp_path_factory.mktemp("snapshot") / "demo.json"
-    assert main(["introspect", "-o", str(path)]) == 0
+    assert main(["introspect", "-o", str(path)], renderer=TEMPLATES) == 0
     return path
 
 

@@ -27,7 +27,7 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from generator.commands.cli import main
-from tests.conftest import NODE_BIN, ROOT, running
+from tests.conftest import NODE_BIN, ROOT, TEMPLATES, running
 from tests.history_fixture import ADDED, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, publish, publish_all
 
 pytestmark = pytest.mark.anyio
@@ -322,7 +322,7 @@ def test_a_damaged_versions_json_is_refused_before_any_client_connects(
     data = json.loads((site / "versions.json").read_text(encoding="utf-8"))
     data["versions"][1]["version"] = "../../../etc"
     (site / "versions.json").write_text(json.dumps(data), encoding="utf-8")
-    assert main(["mcp", str(site)]) == 1
+    assert main(["mcp", str(site)], renderer=TEMPLATES) == 1
     err = capsys.readouterr().err
     assert "is not one `mcp-portal build --versioned` wrote" in err and "cannot name a folder" in err
 
@@ -335,11 +335,11 @@ async def test_a_site_without_history_refuses_a_version(site: Path, tmp_path: Pa
 
 
 def test_a_folder_that_is_no_portal_is_an_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["mcp", str(tmp_path)]) == 1
+    assert main(["mcp", str(tmp_path)], renderer=TEMPLATES) == 1
     assert "is not a portal" in capsys.readouterr().err
-    assert main(["mcp", str(tmp_path / "missing")]) == 2
+    assert main(["mcp", str(tmp_path / "missing")], renderer=TEMPLATES) == 2
     assert "neither a directory nor an http" in capsys.readouterr().err
-    assert main(["mcp", str(tmp_path), "--port", "8001"]) == 2
+    assert main(["mcp", str(tmp_path), "--port", "8001"], renderer=TEMPLATES) == 2
     assert "--port applies to --http" in capsys.readouterr().err
 
 

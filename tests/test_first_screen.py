@@ -21,7 +21,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.publish.write import publish
 from generator.snapshot.snapshot import Snapshot, load_snapshot, new_snapshot
-from tests.conftest import serving
+from tests.conftest import TEMPLATES, serving
 from tests.golden_tool import SNAPSHOT, demo_config
 
 pytestmark = pytest.mark.browser
@@ -67,7 +67,7 @@ def _big_snapshot(count: int = 160) -> Snapshot:
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     site = tmp_path_factory.mktemp("first-screen") / "site"
-    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True), renderer=TEMPLATES)
     publish(site, files)
     with serving(site) as url:
         yield url
@@ -76,7 +76,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 @pytest.fixture(scope="module")
 def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     site = tmp_path_factory.mktemp("big") / "site"
-    files, warnings = site_files(_big_snapshot(), PortalConfig(search=False))
+    files, warnings = site_files(_big_snapshot(), PortalConfig(search=False), renderer=TEMPLATES)
     assert not warnings
     publish(site, files)
     with serving(site) as url:
@@ -406,7 +406,7 @@ def test_arabic_error_codes_keep_their_sign(browser: Any, tmp_path: Path) -> Non
     # The rows that name every form the protocol allows: a site whose snapshot holds no --prove probe.
     site = tmp_path / "site"
     unproven = replace(load_snapshot(SNAPSHOT), proofs=None)
-    files, _ = site_files(unproven, replace(demo_config(), search=False, locales=("ar",)))
+    files, _ = site_files(unproven, replace(demo_config(), search=False, locales=("ar",)), renderer=TEMPLATES)
     publish(site, files)
     page = _page(browser, DESKTOP)
     with serving(site) as url:
@@ -642,7 +642,7 @@ class _Head(HTMLParser):
 
 
 def test_every_page_has_a_favicon_and_link_preview_tags(tmp_path: Path) -> None:
-    files, _ = site_files(load_snapshot(SNAPSHOT), demo_config())
+    files, _ = site_files(load_snapshot(SNAPSHOT), demo_config(), renderer=TEMPLATES)
     pages = [path for path in files if path.endswith(".html") and not path.endswith("404.html") and "/" in path]
     assert len(pages) > 20
     for path in pages:

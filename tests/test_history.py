@@ -20,6 +20,7 @@ from generator.history.timeline import ASPECTS, aspect, deprecated, history_of, 
 from generator.history.versions import Version, VersionsError, dump, parse
 from generator.labels import label_problem
 from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT
 from tests.history_fixture import ADDED, REMOVED, REQUIRED, demo_versions
 
@@ -235,14 +236,14 @@ def test_every_aspect_is_named_by_some_change(chain: list[tuple[Version, object]
 
 @pytest.mark.parametrize("label", ["../x", "a/b", "latest", "1.0."])
 def test_a_bad_version_label_is_a_usage_error(label: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["build", "--versioned", "--version-label", label, "--out", str(tmp_path / "site")])
+    code = main(["build", "--versioned", "--version-label", label, "--out", str(tmp_path / "site")], renderer=TEMPLATES)
     assert code == 2
     assert "--version-label" in capsys.readouterr().err
     assert not (tmp_path / "site").exists()
 
 
 def test_version_label_needs_versioned(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    code = main(["build", "--version-label", "1.0.0", "--out", str(tmp_path / "site")])
+    code = main(["build", "--version-label", "1.0.0", "--out", str(tmp_path / "site")], renderer=TEMPLATES)
     assert code == 2
     assert "only applies to a versioned build" in capsys.readouterr().err
     assert not (tmp_path / "site").exists()

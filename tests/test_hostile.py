@@ -20,7 +20,7 @@ import pytest
 
 from generator.commands.cli import main
 from generator.snapshot.snapshot import load_snapshot, new_snapshot
-from tests.conftest import PYTHON, ROOT, free_port, http_server, tree_bytes
+from tests.conftest import PYTHON, ROOT, TEMPLATES, free_port, http_server, tree_bytes
 from tests.servers.fixture_server import DEEP_LEVELS, HUGE_DESCRIPTION_BYTES, deep_schema
 
 GOLDEN = ROOT / "tests" / "golden" / "demo.snapshot.json"
@@ -63,7 +63,7 @@ def run(capsys: pytest.CaptureFixture[str]):  # type: ignore[no-untyped-def]
 def previous_site(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, bytes]]:
     """A good site, built once from the golden snapshot: failed builds must leave it alone."""
     out = tmp_path_factory.mktemp("previous") / "site"
-    assert main(["build", "--from", str(GOLDEN), "--out", str(out)]) == 0
+    assert main(["build", "--from", str(GOLDEN), "--out", str(out)], renderer=TEMPLATES) == 0
     return out, tree_bytes(out)
 
 

@@ -18,7 +18,7 @@ import pytest
 from generator.commands.build import site_files
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import TESTS
+from tests.conftest import TEMPLATES, TESTS
 from tests.golden_tool import SNAPSHOT, demo_config, golden_files
 
 VNU = TESTS / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
@@ -30,13 +30,15 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     publish(out, golden_files(load_snapshot(SNAPSHOT)))
     # The tool pages again with the Try it panel (a form, a data block), under try-it/.
     config = dataclasses.replace(demo_config(), try_it=True, try_it_tools=("delete_document",))
-    files, _ = site_files(load_snapshot(SNAPSHOT), config)
+    files, _ = site_files(load_snapshot(SNAPSHOT), config, renderer=TEMPLATES)
     for path, data in files.items():
         if "/tools/" in path and path.endswith("/index.html"):
             (out / "try-it" / path).parent.mkdir(parents=True, exist_ok=True)
             (out / "try-it" / path).write_bytes(data)
     # The Agent readiness page of each locale (lint_page), under lint/.
-    files, _ = site_files(load_snapshot(SNAPSHOT), dataclasses.replace(demo_config(), lint_page=True))
+    files, _ = site_files(
+        load_snapshot(SNAPSHOT), dataclasses.replace(demo_config(), lint_page=True), renderer=TEMPLATES
+    )
     for path, data in files.items():
         if "/readiness/" in path:
             (out / "lint" / path).parent.mkdir(parents=True, exist_ok=True)

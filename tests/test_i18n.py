@@ -13,6 +13,7 @@ from babel.numbers import format_decimal
 
 from generator.errors import PortalError
 from generator.render.i18n import PLURAL_CATEGORIES, Catalog, Entry, load_catalog
+from tests.conftest import TEMPLATES
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 LOCALES_DIR = REPO_ROOT / "locales"
@@ -351,7 +352,7 @@ def test_the_render_workers_fork_with_every_locale_data_loaded(monkeypatch: pyte
 
     monkeypatch.setattr(Catalog, "preload", spied)
     config = demo_config(PortalConfig(search=False, locales=("en", "ru", "ar")))
-    site_files(load_snapshot(SNAPSHOT), config, jobs=2)
+    site_files(load_snapshot(SNAPSHOT), config, jobs=2, renderer=TEMPLATES)
     assert sorted(preloaded) == ["ar", "en", "ru"]
     ar = load_catalog("ar")
     ar.preload()

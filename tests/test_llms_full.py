@@ -40,7 +40,7 @@ def split_sites() -> list[dict[str, bytes]]:
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(assemble, "PART_TOKENS", BUDGET)
         snapshot = load_snapshot(SNAPSHOT)
-        return [site_files(snapshot, demo_config(), jobs=jobs)[0] for jobs in (1, 2)]
+        return [site_files(snapshot, demo_config(), jobs=jobs, renderer=TEMPLATES)[0] for jobs in (1, 2)]
 
 
 def _parts(files: dict[str, bytes], code: str) -> list[str]:
@@ -86,7 +86,7 @@ def test_llms_txt_lists_every_part_and_still_parses(split_sites: list[dict[str, 
 
 
 def test_without_a_split_there_are_no_parts() -> None:
-    files, _ = site_files(load_snapshot(SNAPSHOT), demo_config())
+    files, _ = site_files(load_snapshot(SNAPSHOT), demo_config(), renderer=TEMPLATES)
     assert not [p for p in files if "llms-full-" in p]
     assert "llms-full-" not in files["en/llms.txt"].decode("utf-8")
 

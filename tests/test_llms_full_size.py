@@ -16,6 +16,7 @@ from bench.scale_server import workload
 from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.snapshot.snapshot import new_snapshot
+from tests.conftest import TEMPLATES
 
 pytestmark = pytest.mark.slow
 
@@ -34,7 +35,7 @@ def files() -> dict[str, bytes]:
         transport="stdio",
         endpoint="npx -y scale-bench",
     )
-    built, _ = site_files(snapshot, PortalConfig(search=False))
+    built, _ = site_files(snapshot, PortalConfig(search=False), renderer=TEMPLATES)
     return built
 
 

@@ -22,7 +22,7 @@ import pytest
 import yaml
 
 from generator.commands.cli import main
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEMPLATES
 
 SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
 BASE = "https://docs.example.com/"
@@ -74,7 +74,8 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
             "--no-search",
             "--out",
             str(out),
-        ]
+        ],
+        renderer=TEMPLATES,
     )
     assert code == 0
     return out

@@ -31,7 +31,7 @@ from generator.config.portal import PortalConfig
 from generator.render.filters import md_cell, md_code, md_link, md_text, md_url, yaml_str
 from generator.snapshot.snapshot import Snapshot, new_snapshot
 from generator.text import for_terminal, json_report, visible
-from tests.conftest import PYTHON, ROOT
+from tests.conftest import PYTHON, ROOT, TEMPLATES
 from tests.test_install_links import INSTALL_LINK
 
 PAYLOAD = (
@@ -130,7 +130,9 @@ def _files(s: Callable[[str], str], tmp: Path) -> dict[str, str]:
     """The Markdown and llms files of a build with a previous snapshot, in the order they are rendered."""
     previous = tmp / f"previous-{s.__name__}.json"
     previous.write_text(_snapshot(s, previous=True).to_json(), encoding="utf-8")
-    files, _ = site_files(_snapshot(s), PortalConfig(locales=LOCALES, search=False, previous=str(previous)))
+    files, _ = site_files(
+        _snapshot(s), PortalConfig(locales=LOCALES, search=False, previous=str(previous)), renderer=TEMPLATES
+    )
     return {p: data.decode("utf-8") for p, data in files.items() if p.endswith((".md", ".txt")) and "robots" not in p}
 
 
@@ -296,7 +298,9 @@ def test_finalize_escapes_strings_no_filter_made_safe(tmp_path: Path) -> None:
     (tmp_path / "md" / "index.md.j2").write_text(
         "# {{ site.title }}\n\n{{ site.version }}\n\n{{ t('notice.generated', version=site.version) }}\n"
     )
-    files, _ = site_files(_snapshot(hostile), PortalConfig(locales=("en",), search=False, template_dir=str(tmp_path)))
+    files, _ = site_files(
+        _snapshot(hostile), PortalConfig(locales=("en",), search=False, template_dir=str(tmp_path)), renderer=TEMPLATES
+    )
     text = files["en/index.md"].decode()
     assert _shape(text) == [
         ("heading_open", "h1"), ("inline",), ("heading_close", "h1"),

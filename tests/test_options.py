@@ -12,6 +12,7 @@ from generator.commands.cli import main
 from generator.config.options import LIMITS, OPTIONS, refresh
 from generator.config.portal import Limits, PortalConfig, load_config
 from generator.errors import ConfigError
+from tests.conftest import TEMPLATES
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,7 +80,9 @@ def test_a_bad_value_gets_the_same_words_in_the_file_and_on_the_command_line(
     with pytest.raises(ConfigError) as raised:
         load_config(path)
     assert problem in raised.value.message
-    code = main(["build", "--from", str(tmp_path / "none.json"), "--out", str(tmp_path / "site"), *argv])
+    code = main(
+        ["build", "--from", str(tmp_path / "none.json"), "--out", str(tmp_path / "site"), *argv], renderer=TEMPLATES
+    )
     assert code == 2
     err = capsys.readouterr().err
     assert f"`{argv[0]}` {problem}" in err
@@ -121,7 +124,7 @@ def test_the_cli_reference_documents_every_command_line_option_with_an_example()
     for command in ("build", "introspect", "check", "diff", "translations", "serve"):
         shown = io.StringIO()
         with contextlib.redirect_stdout(shown):
-            assert main([command, "--help"]) == 0
+            assert main([command, "--help"], renderer=TEMPLATES) == 0
         options |= set(re.findall(r"^\s+(--[a-z][a-z-]+)", shown.getvalue(), re.M)) - {"--help"}
     assert {o.cli for o in (*OPTIONS, *LIMITS) if o.cli} <= options
     for option in sorted(options):

@@ -25,6 +25,7 @@ from generator.commands.cli import main
 from generator.errors import PortalError
 from generator.render.i18n import load_catalog
 from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, demo_config
 
 Files = dict[str, bytes]
@@ -36,7 +37,7 @@ def _build(theme: Path | None) -> tuple[Files, list[str]]:
     config = demo_config()
     if theme is not None:
         config = dataclasses.replace(config, template_dir=str(theme))
-    files, warnings = site_files(load_snapshot(SNAPSHOT), config)
+    files, warnings = site_files(load_snapshot(SNAPSHOT), config, renderer=TEMPLATES)
     return {path: data for path, data in files.items() if path not in SKIP}, warnings
 
 
@@ -118,7 +119,10 @@ def test_a_markdown_macro_library_inherits_what_it_does_not_define(tmp_path: Pat
 
 
 def _cli_build(theme: Path, out: Path, *extra: str) -> int:
-    return main(["build", "--from", str(SNAPSHOT), "--templates", str(theme), "--no-search", "--out", str(out), *extra])
+    return main(
+        ["build", "--from", str(SNAPSHOT), "--templates", str(theme), "--no-search", "--out", str(out), *extra],
+        renderer=TEMPLATES,
+    )
 
 
 def _fails_clearly(capsys: pytest.CaptureFixture[str], theme: Path, tmp_path: Path, *extra: str) -> str:

@@ -19,7 +19,7 @@ import pytest
 from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.snapshot.snapshot import Snapshot, load_snapshot
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEMPLATES
 
 SNAPSHOT = ROOT / "tests" / "golden" / "demo.snapshot.json"
 LOCALES = ("en", "ru", "ar")
@@ -53,7 +53,7 @@ def synthetic(n: int) -> Snapshot:
 
 
 def _files(snapshot: Snapshot) -> dict[str, bytes]:
-    files, _ = site_files(snapshot, PortalConfig(search=False, locales=LOCALES))
+    files, _ = site_files(snapshot, PortalConfig(search=False, locales=LOCALES), renderer=TEMPLATES)
     return files
 
 

@@ -25,6 +25,7 @@ from generator.schema.patterns import PatternUndecided, compile_pattern, search,
 from generator.schema.regexgen import generate
 from generator.schema.validation import validate
 from generator.snapshot.snapshot import new_snapshot
+from tests.conftest import TEMPLATES
 
 TESTS = Path(__file__).resolve().parent
 EVERYTHING = TESTS / "golden" / "everything.snapshot.json"
@@ -283,7 +284,9 @@ def hostile_tools() -> list[dict[str, Any]]:
 def test_build_with_hostile_patterns_finishes_and_warns(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     snap = snapshot_with(hostile_tools(), tmp_path / "snap.json")
     out = tmp_path / "site"
-    code, seconds = timed(lambda: main(["build", "--from", str(snap), "--out", str(out), "--no-search"]))
+    code, seconds = timed(
+        lambda: main(["build", "--from", str(snap), "--out", str(out), "--no-search"], renderer=TEMPLATES)
+    )
     err = capsys.readouterr().err
     assert code == 0, err
     assert seconds < BUILD_BOUND
@@ -312,7 +315,7 @@ def test_undecided_warning_is_made_safe(tmp_path: Path, capsys: pytest.CaptureFi
         },
     }
     snap = snapshot_with([tool], tmp_path / "snap.json")
-    assert main(["build", "--from", str(snap), "--out", str(tmp_path / "site"), "--no-search"]) == 0
+    assert main(["build", "--from", str(snap), "--out", str(tmp_path / "site"), "--no-search"], renderer=TEMPLATES) == 0
     err = capsys.readouterr().err
     line = next(x for x in err.splitlines() if "tool sneaky" in x)
     assert "\u202e" not in line
@@ -322,7 +325,9 @@ def test_undecided_warning_is_made_safe(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_strict_build_fails_on_an_undecided_pattern(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     snap = snapshot_with(hostile_tools()[:1], tmp_path / "snap.json")
-    code = main(["build", "--from", str(snap), "--out", str(tmp_path / "site"), "--no-search", "--strict"])
+    code = main(
+        ["build", "--from", str(snap), "--out", str(tmp_path / "site"), "--no-search", "--strict"], renderer=TEMPLATES
+    )
     assert code == 1
     assert "could not be decided" in capsys.readouterr().err
     assert not (tmp_path / "site").exists()
@@ -338,7 +343,7 @@ def tree(root: Path) -> dict[str, bytes]:
 @pytest.mark.parametrize("command", ["build", "check"])
 def test_budget_runs_out_with_one_paragraph(command: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     out = tmp_path / "site"
-    assert main(["build", "--from", str(EVERYTHING), "--out", str(out), "--no-search"]) == 0
+    assert main(["build", "--from", str(EVERYTHING), "--out", str(out), "--no-search"], renderer=TEMPLATES) == 0
     before = tree(out)
     capsys.readouterr()
     argv = [command, "--from", str(EVERYTHING), "--out", str(out), "--no-search", "--max-render-seconds", "0.001"]
@@ -353,7 +358,7 @@ def test_budget_runs_out_with_one_paragraph(command: str, tmp_path: Path, capsys
 
 
 def test_budget_is_a_usage_error_when_not_positive(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["build", "--from", str(EVERYTHING), "--max-render-seconds", "0"]) == 2
+    assert main(["build", "--from", str(EVERYTHING), "--max-render-seconds", "0"], renderer=TEMPLATES) == 2
     assert "--max-render-seconds" in capsys.readouterr().err
 
 
@@ -374,9 +379,13 @@ def test_deadline_only_decides_failure() -> None:
 
 def test_generous_budget_changes_nothing(tmp_path: Path) -> None:
     a, b = tmp_path / "a", tmp_path / "b"
-    assert main(["build", "--from", str(EVERYTHING), "--out", str(a), "--no-search"]) == 0
+    assert main(["build", "--from", str(EVERYTHING), "--out", str(a), "--no-search"], renderer=TEMPLATES) == 0
     assert (
-        main(["build", "--from", str(EVERYTHING), "--out", str(b), "--no-search", "--max-render-seconds", "5000"]) == 0
+        main(
+            ["build", "--from", str(EVERYTHING), "--out", str(b), "--no-search", "--max-render-seconds", "5000"],
+            renderer=TEMPLATES,
+        )
+        == 0
     )
     assert tree(a) == tree(b)
 

@@ -25,7 +25,7 @@ from generator.demo.launch import running_http_demo
 from generator.errors import PortalError
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.snapshot import Snapshot, frozen, load_snapshot, parse_snapshot, revised
-from tests.conftest import Run, free_port, node_bin
+from tests.conftest import TEMPLATES, Run, free_port, node_bin
 from tests.golden_tool import EVERYTHING_SNAPSHOT, SNAPSHOT
 
 Cli = Callable[..., Run]
@@ -41,7 +41,7 @@ def three() -> Snapshot:
 
 @pytest.fixture(scope="module")
 def demo_site(three: Snapshot) -> dict[str, str]:
-    files, _ = site_files(three, demo_config(PortalConfig(search=False)))
+    files, _ = site_files(three, demo_config(PortalConfig(search=False)), renderer=TEMPLATES)
     return {path: data.decode("utf-8") for path, data in files.items() if not path.endswith((".png", ".yaml"))}
 
 
@@ -114,7 +114,7 @@ def test_scope_from_meta_is_near_the_top_and_in_the_tool_list(demo_site: dict[st
 
 
 def test_openapi_operations_are_shown_linked_and_published(three: Snapshot) -> None:
-    files, warnings = site_files(three, demo_config(PortalConfig(search=False)))
+    files, warnings = site_files(three, demo_config(PortalConfig(search=False)), renderer=TEMPLATES)
     assert files["openapi.yaml"] == (Path(demo_config(PortalConfig()).openapi or "")).read_bytes()
     expected = {
         "search_chat": "GET /api/v1/chat/messages/search",  # x-mcp-tool
@@ -133,7 +133,7 @@ def test_openapi_operations_are_shown_linked_and_published(three: Snapshot) -> N
 
 
 def test_the_api_page_lists_every_operation_with_its_tools(three: Snapshot) -> None:
-    files, _ = site_files(three, demo_config(PortalConfig(search=False)))
+    files, _ = site_files(three, demo_config(PortalConfig(search=False)), renderer=TEMPLATES)
     for locale in ("en", "ru", "ar"):
         assert f"{locale}/api/index.html" in files and f"{locale}/api.md" in files
         assert "](api.md): " in files[f"{locale}/llms.txt"].decode()
@@ -157,7 +157,7 @@ def test_the_api_page_lists_every_operation_with_its_tools(three: Snapshot) -> N
 
 
 def test_no_api_page_without_an_openapi_document(three: Snapshot) -> None:
-    files, _ = site_files(three, PortalConfig(search=False))
+    files, _ = site_files(three, PortalConfig(search=False), renderer=TEMPLATES)
     assert not [path for path in files if "/api" in path]
 
 
@@ -194,7 +194,7 @@ def test_unmapped_and_dangling_operations_warn_and_strict_fails(three: Snapshot,
 def test_prompts_resources_and_templates_of_server_everything() -> None:
     snap = load_snapshot(EVERYTHING_SNAPSHOT)
     assert snap.prompts and snap.resources and snap.resource_templates
-    files, _ = site_files(snap, PortalConfig(search=False))
+    files, _ = site_files(snap, PortalConfig(search=False), renderer=TEMPLATES)
     for locale in ("en", "ru", "ar"):
         prompt_pages = [p for p in files if p.startswith(f"{locale}/prompts/") and p.endswith("/index.html")]
         assert len(prompt_pages) == len(snap.prompts)
@@ -235,7 +235,7 @@ def test_server_instructions_get_a_page_with_safe_markdown(tmp_path: Path) -> No
             },
         )
     )
-    files, _ = site_files(hostile, PortalConfig(search=False))
+    files, _ = site_files(hostile, PortalConfig(search=False), renderer=TEMPLATES)
     html = files["en/instructions/index.html"].decode()
     assert "<script>alert" not in html and "&lt;script&gt;alert(1)" in html
     assert 'href="javascript:' not in html  # the link stays text
@@ -262,7 +262,7 @@ def test_auth_header_patterns_never_leak_values(tmp_path: Path) -> None:
     data["fingerprint"] = fingerprint(data["tools"], data["endpoints"])
     data["capability_version"] = "2.4.0"
     edited = parse_snapshot(json.dumps(data), tmp_path / "s.json")
-    files, _ = site_files(edited, PortalConfig(search=False))
+    files, _ = site_files(edited, PortalConfig(search=False), renderer=TEMPLATES)
     md = files["en/connecting.md"].decode()
     assert "Authorization: Bearer ${TEAMSPACE_TOKEN}" in md
     assert "X-Api-Key: <X-Api-Key value>" in md
@@ -371,7 +371,7 @@ def test_overlay_notes_rows_related_and_scope_render_per_locale(tmp_path: Path) 
         encoding="utf-8",
     )
     config = demo_config(PortalConfig(search=False, overlays_dir=str(overlays)))
-    files, warnings = site_files(load_snapshot(SNAPSHOT), config)
+    files, warnings = site_files(load_snapshot(SNAPSHOT), config, renderer=TEMPLATES)
     en = files["en/tools/file_defect.md"].decode()
     ru = files["ru/tools/file_defect/index.html"].decode()
     ar = files["ar/tools/file_defect.md"].decode()
@@ -470,7 +470,7 @@ def test_diff_and_changelog_see_a_tool_leave_or_join_an_endpoint(tmp_path: Path)
     }
     previous = tmp_path / "old.json"
     previous.write_text(old.to_json(), encoding="utf-8")
-    files, _ = site_files(new, PortalConfig(search=False, previous=str(previous)))
+    files, _ = site_files(new, PortalConfig(search=False, previous=str(previous)), renderer=TEMPLATES)
     assert "| No longer offered on an endpoint |" in files["en/changes.md"].decode()
     assert "Теперь предлагается на эндпоинте" in files["ru/changes/index.html"].decode()
 
@@ -498,7 +498,7 @@ def test_diff_classifies_a_change_confined_to_one_endpoint(tmp_path: Path) -> No
 
     previous = tmp_path / "old.json"
     previous.write_text(old.to_json(), encoding="utf-8")
-    files, _ = site_files(new, demo_config(PortalConfig(search=False, previous=str(previous))))
+    files, _ = site_files(new, demo_config(PortalConfig(search=False, previous=str(previous))), renderer=TEMPLATES)
     assert "| `params.limit` on `/mcp/readonly/` | `25` | `10` |" in files["en/changes.md"].decode()
     assert (
         '<code dir="ltr">params.limit</code> на <code dir="ltr">/mcp/readonly/</code>'
@@ -556,7 +556,7 @@ def test_endpoints_running_different_releases_are_flagged(tmp_path: Path, cli: C
     saved = tmp_path / "mixed.json"
     saved.write_text(merged.to_json(), encoding="utf-8")
     assert load_snapshot(saved).endpoints[2].server == {"name": "teamspace-demo", "version": "2.3.9"}
-    _, warnings = site_files(load_snapshot(saved), PortalConfig(search=False))
+    _, warnings = site_files(load_snapshot(saved), PortalConfig(search=False), renderer=TEMPLATES)
     assert warnings == [
         "endpoint readonly reports server teamspace-demo 2.3.9, but the portal is stamped with teamspace-demo "
         "2.4.0 from endpoint stdio; pages document stdio's listing, so deploy one release everywhere and build again"
@@ -584,7 +584,7 @@ def test_a_prompt_or_resource_an_endpoint_lists_differently_is_shown(tmp_path: P
     }
     saved = tmp_path / "items.json"
     saved.write_text(merged.to_json(), encoding="utf-8")
-    files, _ = site_files(load_snapshot(saved), demo_config(PortalConfig(search=False)))
+    files, _ = site_files(load_snapshot(saved), demo_config(PortalConfig(search=False)), renderer=TEMPLATES)
     html = files["en/prompts/triage_defect/index.html"].decode()
     assert (
         '<p class="warn">On <code dir="ltr">/mcp/readonly/</code> this is listed differently from '
@@ -647,7 +647,7 @@ def test_diff_classifies_prompt_and_resource_changes(tmp_path: Path, cli: Cli) -
     text = cli("diff", str(previous), str(saved)).out
     assert "  prompt triage_defect\n    - [param-required] argument `audience` is now required" in text
 
-    files, _ = site_files(new, demo_config(PortalConfig(search=False, previous=str(previous))))
+    files, _ = site_files(new, demo_config(PortalConfig(search=False, previous=str(previous))), renderer=TEMPLATES)
     html = files["en/changes/index.html"].decode()
     assert (
         '<td><a href="../prompts/triage_defect/index.html"><code dir="ltr">triage_defect</code></a>'
@@ -708,7 +708,7 @@ def test_a_version_one_snapshot_is_not_compared_by_endpoint(tmp_path: Path) -> N
 
 def test_every_table_and_heading_in_a_twin_starts_its_own_block(demo_site: dict[str, str]) -> None:
     # Some Markdown renderers do not let a table or a heading interrupt a paragraph.
-    everything, _ = site_files(load_snapshot(EVERYTHING_SNAPSHOT), PortalConfig(search=False))
+    everything, _ = site_files(load_snapshot(EVERYTHING_SNAPSHOT), PortalConfig(search=False), renderer=TEMPLATES)
     twins = {p: t for p, t in demo_site.items() if p.endswith(".md")}
     twins.update({p: d.decode() for p, d in everything.items() if p.endswith(".md")})
     assert len(twins) > 100
@@ -739,5 +739,5 @@ def test_overlay_text_in_a_locale_the_site_does_not_build_is_reported(tmp_path: 
     overlays.mkdir()
     (overlays / "a.yaml").write_text("tool: search_chat\nnotes: {en: hi, de: hallo}\n", encoding="utf-8")
     config = PortalConfig(search=False, overlays_dir=str(overlays), locales=("en", "ru"))
-    _, warnings = site_files(load_snapshot(SNAPSHOT), config)
+    _, warnings = site_files(load_snapshot(SNAPSHOT), config, renderer=TEMPLATES)
     assert any("has text in de, which this site does not build" in w for w in warnings), warnings

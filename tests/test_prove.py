@@ -28,7 +28,7 @@ import pytest
 from generator.commands.cli import main
 from generator.render.i18n import load_catalog
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import Run, free_port, http_server, node_bin, tree_bytes
+from tests.conftest import TEMPLATES, Run, free_port, http_server, node_bin, tree_bytes
 
 PY = sys.executable
 SHOWN = "python -m generator.demo"
@@ -115,14 +115,14 @@ def proven(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
     tmp = tmp_path_factory.mktemp("proven")
     log, out = tmp / "calls.jsonl", tmp / "snapshot.json"
     source = ["--stdio", demo_command("--call-log", str(log), "--maintenance", "search"), "--public", SHOWN]
-    assert main(["introspect", *source, "--prove", "-o", str(out)]) == 0
+    assert main(["introspect", *source, "--prove", "-o", str(out)], renderer=TEMPLATES) == 0
     return out, log
 
 
 @pytest.fixture(scope="module")
 def pages(proven: tuple[Path, Path], tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     site = tmp_path_factory.mktemp("pages") / "site"
-    assert main(["build", "--from", str(proven[0]), "--out", str(site), "--no-search"]) == 0
+    assert main(["build", "--from", str(proven[0]), "--out", str(site), "--no-search"], renderer=TEMPLATES) == 0
     return {path: data.decode("utf-8") for path, data in tree_bytes(site).items() if path.endswith((".md", ".html"))}
 
 
@@ -190,7 +190,13 @@ def test_what_is_not_read_only_is_never_called_and_says_so(proven: tuple[Path, P
 def test_from_builds_of_a_proven_snapshot_are_byte_identical(proven: tuple[Path, Path], tmp_path: Path) -> None:
     first, second = tmp_path / "a", tmp_path / "b"
     for out, jobs in ((first, "1"), (second, "2")):
-        assert main(["build", "--from", str(proven[0]), "--out", str(out), "--no-search", "--jobs", jobs]) == 0
+        assert (
+            main(
+                ["build", "--from", str(proven[0]), "--out", str(out), "--no-search", "--jobs", jobs],
+                renderer=TEMPLATES,
+            )
+            == 0
+        )
     assert tree_bytes(first) == tree_bytes(second)
     assert (first / "snapshot.json").read_bytes() == proven[0].read_bytes()
 

@@ -23,7 +23,7 @@ from generator.commands.build import site_files
 from generator.publish.write import publish
 from generator.site import search_parts
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import TESTS, serving
+from tests.conftest import TEMPLATES, TESTS, serving
 from tests.golden_tool import SNAPSHOT, demo_config
 
 pytestmark = pytest.mark.browser
@@ -37,7 +37,7 @@ PAGES = [f"{loc}/{kind}" for loc in LOCALES for kind in KINDS]
 @pytest.fixture(scope="module")
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     site = tmp_path_factory.mktemp("reader") / "site"
-    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True), renderer=TEMPLATES)
     publish(site, files)
     with serving(site) as url:
         yield url
@@ -341,7 +341,7 @@ def split_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     site = tmp_path_factory.mktemp("split") / "site"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(search_parts, "PART_PAGES", 4)
-        files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+        files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True), renderer=TEMPLATES)
     assert len(json.loads(files["pagefind/parts.json"])["en"]["bundles"]) == 3  # 13 pages: 4 runs
     publish(site, files)
     with serving(site) as url:

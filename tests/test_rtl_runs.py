@@ -324,7 +324,9 @@ def test_every_ltr_run_on_arabic_pages_reads_as_its_source(
 @pytest.fixture(scope="module")
 def search_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     root = tmp_path_factory.mktemp("rtl-search") / "site"
-    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True, locales=("en", "ar")))
+    files, _ = site_files(
+        load_snapshot(SNAPSHOT), replace(demo_config(), search=True, locales=("en", "ar")), renderer=TEMPLATES
+    )
     publish(root, files)
     with serving(root) as url:
         yield url
@@ -369,7 +371,7 @@ def panels(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Panels]:
     def site(name: str, **changes: Any) -> Path:
         moved = {"address": lambda e: str(e["address"]).replace("127.0.0.1:8765", f"127.0.0.1:{port}")}
         snapshot = http_endpoints_changed(tmp, **moved, **changes)
-        files, _ = site_files(snapshot, replace(demo_config(), try_it=True, locales=("en", "ar")))
+        files, _ = site_files(snapshot, replace(demo_config(), try_it=True, locales=("en", "ar")), renderer=TEMPLATES)
         publish(tmp / name, files)
         return tmp / name
 

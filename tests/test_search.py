@@ -12,6 +12,7 @@ import pytest
 from generator.errors import PortalError
 from generator.publish.staging import Staging
 from generator.site import search, search_parts
+from tests.conftest import TEMPLATES
 
 PAGES = {
     **{
@@ -197,7 +198,7 @@ def demo_fragments() -> dict[str, str]:
     from generator.snapshot.snapshot import load_snapshot
     from tests.golden_tool import SNAPSHOT, demo_config
 
-    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True))
+    files, _ = site_files(load_snapshot(SNAPSHOT), replace(demo_config(), search=True), renderer=TEMPLATES)
     fragments = (
         json.loads(gzip.decompress(data)[len(b"pagefind_dcd") :])
         for path, data in files.items()

@@ -22,7 +22,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot, new_snapshot
-from tests.conftest import ROOT, serving
+from tests.conftest import ROOT, TEMPLATES, serving
 from tests.golden_tool import SNAPSHOT
 
 pytestmark = pytest.mark.browser
@@ -50,7 +50,7 @@ def _portal() -> Any:
 def portal(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     snapshot = _portal()
     assert len(snapshot.tools) == 160
-    files, _ = site_files(snapshot, PortalConfig(search=True))
+    files, _ = site_files(snapshot, PortalConfig(search=True), renderer=TEMPLATES)
     site = tmp_path_factory.mktemp("ranking") / "site"
     publish(site, files)
     with serving(site) as url:

@@ -104,5 +104,5 @@ def test_any_tool_list_gives_the_same_bytes_as_scanning_everything(
 
 
 def test_the_record_is_emptied_before_each_page(tmp_path: Path) -> None:
-    site_files(snapshot_of([{"name": "t", "inputSchema": {"type": "object"}}]), CONFIG)
+    site_files(snapshot_of([{"name": "t", "inputSchema": {"type": "object"}}]), CONFIG, renderer=TEMPLATES)
     assert len(shown._RECORD) < 200  # one page's values, not the site's

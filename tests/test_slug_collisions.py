@@ -32,7 +32,7 @@ from generator.model.site import build_model
 from generator.publish.write import publish
 from generator.slugs import fold, item_slugs
 from generator.snapshot.snapshot import Snapshot, new_snapshot
-from tests.conftest import PYTHON, serving, tree_bytes
+from tests.conftest import PYTHON, TEMPLATES, serving, tree_bytes
 
 # kind: (snapshot section, page directory, the field that identifies an item)
 KINDS = {
@@ -349,7 +349,7 @@ def hostile_site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         resources=[item("resource", EVIL, "test://evil")],
         resource_templates=[item("resource_template", EVIL, "test://evil/{id}")],
     )
-    files, _ = site_files(snap, PortalConfig(search=False, locales=("en", "ar")))
+    files, _ = site_files(snap, PortalConfig(search=False, locales=("en", "ar")), renderer=TEMPLATES)
     publish(site, files)
     with serving(site) as url:
         yield url

@@ -32,7 +32,7 @@ import yaml
 from llms_txt import parse_llms_file
 
 from generator.commands.cli import main
-from tests.conftest import ROOT, venv_bin
+from tests.conftest import ROOT, TEMPLATES, venv_bin
 
 GOLDEN = ROOT / "tests" / "golden" / "demo.snapshot.json"
 LOCALES = ("en", "ru", "ar")
@@ -253,7 +253,7 @@ def _catalog(code: str) -> dict[str, str]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("notice") / "site"
-    assert main(["build", "--from", str(GOLDEN), "--out", str(out), "--no-search"]) == 0
+    assert main(["build", "--from", str(GOLDEN), "--out", str(out), "--no-search"], renderer=TEMPLATES) == 0
     return out
 
 

@@ -20,6 +20,7 @@ from generator.errors import ConfigError
 from generator.model.try_it import panel_origin
 from generator.render.extras import CONTENT_SECURITY_POLICY, content_security_policy
 from generator.snapshot.snapshot import Snapshot, fingerprint, load_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, demo_config, http_endpoints_changed
 
 READ_ONLY = ("my_capabilities", "query_research_conversations", "search_chat")
@@ -144,7 +145,9 @@ def test_no_panel_for_a_plain_http_address_and_a_warning_says_why(tmp_path: Path
     snapshot = http_endpoints_changed(
         tmp_path, address=lambda e: e["address"].replace("127.0.0.1:8765", "mcp.example.com")
     )
-    files, warnings = site_files(snapshot, dataclasses.replace(demo_config(), try_it=True, try_it_tools=("nope",)))
+    files, warnings = site_files(
+        snapshot, dataclasses.replace(demo_config(), try_it=True, try_it_tools=("nope",)), renderer=TEMPLATES
+    )
     assert _panel(files, "search_chat") is None and "assets/try-it.js" not in files
     assert any("no page gets the Try it panel" in w for w in warnings)
     assert any("try_it_tools names tools the server does not list: nope" in w for w in warnings)
@@ -156,7 +159,9 @@ def test_no_panel_for_a_plain_http_address_and_a_warning_says_why(tmp_path: Path
 
 
 def test_try_it_tools_without_try_it_is_a_warning(tmp_path: Path) -> None:
-    _, warnings = site_files(load_snapshot(SNAPSHOT), dataclasses.replace(demo_config(), try_it_tools=("file_defect",)))
+    _, warnings = site_files(
+        load_snapshot(SNAPSHOT), dataclasses.replace(demo_config(), try_it_tools=("file_defect",)), renderer=TEMPLATES
+    )
     assert "try_it_tools has no effect without try_it: add `try_it: true` (or --try-it)" in warnings
 
 

@@ -17,7 +17,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.publish.write import publish
 from generator.snapshot.snapshot import new_snapshot
-from tests.conftest import serving
+from tests.conftest import TEMPLATES, serving
 from tests.test_accessibility import _describe, _violations_here
 
 pytestmark = pytest.mark.browser
@@ -64,7 +64,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         transport="streamable-http",
         endpoint="http://127.0.0.1:9/mcp",
     )
-    files, _ = site_files(snapshot, PortalConfig(search=False, try_it=True))
+    files, _ = site_files(snapshot, PortalConfig(search=False, try_it=True), renderer=TEMPLATES)
     root = tmp_path_factory.mktemp("try-form") / "site"
     publish(root, files)
     with serving(root) as url:

@@ -14,6 +14,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.render.filters import md_cell
 from generator.snapshot.snapshot import new_snapshot
+from tests.conftest import TEMPLATES
 
 GFM = MarkdownIt("commonmark").enable("table")
 
@@ -70,7 +71,7 @@ def test_the_twin_table_shows_the_description_byte_for_byte() -> None:
         transport="stdio",
         endpoint="npx -y store",
     )
-    files, _ = site_files(snapshot, PortalConfig(search=False))
+    files, _ = site_files(snapshot, PortalConfig(search=False), renderer=TEMPLATES)
     twin = files["en/tools/put.md"].decode("utf-8")
     row = next(line for line in twin.splitlines() if line.startswith("| `target` |"))
     assert f"`{description}`" in row

@@ -28,7 +28,7 @@ from llms_txt import parse_llms_file
 
 from generator.commands.cli import main
 from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
-from tests.conftest import serving
+from tests.conftest import TEMPLATES, serving
 from tests.history_fixture import ADDED, DATES, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, publish, write_versions
 from tests.test_html_validity import VNU, _format, _java
 from tests.test_install_links import INSTALL_LINK
@@ -227,7 +227,7 @@ def test_versions_remove_drops_one_version_and_keeps_the_others(built: Built, tm
     out = tmp_path / "site"
     shutil.copytree(built.out, out, symlinks=True, copy_function=os.link)
     before = tree(out)
-    assert main(["versions", "remove", "2.0.0", "--out", str(out)]) == 0
+    assert main(["versions", "remove", "2.0.0", "--out", str(out)], renderer=TEMPLATES) == 0
     after = tree(out)
     assert not (out / "2.0.0").exists()
     for version in ("1.0.0", "1.1.0", "1.2.0"):
@@ -241,7 +241,7 @@ def test_versions_remove_drops_one_version_and_keeps_the_others(built: Built, tm
     ).read_text(encoding="utf-8")
     for name in (SERVER_JSON, SERVER_CARD):  # the top's discovery files are the newest remaining version's
         assert (out / name).read_bytes() == (out / "1.2.0" / name).read_bytes()
-    assert main(["versions", "remove", "9.9.9", "--out", str(out)]) == 1
+    assert main(["versions", "remove", "9.9.9", "--out", str(out)], renderer=TEMPLATES) == 1
 
 
 def test_discovery_files_are_each_versions_own_and_the_newests_at_the_top(built: Built) -> None:
@@ -271,11 +271,11 @@ def test_discovery_files_are_each_versions_own_and_the_newests_at_the_top(built:
 
 
 def test_versions_list(built: Built, capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["versions", "list", "--out", str(built.out)]) == 0
+    assert main(["versions", "list", "--out", str(built.out)], renderer=TEMPLATES) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == list(reversed(VERSIONS))
     assert lines[0].endswith("(newest)") and "breaking" in lines[0] and "first version" in lines[-1]
-    assert main(["versions", "list", "--out", str(built.out), "--format", "json"]) == 0
+    assert main(["versions", "list", "--out", str(built.out), "--format", "json"], renderer=TEMPLATES) == 0
     assert json.loads(capsys.readouterr().out)["latest"] == "2.0.0"
 
 
@@ -285,13 +285,21 @@ def test_check_and_diff_compare_with_the_newest_published_version(
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", str(EPOCH["2.0.0"]))
         common = ["--out", str(built.out), "--versioned", "--no-search", "--jobs", "1"]
-        assert main(["check", "--from", str(built.snapshots["2.0.0"]), *common]) == 0
-        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common]) == 0  # an older version, as published
+        assert main(["check", "--from", str(built.snapshots["2.0.0"]), *common], renderer=TEMPLATES) == 0
+        assert (
+            main(["check", "--from", str(built.snapshots["1.1.0"]), *common], renderer=TEMPLATES) == 0
+        )  # an older version, as published
         capsys.readouterr()
-        assert main(["check", "--from", str(built.snapshots["2.0.0"]), "--version-label", "2.1.0", *common]) == 3
+        assert (
+            main(
+                ["check", "--from", str(built.snapshots["2.0.0"]), "--version-label", "2.1.0", *common],
+                renderer=TEMPLATES,
+            )
+            == 3
+        )
     out = capsys.readouterr().out
     assert "2.1.0 is not published" in out and "newest published version, 2.0.0" in out
-    assert main(["diff", str(built.out), str(built.snapshots["1.0.0"]), "--format", "json"]) == 0
+    assert main(["diff", str(built.out), str(built.snapshots["1.0.0"]), "--format", "json"], renderer=TEMPLATES) == 0
     report = json.loads(capsys.readouterr().out)
     assert {(c["name"], c["kind"]) for c in report["changes"]} >= {(REMOVED, "tool-added"), (ADDED, "tool-removed")}
 
@@ -306,7 +314,7 @@ def test_check_versioned_validates_the_versions_discovery_files_and_bounds_its_s
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("SOURCE_DATE_EPOCH", str(EPOCH["1.1.0"]))
         common = ["--out", str(out), "--versioned", "--no-search", "--jobs", "1"]
-        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common]) == 3
+        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common], renderer=TEMPLATES) == 3
         report = capsys.readouterr().out
         assert "server-card.json (edited by hand)" in report and "server-card.json: name:" in report
         # Each kept version's snapshot.json is read within --max-snapshot-bytes, as every snapshot file is: 1.0.0's
@@ -314,9 +322,11 @@ def test_check_versioned_validates_the_versions_discovery_files_and_bounds_its_s
         kept = out / "1.0.0" / "snapshot.json"
         kept.write_bytes(kept.read_bytes() + b" " * 200_000)
         bound = ["--max-snapshot-bytes", "150000"]
-        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common, *bound]) == 1
+        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common, *bound], renderer=TEMPLATES) == 1
         assert "larger than 150,000 bytes (the limit is --max-snapshot-bytes" in capsys.readouterr().err
-        assert main(["check", "--from", str(built.snapshots["1.1.0"]), *common]) == 3  # the default bound: read
+        assert (
+            main(["check", "--from", str(built.snapshots["1.1.0"]), *common], renderer=TEMPLATES) == 3
+        )  # the default bound: read
         capsys.readouterr()
     before = tree(out)
     assert publish(out, built.snapshots["2.0.0"], *bound, epoch=EPOCH["2.0.0"]) == 1
@@ -325,11 +335,20 @@ def test_check_versioned_validates_the_versions_discovery_files_and_bounds_its_s
 
 def test_layouts_are_never_mixed(built: Built, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     before = tree(built.out)
-    code = main(["build", "--from", str(built.snapshots["1.0.0"]), "--out", str(built.out), "--no-search", "--quiet"])
+    code = main(
+        ["build", "--from", str(built.snapshots["1.0.0"]), "--out", str(built.out), "--no-search", "--quiet"],
+        renderer=TEMPLATES,
+    )
     assert code == 1 and "holds a versioned site" in capsys.readouterr().err
     assert tree(built.out) == before
     plain = tmp_path / "plain"
-    assert main(["build", "--from", str(built.snapshots["1.0.0"]), "--out", str(plain), "--no-search", "--quiet"]) == 0
+    assert (
+        main(
+            ["build", "--from", str(built.snapshots["1.0.0"]), "--out", str(plain), "--no-search", "--quiet"],
+            renderer=TEMPLATES,
+        )
+        == 0
+    )
     assert publish(plain, built.snapshots["1.1.0"]) == 1
     assert "built without --versioned" in capsys.readouterr().err
     assert not (plain / "1.1.0").exists()

@@ -32,7 +32,7 @@ from generator.config.portal import PortalConfig
 from generator.publish.write import publish
 from generator.render.extras import FAVICON, THEME_SCRIPT
 from generator.snapshot.snapshot import Snapshot, new_snapshot
-from tests.conftest import PYTHON, ROOT
+from tests.conftest import PYTHON, ROOT, TEMPLATES
 from tests.test_install_links import INSTALL_LINK
 
 pytestmark = pytest.mark.browser
@@ -274,7 +274,7 @@ def off_loop(func: Any, *args: Any) -> Any:
 
 
 def build_site(snapshot: Snapshot, locales: tuple[str, ...], site: Path) -> None:
-    files, _ = site_files(snapshot, PortalConfig(locales=locales))
+    files, _ = site_files(snapshot, PortalConfig(locales=locales), renderer=TEMPLATES)
     publish(site, files)
 
 
@@ -371,7 +371,7 @@ def test_payloads_in_an_openapi_document_never_run(browser: Any, serve: Any, tmp
     site = tmp_path / "site"
 
     def build() -> None:
-        files, _ = site_files(snapshot, PortalConfig(locales=("en", "ar"), openapi=str(api)))
+        files, _ = site_files(snapshot, PortalConfig(locales=("en", "ar"), openapi=str(api)), renderer=TEMPLATES)
         publish(site, files)
 
     off_loop(build)
