@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import http.client
+import socket
+import struct
 import threading
 from collections.abc import Iterator
 from pathlib import Path
@@ -13,6 +15,7 @@ from generator.commands.serve import make_server
 from generator.errors import PortalError
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import wait_until
 from tests.golden_tool import SNAPSHOT, golden_files
 
 SECRET = "outside-the-site-do-not-serve"
@@ -321,3 +324,32 @@ def test_preview_sends_the_published_content_security_policy(port: int) -> None:
 
     with urlopen(f"http://127.0.0.1:{port}/en/index.html") as response:
         assert response.headers["Content-Security-Policy"] == CONTENT_SECURITY_POLICY
+
+
+def test_a_client_that_goes_away_mid_answer_prints_no_traceback(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    # A browser that moves on resets its connection while a large file is still being sent: the
+    # standard library would print the BrokenPipeError's traceback on the preview's terminal.
+    (tmp_path / "big.bin").write_bytes(b"\0" * (16 << 20))
+    server = make_server(tmp_path, "127.0.0.1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        client = socket.create_connection(("127.0.0.1", int(server.server_address[1])), timeout=10)
+        client.sendall(b"GET /big.bin HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert client.recv(4096).startswith(b"HTTP/1.")  # the answer has started
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+        client.close()  # with SO_LINGER 0: a reset, as a browser's aborted load
+        wait_until(
+            lambda: not any("process_request_thread" in t.name for t in threading.enumerate()),
+            30,
+            "the connection's thread to end",
+        )
+        assert get(int(server.server_address[1]), "/big.bin", "HEAD")[0] == 200  # the preview goes on
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+    err = capfd.readouterr().err
+    assert "Traceback" not in err and "BrokenPipe" not in err and "ConnectionReset" not in err, err

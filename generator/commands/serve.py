@@ -461,6 +461,18 @@ class PreviewServer(ThreadingHTTPServer):
         finally:
             self.connections.release()
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A failed answer, in place of the standard library's traceback on stderr: nothing for a client that
+        went away before it had the whole answer (a browser that moved on), else one line."""
+        exc = sys.exc_info()[1]
+        if isinstance(exc, ConnectionError):
+            return
+        print(
+            f"mcp-portal: serve: answering a request failed ({for_terminal(str(exc)) or type(exc).__name__}); "
+            "the preview goes on.",
+            file=sys.stderr,
+        )
+
 
 def make_server(
     directory: Path | str, host: str = "127.0.0.1", port: int = 8000, proxy: CallProxy | None = None
