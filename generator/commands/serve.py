@@ -1,30 +1,25 @@
 """A local preview server for a built site (``mcp-portal serve``).
 
-Standard library only: :class:`http.server.ThreadingHTTPServer` with a
-:class:`~http.server.SimpleHTTPRequestHandler` rooted at the site directory.
-It differs from ``python -m http.server`` where a documentation preview needs
-it to:
+Standard library only: :class:`http.server.ThreadingHTTPServer` with a :class:`~http.server.SimpleHTTPRequestHandler`
+rooted at the site directory. It differs from ``python -m http.server`` where a documentation preview needs it to:
 
-* content types are fixed, not guessed from the host's MIME database, and text
-  types name UTF-8 (the Markdown twins and ``llms.txt`` are UTF-8 in en, ru, ar);
-* a directory URL serves its ``index.html``; a directory without one is a 404,
-  never a listing;
-* a missing URL gets the site's own ``404.html`` (the locale's, under ``/L/``) with
-  status 404, as a static host would send it;
-* content negotiation: a page URL asked for with ``Accept: text/markdown`` (preferred
-  over ``text/html`` by its q-value) gets the page's Markdown twin, and every page
-  response says ``Vary: Accept``;
-* nothing outside the site directory is served, even through a symlink, and no path with a
-  part that starts with a dot (``.git/config``, ``.env``), ``/.well-known/`` aside;
-* only requests for the names it is bound to are answered (``Host``: ``localhost``,
-  ``127.0.0.1``, ``[::1]``, the ``--host`` given or the bound address, with the port): a web page
-  that points its own domain name at this address (DNS rebinding) gets ``421``;
+* content types are fixed, not guessed from the host's MIME database, and text types name UTF-8 (the Markdown twins
+  and ``llms.txt`` are UTF-8 in en, ru, ar);
+* a directory URL serves its ``index.html``; a directory without one is a 404, never a listing;
+* a missing URL gets the site's own ``404.html`` (the locale's, under ``/L/``) with status 404, as a static host
+  would send it;
+* content negotiation: a page URL asked for with ``Accept: text/markdown`` (preferred over ``text/html`` by its
+  q-value) gets the page's Markdown twin, and every page response says ``Vary: Accept``;
+* nothing outside the site directory is served, even through a symlink, and no path with a part that starts with a
+  dot (``.git/config``, ``.env``), ``/.well-known/`` aside;
+* only requests for the names it is bound to are answered (``Host``: ``localhost``, ``127.0.0.1``, ``[::1]``, the
+  ``--host`` given or the bound address, with the port): a web page that points its own domain name at this address
+  (DNS rebinding) gets ``421``;
 * requests are not logged, and nothing is cached, so a rebuild shows at once;
-* a connection that says nothing for :data:`CONNECTION_TIMEOUT` seconds is closed, at most
-  :data:`MAX_CONNECTIONS` are served at once (one more is answered ``503`` and closed at once), and at
-  most :data:`MAX_CALLS` Try it calls run at once (the others wait their turn): a process on this
-  machine that opens thousands of half-open connections (slowloris) or fires calls in bursts
-  cannot stop the preview or make it reset connections.
+* a connection that says nothing for :data:`CONNECTION_TIMEOUT` seconds is closed, at most :data:`MAX_CONNECTIONS`
+  are served at once (one more is answered ``503`` and closed at once), and at most :data:`MAX_CALLS` Try it calls
+  run at once (the others wait their turn): a process on this machine that opens thousands of half-open connections
+  (slowloris) or fires calls in bursts cannot stop the preview or make it reset connections.
 
 It is a preview for one person on their own machine, not a production server.
 """
@@ -462,16 +457,10 @@ class PreviewServer(ThreadingHTTPServer):
             self.connections.release()
 
     def handle_error(self, request: Any, client_address: Any) -> None:
-        """A failed answer, in place of the standard library's traceback on stderr: nothing for a client that
-        went away before it had the whole answer (a browser that moved on), else one line."""
-        exc = sys.exc_info()[1]
-        if isinstance(exc, ConnectionError):
-            return
-        print(
-            f"mcp-portal: serve: answering a request failed ({for_terminal(str(exc)) or type(exc).__name__}); "
-            "the preview goes on.",
-            file=sys.stderr,
-        )
+        """One line for a failed answer, not the standard library's traceback; none for a client gone away."""
+        if not isinstance(exc := sys.exc_info()[1], ConnectionError):
+            what = for_terminal(str(exc)) or type(exc).__name__
+            print(f"mcp-portal: serve: answering a request failed ({what}); the preview goes on.", file=sys.stderr)
 
 
 def make_server(
