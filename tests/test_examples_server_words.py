@@ -140,10 +140,10 @@ def test_prose_is_read_in_bounded_time() -> None:
         "rejected " + '"x" ' * 50_000,
         "- a:\n" * 20_000,
     ]
-    for text in hostile:
-        start = time.perf_counter()
+    for text in hostile:  # CPU time: another process's load stretches the wall clock, not this one's work
+        start = time.process_time()
         given_values(text), listed_values(text), rejected_values(text)
-        assert time.perf_counter() - start < 0.5, text[:20]
+        assert time.process_time() - start < 0.5, text[:20]
 
 
 def test_every_example_in_the_new_servers_validates() -> None:
