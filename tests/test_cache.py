@@ -71,11 +71,12 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
 
     render_group = generator.site.assemble._render_group
 
-    def only_site_pages(job: Job, indexes: list[int]) -> CachedGroup:
+    def only_site_pages(job: Job, group: int) -> CachedGroup:
         # The tool list, connecting, changes and API pages are made from the whole site: always rendered.
-        if job.plan.pages[indexes[0]].doc is not None:
-            raise AssertionError(f"a warm cache rendered {job.plan.pages[indexes[0]].html_path}")
-        return render_group(job, indexes)
+        first = job.plan.pages[job.plan.groups[group][0]]
+        if first.doc is not None:
+            raise AssertionError(f"a warm cache rendered {first.html_path}")
+        return render_group(job, group)
 
     monkeypatch.setattr(generator.site.assemble, "_render_group", only_site_pages)
     warm, warm_warnings = site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
@@ -334,12 +335,12 @@ def test_an_identical_rebuild_replaces_no_file(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("jobs", [1, 2])
-def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
+def test_a_rebuild_over_its_own_site_takes_each_unchanged_group_from_its_record(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int
 ) -> None:
-    """With the copies record, a page the previous site still holds is left there, and its copy read from
-    that site's llms-full.txt, without reading its ``pages`` record's blobs. A damaged record, or an
-    llms-full.txt edited by hand, sends the rebuild back to the blobs: the site is the cold build's every time."""
+    """A rebuild after one tool changed takes every other group's pages from its ``pages`` record (the
+    changed tool's and search_chat's, whose page sums up the tools it is related to, are rendered). An
+    llms-full.txt edited by hand, or a damaged blob, costs no byte: the site is the cold build's every time."""
     out, cache = tmp_path / "site", tmp_path / "cache"
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
@@ -353,27 +354,22 @@ def test_a_rebuild_over_its_own_site_opens_no_entry_of_an_unchanged_tool(
         return real(self, site, record, sha, pages)
 
     monkeypatch.setattr(Pages, "_recorded", counted)
-    for damage in ("none", "record cut", "llms-full.txt edited"):
+    for damage in ("none", "llms-full.txt edited", "a blob flipped"):
         source.write_text(DEMO.to_json(), encoding="utf-8")
         build(config, from_file=source, warm=_warm())
-        ((record, _, header),) = records(cache, "copies")
-        if damage == "record cut":
-            set_header(cache, record, {**header, "en": []}, rehash=False)
-        elif damage == "llms-full.txt edited":
+        recorded = records(cache, "pages")
+        if damage == "llms-full.txt edited":
             full = out / "ru" / "llms-full.txt"
             full.write_bytes(full.read_bytes().replace(b"search_chat", b"search_chaT", 1))
+        elif damage == "a blob flipped":
+            _damage(cache, recorded[0][0], 0, "full")
         opened.clear()
         source.write_text(changed.to_json(), encoding="utf-8")
         build(config, from_file=source, jobs=jobs, warm=_warm())
         assert staged_files(out) == cold, damage
-        groups = len({p.split("/", 1)[1] for p in cold if p.endswith("/index.html") and "/tools/" in p})
-        if jobs > 1:
-            continue  # the forked workers open the entries: what they count stays in them
-        if damage == "none":
-            # file_defect's and search_chat's (its page sums up the tools it is related to) are rendered.
-            assert opened == []
-        else:
-            assert len(opened) >= groups - 2, damage  # every unchanged tool's blobs were read
+        if jobs == 1:  # the forked workers count in their own memory
+            assert len(opened) == len(recorded) - 2, damage
+            assert not any("/file_defect/" in p or "/search_chat/" in p for p in opened), damage
 
 
 def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_costs_no_byte(tmp_path: Path) -> None:
@@ -385,7 +381,7 @@ def test_a_watch_commits_the_cache_after_its_site_and_a_record_damaged_since_cos
     config = dataclasses.replace(_config(tmp_path), out=str(out), cache=str(cache))
     source = tmp_path / "snapshot.json"
     changed = _with_tool(DEMO, "file_defect", "description")
-    for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "copies"), (changed, "snapshot")):
+    for snapshot, damage in ((DEMO, ""), (changed, ""), (DEMO, "published"), (changed, "snapshot")):
         if damage:
             ((record, _, _),) = records(cache, damage)
             set_header(cache, record, {}, rehash=False)

@@ -377,11 +377,6 @@ def test_a_file_written_in_parts_has_its_size_digest_and_separators(tmp_path: Pa
     # The previous site holds these very bytes: the new copy goes, the old one stays.
     assert staging.write_parts("llms-full.txt", iter([b"a", b"b", b"c"]), b"\n\n") == 7
     assert staging.same == {"llms-full.txt"} and not (tmp_path / "new" / "llms-full.txt").exists()
-    # Ranges of a source file, in order, with bytes between them; an empty range reads nothing.
-    source = tmp_path / "source.txt"
-    source.write_bytes(b"0123456789")
-    assert staging.write_ranges("r.txt", [(2, 3), b"|", (0, 0), (8, 2)], source) == 6
-    assert (tmp_path / "new" / "r.txt").read_bytes() == b"234|89"
 
 
 def test_an_unchanged_file_is_linked_only_when_the_previous_copy_is_a_regular_file(tmp_path: Path) -> None:

@@ -9,24 +9,21 @@ splits, in one process and with forked workers (the output must be the same).
 from __future__ import annotations
 
 import dataclasses
-import hashlib
-import os
+import io
 import re
 import tempfile
 from pathlib import Path
-from unittest import mock
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from llms_txt import parse_llms_file
 
-from generator.cache.pages import Placed, full_pieces, layout, without_shared
 from generator.commands.build import build, site_files
-from generator.publish.staging import Staging
 from generator.site import assemble
 from generator.site.assemble import staged_files
-from generator.site.llms_full import BYTES_PER_TOKEN, estimate_tokens
+from generator.site.llms_full import BYTES_PER_TOKEN, Fragments, _copies, estimate_tokens, without_shared
 from generator.snapshot.snapshot import load_snapshot, revised
 from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, demo_config
@@ -152,76 +149,23 @@ def test_a_rebuild_writes_the_parts_a_cold_build_writes(tmp_path: Path, monkeypa
 @given(
     st.binary(max_size=5),
     # Every chunk holds a page in each locale: none is empty.
-    st.lists(st.lists(st.tuples(st.binary(max_size=6), st.booleans()), min_size=1, max_size=4), max_size=4),
+    st.lists(st.lists(st.binary(max_size=6), min_size=1, max_size=4), max_size=4),
 )
-def test_the_layout_finds_each_copy_where_render_pages_writes_it(
-    head: bytes, chunks: list[list[tuple[bytes, bool]]]
-) -> None:
-    """layout against the bytes themselves, and the file render_pages writes from them: each
-    copy either rendered (in its chunk's fragment) or copied from the previous file (True), which holds the
-    same copies where layout says. The file is the plain join either way, and each run of copies the
-    previous file holds in a row is read from it at once."""
-    fragments = [b"\n".join(copy for copy, _ in chunk) for chunk in chunks]
-    text = b"\n".join(([head] if head else []) + fragments)
-    named = [[(len(copy), f"{c}.{n}") for n, (copy, _) in enumerate(chunk)] for c, chunk in enumerate(chunks)]
-    at, end = layout(head, named)
-    assert end == len(text)
-    for c, chunk in enumerate(chunks):
-        for n, (copy, _) in enumerate(chunk):
-            span = at[f"{c}.{n}"]
-            assert text[span.offset : span.offset + span.size] == copy
-    sizes = [
-        [
-            Placed(0, len(copy), f"{c}.{n}", at[f"{c}.{n}"].offset if kept else None)
-            for n, (copy, kept) in enumerate(chunk)
-        ]
-        for c, chunk in enumerate(chunks)
-    ]
-    rendered = [b"\n".join(copy for copy, kept in chunk if not kept) for chunk in chunks]
+def test_the_fragments_join_to_the_file_and_read_back_copy_by_copy(head: bytes, chunks: list[list[bytes]]) -> None:
+    """Each chunk's copies go to a fragment file as render_pages appends them; the pieces join to the head and
+    every copy, a newline between each, and the file read back by the placed sizes gives each copy with its page."""
+    flat = [copy for chunk in chunks for copy in chunk]
     with tempfile.TemporaryDirectory() as tmp:
-        previous = Path(tmp) / "previous.txt"
-        previous.write_bytes(text)
-        (Path(tmp) / "site").mkdir()
-        staging = Staging(Path(tmp) / "site")
-        reads: list[tuple[int, int]] = []
-        real_pread = os.pread
-
-        def pread(handle: int, size: int, offset: int) -> bytes:
-            reads.append((offset, size))
-            return real_pread(handle, size, offset)
-
-        with mock.patch.object(os, "pread", pread):
-            size = staging.write_ranges(
-                "en/llms-full.txt", full_pieces(head, zip(rendered, sizes, strict=True)), previous
-            )
-        assert size == len(text)
-        assert (Path(tmp) / "site" / "en" / "llms-full.txt").read_bytes() == text
-        assert staging.hashes["en/llms-full.txt"] == hashlib.sha256(text).hexdigest()
-    # Runs of copies the previous file holds one after another: each is read at once (if it has a byte).
-    runs: list[list[bytes]] = [[]]
-    for chunk in chunks:
-        for copy, kept in chunk:
-            if kept:
-                runs[-1].append(copy)
-            elif runs[-1]:
-                runs.append([])
-    assert len(reads) == sum(1 for run in runs if run and sum(map(len, run)) + len(run) - 1 > 0)
+        fragments = Fragments(Path(tmp), {"en": b""})
+        placed, page = [], 0
+        for chunk in chunks:
+            placed.append(fragments.add([(page + n, "en", copy) for n, copy in enumerate(chunk)]))
+            page += len(chunk)
+        fragments.close()
+        text = b"".join(fragments.pieces("en", placed, head))
+    assert text == b"\n".join(([head] if head else []) + flat)
+    pages: list[Any] = list(range(len(flat)))
+    read: list[tuple[Any, bytes]] = list(_copies(pages, "en", placed, io.BytesIO(text), len(head)))
+    assert read == list(enumerate(flat))
 
 
-def test_ranges_are_read_in_blocks_and_a_short_source_is_an_error(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """A long range is read a block at a time; a previous file cut short while it is read fails the build
-    (with a sentence, not a traceback) instead of writing a short llms-full.txt."""
-    from generator.errors import PortalError
-    from generator.publish import staging as staging_module
-
-    monkeypatch.setattr(staging_module, "RANGE_BLOCK", 3)
-    source = tmp_path / "previous.txt"
-    source.write_bytes(b"abcdefghij")
-    (tmp_path / "site").mkdir()
-    staging = Staging(tmp_path / "site")
-    assert staging.write_ranges("a.txt", [b">", (1, 8), b"\n", (2, 2), b"<"], source) == 13
-    assert (tmp_path / "site" / "a.txt").read_bytes() == b">bcdefghi\ncd<"
-    with pytest.raises(PortalError, match="became shorter"):
-        staging.write_ranges("b.txt", [(5, 10)], source)

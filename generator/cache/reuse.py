@@ -5,14 +5,13 @@ a record of the cache's one file (:mod:`generator.cache.store`), named by its ki
 
 - ``pages``, by a documented thing's page key (:func:`generator.cache.keys.page_key`): its pages, twins
   and the twins' copies for ``llms-full.txt``, and its warnings (:mod:`generator.cache.pages`);
-- ``copies``, by the site key: where each twin's copy sits in each locale's ``llms-full.txt``;
 - ``snapshot``: each tool's text in ``snapshot.json`` (:class:`SnapshotTexts`);
 - ``search``, by the hash of the indexed pages: the files of the search index built from them;
 - ``published``: the signatures of the files of the site last published (:class:`Published`).
 
 A changed template, catalog, configuration, generator code or library version changes every key
-(:mod:`generator.cache.keys`), so a record is simply not found. A page left in place or copied from a
-record is checked against its hash; anything that does not check out is rendered again. After a
+(:mod:`generator.cache.keys`), so a record is simply not found. A page copied from a record is checked
+against its hash; anything that does not check out is rendered again. After a
 published build every record it did not use is removed, so the cache holds one site's worth; the
 default place is ``.mcp-portal-cache/<name of --out>/`` beside ``--out`` (``--cache DIR``,
 ``--no-cache``), and a directory someone else could write is not used (:mod:`generator.cache.trust`).
@@ -21,18 +20,17 @@ default place is ``.mcp-portal-cache/<name of --out>/`` beside ``--out`` (``--ca
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.cache.keys import theme_digest
-from generator.cache.store import NAME, Record, Store, Writer
+from generator.cache.store import NAME, Store, Writer
 from generator.cache.trust import make_private, remove_legacy
 from generator.config.portal import PortalConfig
 from generator.render.renderer import Renderer
 from generator.snapshot.remembered import ToolMemory
 
-SNAPSHOT, PUBLISHED, COPIES = "snapshot", "published", "copies"
+SNAPSHOT, PUBLISHED = "snapshot", "published"
 
 
 class SnapshotTexts:
@@ -136,8 +134,6 @@ class Reuse:
         self.store = Store(root)
         self.used: set[str] = {site, PUBLISHED}
         """The keys of the records the site needs (found or written): what :meth:`commit` keeps."""
-        self._late: list[Callable[[], None]] = []
-        """Records made by :meth:`commit` (the copies): a watch makes them after its "Built" line."""
         self.hits = 0
         """Groups whose pages came from the cache (for the progress line and the benchmark)."""
 
@@ -165,26 +161,13 @@ class Reuse:
         self.store.put("search", key, {"files": files})
         self.used.add(key)
 
-    def copies(self) -> Record | None:
-        """Where the twins' copies sit in the last published site's ``llms-full.txt`` files."""
-        return self.store.get(COPIES, self.site)
-
-    def write_copies(self, make: Callable[[], object]) -> None:
-        """Record where the copies sit (*make* gives it) for the next build; made by :meth:`commit`."""
-        self._late.append(lambda: self._put(COPIES, make()))
-
-    def _put(self, kind: str, header: object) -> None:
-        self.store.put(kind, self.site, header)
-
     def snapshot_texts(self) -> SnapshotTexts:
         self.used.add(SNAPSHOT)
         return SnapshotTexts(self.store)
 
     def commit(self) -> None:
-        """After a published build: make the records written late, make this build's records the cache's,
-        and remove every record it did not use."""
-        while self._late:  # each is let go once made: what they were made from (the build) is freed
-            self._late.pop(0)()
+        """After a published build: make this build's records the cache's, and remove every record it did
+        not use."""
         self.store.commit(self.used)
         self.store.close()
         with contextlib.suppress(OSError):
@@ -192,7 +175,6 @@ class Reuse:
 
     def discard(self) -> None:
         """After a failed build: drop its records, and the cache it created, if it created one."""
-        self._late.clear()
         self.store.discard()
         self.store.close()
         if self._new_file:

@@ -14,12 +14,11 @@ unchanged files in too (hard links) for a step that needs the whole site in one 
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import os
 import shutil
 import stat
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path, PurePosixPath
 
 from generator.errors import PortalError
@@ -149,15 +148,6 @@ class Staging:
             self.same.add(path)
         return size
 
-    def write_ranges(self, path: str, pieces: Iterable[bytes | tuple[int, int]], source: Path | None) -> int:
-        """Write one file made of *pieces* in order: bytes as they are, and ``(offset, size)`` ranges of the
-        file *source*, read in blocks of at most :data:`RANGE_BLOCK` bytes; return its size. Ranges that
-        follow one another in *source*, or with only a ``b"\\n"`` piece between them that *source* holds
-        there too, are read as one. As with :meth:`write_parts`, a lazy staging whose previous site holds
-        these very bytes leaves them there.
-        """
-        return self.write_parts(path, _ranged(pieces, source), b"")
-
     def write_stream(self, path: str, pieces: Iterable[bytes]) -> None:
         """Write one file made of *pieces*, one in memory at a time (see :meth:`write_parts`)."""
         self.write_parts(path, pieces, b"")
@@ -207,88 +197,3 @@ class Staging:
         if path in self.same and self.previous is not None:
             return self.previous.joinpath(*parts)
         return self.root.joinpath(*parts)
-
-
-RANGE_BLOCK = 4 << 20
-"""The most :meth:`Staging.write_ranges` reads of its source at once."""
-
-
-class Ranges:
-    """Byte ranges of files read with ``pread``, each file opened once; :meth:`close` closes them."""
-
-    def __init__(self) -> None:
-        self._open: dict[Path, int | None] = {}
-
-    def read(self, path: Path, start: int, size: int) -> bytes | None:
-        """The *size* bytes at *start* in *path*; None when it cannot be opened or read, or is shorter."""
-        if not size:
-            return b""
-        if path not in self._open:
-            try:
-                self._open[path] = os.open(path, os.O_RDONLY)
-            except OSError:
-                self._open[path] = None
-        handle = self._open[path]
-        if handle is None:
-            return None
-        try:
-            data = os.pread(handle, size, start)
-        except OSError:
-            return None
-        return data if len(data) == size else None
-
-    def close(self) -> None:
-        """Close the files it opened."""
-        for handle in self._open.values():
-            if handle is not None:
-                with contextlib.suppress(OSError):
-                    os.close(handle)
-        self._open.clear()
-
-
-def _ranged(pieces: Iterable[bytes | tuple[int, int]], source: Path | None) -> Iterator[bytes]:
-    """*pieces* as bytes: each range of *source* read, neighbouring ranges (and a newline between them that
-    *source* holds as well) merged into one read, split into blocks of :data:`RANGE_BLOCK`."""
-    ranges = Ranges()
-    pending: list[int] = []  # start, end of the range not yet read
-    newline = False  # a b"\n" piece came after the pending range
-
-    def flush() -> Iterator[bytes]:
-        if not pending:
-            return
-        start, end = pending
-        pending.clear()
-        if source is None:
-            raise RuntimeError("a range of a previous file was asked for, but there is no previous file")
-        while start < end:
-            data = ranges.read(source, start, min(RANGE_BLOCK, end - start))
-            if data is None:
-                raise PortalError(f"{source} could not be read, or became shorter while it was read; build again.")
-            start += len(data)
-            yield data
-
-    try:
-        for piece in pieces:
-            if isinstance(piece, tuple):
-                offset, size = piece
-                if pending and offset == pending[1] + (1 if newline else 0):
-                    pending[1] = offset + size
-                else:
-                    yield from flush()
-                    if newline:
-                        yield b"\n"
-                    pending[:] = [offset, offset + size]
-                newline = False
-            elif piece == b"\n" and pending and not newline:
-                newline = True
-            else:
-                yield from flush()
-                if newline:
-                    yield b"\n"
-                    newline = False
-                yield piece
-        yield from flush()
-        if newline:
-            yield b"\n"
-    finally:
-        ranges.close()

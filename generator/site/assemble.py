@@ -25,18 +25,20 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from generator import __version__
-from generator.cache.pages import CachedGroup, Chunk, Pages, RenderedPage
+from generator.cache.pages import CachedGroup, Pages, RenderedPage
+from generator.errors import PortalError
 from generator.forked import in_workers
 from generator.model.gather import schema_warnings
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.staging import Staging
 from generator.render.renderer import find_examples, render_page, site_wide_files
-from generator.site.job import PART_TOKENS, Advance, Job
-from generator.site.llms_full import write_full
+from generator.site.job import PART_TOKENS, Advance, Chunk, Job
+from generator.site.llms_full import Fragments, write_full
 
 
-def _render_group(job: Job, indexes: Sequence[int]) -> CachedGroup:
+def _render_group(job: Job, group: int) -> CachedGroup:
     """Render one documented thing's pages in every locale (its examples are found once)."""
+    indexes = job.plan.groups[group]
     first = job.plan.pages[indexes[0]]
     warnings = find_examples(job.inputs.site, job.inputs.deadline, tools=[first.tool]) if first.tool is not None else []
     notes = schema_warnings(first.tool) if first.tool is not None else []
@@ -68,41 +70,74 @@ def render_pages(
     *meanwhile* writes what needs nothing the pages make (into *staging*, never a page's path): it
     runs in this process while the workers render, or after the pages when they are rendered here.
     """
+    shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
     with tempfile.TemporaryDirectory(prefix="mcp-portal-llms-") as tmp:
-        pages, chunks = _render_all(job, staging, Path(tmp), jobs, advance, meanwhile)
-        job.parts, files = write_full(staging, pages, chunks, pages.shared, PART_TOKENS)
-    return pages.finish(chunks, files)
+        fragments = Fragments(Path(tmp), shared)
+        try:
+            chunks = _render_all(job, staging, fragments, jobs, advance, meanwhile)
+        finally:
+            fragments.close()
+        job.parts = write_full(staging, job.plan.pages, fragments, [c.copies for c in chunks], PART_TOKENS)
+    warnings: dict[int, tuple[str, ...]] = {}
+    notes: dict[int, tuple[str, ...]] = {}
+    for chunk in chunks:
+        if twice := sorted(staging.hashes.keys() & chunk.hashes.keys()):  # meanwhile's, and a worker's
+            raise PortalError(f"Refusing to write {twice[0]!r} twice in one build (two pages claim the same path).")
+        staging.hashes.update(chunk.hashes)
+        staging.same |= chunk.same
+        warnings.update(chunk.warnings)
+        notes.update(chunk.notes)
+        if job.reuse is not None:
+            job.reuse.hits += chunk.hits
+    return [n for g in sorted(notes) for n in notes[g]], [w for g in sorted(warnings) for w in warnings[g]]
+
+
+def _chunk(job: Job, pages: Pages, staging: Staging, fragments: Fragments, groups: Sequence[int], n: int) -> Chunk:
+    """Write the pages of some consecutive *groups* (chunk *n*), in a worker or in this process."""
+    site = staging.fresh()
+    result = Chunk(n, site.hashes, site.same)
+    copies: list[tuple[int, str, bytes]] = []
+    for group in groups:
+        indexes = job.plan.groups[group]
+        written = pages.write(site, group, [job.plan.pages[i] for i in indexes])
+        result.warnings[group], result.notes[group] = written.warnings, written.notes
+        result.hits += written.hit
+        copies += [(i, job.plan.pages[i].locale, copy) for i, copy in zip(indexes, written.copies, strict=True)]
+    result.pages = len(copies)
+    result.copies = fragments.add(copies)
+    return result
 
 
 def _render_all(
-    job: Job, staging: Staging, tmp: Path, jobs: int, advance: Advance, meanwhile: Callable[[], None] | None
-) -> tuple[Pages, list[Chunk]]:
+    job: Job,
+    staging: Staging,
+    fragments: Fragments,
+    jobs: int,
+    advance: Advance,
+    meanwhile: Callable[[], None] | None,
+) -> list[Chunk]:
     """Every group's pages, in *jobs* worker processes (:func:`generator.forked.in_workers`) or in this one,
     in the order of the groups. *jobs* is taken as given: the commands cap ``--jobs`` at the CPUs."""
     results: list[Chunk] = []
     fork = "fork" in multiprocessing.get_all_start_methods()
     chunks = _deal(len(job.plan.groups), jobs if fork else 1)
-    shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
-    plan = (job.plan.pages, job.plan.groups, job.plan.keys)
-    pages = Pages(job.reuse, staging, plan, shared, functools.partial(_render_group, job), tmp)
+    pages = Pages(job.reuse, job.plan.keys, functools.partial(_render_group, job))
+    chunk = functools.partial(_chunk, job, pages, staging, fragments)
 
     def took(result: Chunk) -> None:
         results.append(result)
         advance(result.pages)
 
-    try:
-        if jobs <= 1 or not fork or len(chunks) <= 1:
-            took(pages.chunk(list(range(len(job.plan.groups))), 0))
-            if meanwhile is not None:
-                meanwhile()
-        else:
-            job.inputs.renderer.preload(job.plan.pages)  # compiled once here, not once per worker
-            for catalog in job.inputs.catalogs.values():
-                catalog.preload()  # CLDR data loaded once here too: the site-wide pages need it anyway
-            in_workers(pages.chunk, chunks, jobs, took, meanwhile)
-    finally:
-        pages.close()
-    return pages, sorted(results, key=lambda result: result.chunk)
+    if jobs <= 1 or not fork or len(chunks) <= 1:
+        took(chunk(list(range(len(job.plan.groups))), 0))
+        if meanwhile is not None:
+            meanwhile()
+    else:
+        job.inputs.renderer.preload(job.plan.pages)  # compiled once here, not once per worker
+        for catalog in job.inputs.catalogs.values():
+            catalog.preload()  # CLDR data loaded once here too: the site-wide pages need it anyway
+        in_workers(chunk, chunks, jobs, took, meanwhile)
+    return sorted(results, key=lambda result: result.chunk)
 
 
 def write_site_wide(job: Job, staging: Staging) -> None:

@@ -1,7 +1,7 @@
 """The render job: what every worker needs (the site, its pages in groups, the cache).
 
 A :class:`Job` is made once per build, before the workers are forked, so that they inherit it; what a
-worker sends back for a chunk of groups is a :class:`generator.cache.pages.Chunk`.
+worker sends back for a chunk of groups is a :class:`Chunk`.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from generator.model.product import Doc
 from generator.model.site import SiteModel
 from generator.render.i18n import Catalog
 from generator.render.renderer import Deadline, Renderer
-from generator.site.llms_full import FullPart
+from generator.site.llms_full import Copies, FullPart
 
 Advance = Callable[[int], None]
 """Reports pages done to the progress bar."""
@@ -63,6 +63,25 @@ class Job:
     reads inside ``llms-full.txt``: stated once at the top of that file and cut from each copy."""
     parts: dict[str, list[FullPart]] = field(default_factory=dict)
     """Locale -> the parts its ``llms-full.txt`` was split into (none when it fits :data:`PART_TOKENS`)."""
+
+
+@dataclass
+class Chunk:
+    """What a worker sends back for a chunk of groups: no page text, only the pages' hashes and where the
+    twins' copies are."""
+
+    chunk: int
+    hashes: dict[str, str]
+    same: set[str]
+    """The pages left where the previous site holds them (:attr:`generator.publish.staging.Staging.same`)."""
+    warnings: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Group -> the warnings of its examples."""
+    notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Group -> the warnings of its input schema."""
+    pages: int = 0
+    hits: int = 0
+    """Groups whose pages the cache gave."""
+    copies: Copies = field(default_factory=Copies)
 
 
 def _groups(pages: Sequence[Page]) -> list[list[int]]:
