@@ -46,11 +46,6 @@ def builds(cache: Path) -> set[str]:
         return {build for (build,) in db.execute("SELECT DISTINCT build FROM record").fetchall()}
 
 
-def blobs(cache: Path, record: int) -> list[bytes]:
-    with opened(cache) as db:
-        return [bytes(d) for (d,) in db.execute("SELECT data FROM blob WHERE record = ? ORDER BY n", (record,))]
-
-
 def flip_blob(cache: Path, record: int, n: int) -> None:
     """Flip one byte in the middle of blob *n* of *record*, its sha256 left as it was."""
     with opened(cache) as db:
@@ -58,17 +53,6 @@ def flip_blob(cache: Path, record: int, n: int) -> None:
         changed = bytearray(data)
         changed[len(changed) // 2] ^= 0x01
         db.execute("UPDATE blob SET data = ? WHERE record = ? AND n = ?", (bytes(changed), record, n))
-
-
-def set_blob(cache: Path, record: int, n: int, data: bytes, rehash: bool) -> None:
-    """Replace blob *n* of *record* by *data*, with its sha256 made anew or left as it was."""
-    import hashlib
-
-    with opened(cache) as db:
-        db.execute("UPDATE blob SET data = ? WHERE record = ? AND n = ?", (data, record, n))
-        if rehash:
-            db.execute("UPDATE blob SET sha256 = ? WHERE record = ? AND n = ?",
-                       (hashlib.sha256(data).hexdigest(), record, n))  # fmt: skip
 
 
 def set_header(cache: Path, record: int, header: Any, rehash: bool) -> None:

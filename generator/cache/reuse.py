@@ -5,7 +5,6 @@ a record of the cache's one file (:mod:`generator.cache.store`), named by its ki
 
 - ``pages``, by a documented thing's page key (:func:`generator.cache.keys.page_key`): its pages, twins
   and the twins' copies for ``llms-full.txt``, and its warnings (:mod:`generator.cache.pages`);
-- ``snapshot``: each tool's text in ``snapshot.json`` (:class:`SnapshotTexts`);
 - ``search``, by the hash of the indexed pages: the files of the search index built from them;
 - ``published``: the signatures of the files of the site last published (:class:`Published`).
 
@@ -24,52 +23,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from generator.cache.keys import theme_digest
-from generator.cache.store import NAME, Store, Writer
+from generator.cache.store import NAME, Store
 from generator.cache.trust import make_private, remove_legacy
 from generator.config.portal import PortalConfig
 from generator.render.renderer import Renderer
 from generator.snapshot.remembered import ToolMemory
 
-SNAPSHOT, PUBLISHED = "snapshot", "published"
-
-
-class SnapshotTexts:
-    """The last build's ``snapshot`` record, read a tool's text at a time, and this build's, written as the
-    texts are given (a tool found is copied inside the database, not written again); used as
-    :class:`~generator.snapshot.snapshot.TextStore` while ``snapshot.json`` is written, then closed (:meth:`close`)."""
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-        self._old = store.get(SNAPSHOT, SNAPSHOT)
-        names = self._old.header.get("names") if self._old is not None and isinstance(self._old.header, dict) else None
-        self._names = {str(name): n for n, name in enumerate(names)} if isinstance(names, list) else {}
-        self._new = Writer(store, SNAPSHOT, SNAPSHOT)
-        self._added: list[str] = []
-        self._found = 0
-        self._last: tuple[bytes, bytes, int] | None = None
-
-    def text(self, key: bytes) -> bytes | None:
-        n = self._names.get(key.hex())
-        data = self._store.blob(self._old, n) if self._old is not None and n is not None else None
-        if data is not None and n is not None:
-            self._found += 1
-            self._last = (key, data, n)
-        return data
-
-    def add(self, key: bytes, piece: bytes) -> None:
-        last, self._last = self._last, None
-        if last is not None and self._old is not None and last[0] == key and last[1] is piece:
-            self._new.add((self._old.id, last[2]))  # copied inside the database
-        else:
-            self._new.add(piece)
-        self._added.append(key.hex())
-
-    def close(self) -> None:
-        """Keep the record as it is when it holds exactly this build's tools; else finish the new one."""
-        if self._found == len(self._added) == len(self._names):
-            self._new.drop()
-        else:
-            self._new.finish({"names": self._added})
+PUBLISHED = "published"
 
 
 class ThemeRenderer:
@@ -132,7 +92,7 @@ class Reuse:
         """The directories this build created for the cache, innermost first (removed after a failure)."""
         self._new_file = not (root / NAME).exists()
         self.store = Store(root)
-        self.used: set[str] = {site, PUBLISHED}
+        self.used: set[str] = {PUBLISHED}
         """The keys of the records the site needs (found or written): what :meth:`commit` keeps."""
         self.hits = 0
         """Groups whose pages came from the cache (for the progress line and the benchmark)."""
@@ -160,10 +120,6 @@ class Reuse:
     def write_search_files(self, key: str, files: dict[str, str]) -> None:
         self.store.put("search", key, {"files": files})
         self.used.add(key)
-
-    def snapshot_texts(self) -> SnapshotTexts:
-        self.used.add(SNAPSHOT)
-        return SnapshotTexts(self.store)
 
     def commit(self) -> None:
         """After a published build: make this build's records the cache's, and remove every record it did

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMAT = 11
+FORMAT = 12
 """Bumped when a record's layout or what a key covers changes: a database of another format is emptied."""
 NAME = "cache.sqlite3"
 APPLICATION = 0x6D637070  # "mcpp": SQLite's application_id, so a file of another program is never taken for ours
@@ -170,8 +170,7 @@ class Store:
     def keep(self, kind: str, key: str, header: Any) -> None:
         """Make *header* the cache's record of *kind* for *key* at once, in place of the one it had (what
         describes the published site, not a build's pages: it is true once the site is out)."""
-        writer = Writer(self, kind, key)
-        if writer.finish(header) and (db := self._db()) is not None:
+        if self.put(kind, key, header) and (db := self._db()) is not None:
             with contextlib.suppress(sqlite3.Error), self._writing(db):
                 db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", (kind, key, COMMITTED))
                 db.execute("UPDATE record SET build = ? WHERE kind = ? AND key = ? AND build = ?",
@@ -192,21 +191,25 @@ class Store:
         return bytes(row[1]) if row is not None and _sha(row[1]) == row[0] else None
 
     def put(self, kind: str, key: str, header: Any, blobs: Iterable[bytes] = ()) -> bool:
-        """Write a whole pending record at once (see :class:`Writer`); False when it could not be written."""
-        writer = Writer(self, kind, key)
-        for blob in blobs:
-            writer.add(blob)
-        return writer.finish(header)
-
-    def _insert(self, db: sqlite3.Connection, kind: str, key: str, header: Any) -> int:
-        """Insert a pending record of *kind* for *key* (replacing this build's earlier one); its row id."""
+        """Write a pending record of *kind* for *key* (in place of this build's earlier one) in one transaction;
+        False when it could not be written (which only costs the next build time)."""
+        db = self._db()
+        if db is None:
+            return False
         text = json.dumps(header, ensure_ascii=False, separators=(",", ":"))
-        db.execute("DELETE FROM blob WHERE record IN (SELECT id FROM record WHERE kind=? AND key=? AND build=?)",
-                   (kind, key, self.build))  # fmt: skip
-        db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", (kind, key, self.build))
-        cursor = db.execute("INSERT INTO record (kind, key, build, header, sha256) VALUES (?, ?, ?, ?, ?)",
-                            (kind, key, self.build, text, _sha(text.encode("utf-8"))))  # fmt: skip
-        return int(cursor.lastrowid or 0)
+        mine = (kind, key, self.build)
+        try:
+            with self._writing(db):
+                db.execute("DELETE FROM blob WHERE record IN "
+                           "(SELECT id FROM record WHERE kind = ? AND key = ? AND build = ?)", mine)  # fmt: skip
+                db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", mine)
+                rowid = db.execute("INSERT INTO record (kind, key, build, header, sha256) VALUES (?, ?, ?, ?, ?)",
+                                   (*mine, text, _sha(text.encode("utf-8")))).lastrowid  # fmt: skip
+                db.executemany("INSERT INTO blob VALUES (?, ?, ?, ?)",
+                               [(rowid, n, _sha(blob), blob) for n, blob in enumerate(blobs)])  # fmt: skip
+        except sqlite3.Error:
+            return False
+        return True
 
     def commit(self, used: set[str]) -> None:
         """Make this build's pending records the cache's, in one transaction, and remove every record
@@ -270,69 +273,3 @@ def _abandoned(build: str) -> bool:
     except (OSError, ValueError):
         return False
     return False
-
-
-class Writer:
-    """A pending record written a blob at a time, in short transactions of about :data:`BATCH` bytes (a
-    worker's or the snapshot's writes never hold the database for long), then finished (:meth:`finish`) with its
-    header. A blob is bytes, or ``(record id, n)`` of a blob of the cache copied as it stands. A record
-    that cannot be written only costs time: the writer then drops it and does nothing more."""
-
-    BATCH = 4 << 20
-
-    def __init__(self, store: Store, kind: str, key: str) -> None:
-        self._store, self._kind, self._key = store, kind, key
-        self._id: int | None = None
-        self._queued: list[tuple[bytes | tuple[int, int], str | None]] = []
-        self._size = self._n = 0
-        self._failed = store._db() is None
-
-    def add(self, blob: bytes | tuple[int, int], sha256: str | None = None) -> None:
-        """Add *blob* (*sha256*: its hash when the caller already checked it)."""
-        if not self._failed:
-            self._queued.append((blob, sha256))
-            self._size += len(blob) if isinstance(blob, bytes) else 1024
-            if self._size >= self.BATCH:
-                self._flush()
-
-    def _flush(self, header: Any = None) -> None:
-        db = self._store._db()
-        if db is None:
-            self._failed = True
-            return
-        try:
-            with Store._writing(db):
-                if self._id is None:
-                    self._id = self._store._insert(db, self._kind, self._key, header)
-                for blob, sha256 in self._queued:
-                    if isinstance(blob, bytes):
-                        db.execute(
-                            "INSERT INTO blob VALUES (?, ?, ?, ?)", (self._id, self._n, sha256 or _sha(blob), blob)
-                        )
-                    else:
-                        db.execute("INSERT INTO blob SELECT ?, ?, sha256, data FROM blob WHERE record = ? AND n = ?",
-                                   (self._id, self._n, *blob))  # fmt: skip
-                    self._n += 1
-                if header is not None:
-                    text = json.dumps(header, ensure_ascii=False, separators=(",", ":"))
-                    db.execute("UPDATE record SET header = ?, sha256 = ? WHERE id = ?",
-                               (text, _sha(text.encode("utf-8")), self._id))  # fmt: skip
-        except sqlite3.Error:
-            self.drop()
-        self._queued, self._size = [], 0
-
-    def finish(self, header: Any) -> bool:
-        """Write what is left and *header*: the record is then complete (still pending); False if it failed."""
-        if not self._failed:
-            self._flush(header)
-        return not self._failed
-
-    def drop(self) -> None:
-        """Stop, and remove what was written of the record."""
-        self._failed, self._queued = True, []
-        db = self._store._db() if self._id is not None else None
-        with contextlib.suppress(sqlite3.Error):
-            if db is not None:
-                with Store._writing(db):
-                    db.execute("DELETE FROM blob WHERE record = ?", (self._id,))
-                    db.execute("DELETE FROM record WHERE id = ?", (self._id,))

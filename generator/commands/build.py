@@ -126,10 +126,7 @@ def produce(
 
     def meanwhile() -> None:  # what needs nothing the pages make: written while the workers render
         write_site_wide(job, staging)
-        pieces = cache.snapshot_texts() if cache is not None else None  # unchanged tools' text is copied
-        staging.write_stream("snapshot.json", snapshot.json_pieces(pieces))
-        if pieces is not None:
-            pieces.close()
+        staging.write_stream("snapshot.json", snapshot.json_pieces())
         if gathered.api is not None:
             staging.write(gathered.api.published_name, gathered.api.content)
         panels = bool(gathered.model.try_it_panels)

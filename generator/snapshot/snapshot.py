@@ -17,14 +17,13 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
-from typing import Protocol
 
 from generator.config.portal import Limits
 from generator.errors import PortalError
 from generator.heap import paused
 from generator.snapshot import remembered
 from generator.snapshot.jsonread import MAX_DEPTH, ShapeProblem, load_json_plain
-from generator.snapshot.jsontext import around_list, compact, list_item, pretty, pretty_pieces
+from generator.snapshot.jsontext import compact, pretty, pretty_pieces
 from generator.snapshot.proofs import check_proofs
 from generator.snapshot.quick import shallow_pretty
 from generator.snapshot.records import EndpointRecord
@@ -55,17 +54,6 @@ def raw_digest(value: JSON) -> bytes:
     writes this JSON for 5,000 tools in 0.26 s; the indented text takes 1.13 s).
     """
     return hashlib.sha256(compact(value).encode("utf-8")).digest()
-
-
-class TextStore(Protocol):
-    """Each tool's text in ``snapshot.json`` kept between builds, by its :func:`raw_digest`
-    (the render cache's ``snapshot`` record, :class:`generator.cache.reuse.SnapshotTexts`)."""
-
-    def text(self, key: bytes) -> bytes | None:
-        """The text last recorded for *key* (checked), or None."""
-
-    def add(self, key: bytes, piece: bytes) -> None:
-        """Record *piece*, the text of a tool of this snapshot, for the next build."""
 
 
 def fingerprint(
@@ -169,30 +157,15 @@ class Snapshot:
         """
         return hidden_escaped(pretty(self._document())) + "\n"  # json.dumps(indent=2, ensure_ascii=False), faster
 
-    def json_pieces(self, store: TextStore | None = None) -> Iterator[bytes]:
+    def json_pieces(self) -> Iterator[bytes]:
         """:meth:`to_json` encoded, a tool at a time: what a build writes as ``snapshot.json``.
 
         The pieces join to the same bytes; the whole text is never held (at 5,000 tools it was
         27 MB of text, as much again encoded, and the pieces it was joined from: the build's peak).
-        With a *store*, each tool's text is taken from it when it holds the tool's :attr:`tool_keys`
-        (and written, then given to it, when it does not): the text is the same either way.
         """
-        document = self._document()
-        around = around_list(document, "tools") if store is not None else None
-        if store is None or around is None:
-            for text_piece in pretty_pieces(document, "tools"):
-                yield hidden_escaped(text_piece).encode("utf-8")
-            yield b"\n"
-            return
-        yield hidden_escaped(around[0]).encode("utf-8")
-        separator = b"\n    "
-        for tool, key in zip(self.tools, self.tool_keys, strict=True):
-            kept = store.text(key)
-            piece = kept if kept is not None else hidden_escaped(list_item(tool)).encode("utf-8")
-            store.add(key, piece)
-            yield separator + piece
-            separator = b",\n    "
-        yield hidden_escaped(around[1]).encode("utf-8") + b"\n"
+        for text_piece in pretty_pieces(self._document(), "tools"):
+            yield hidden_escaped(text_piece).encode("utf-8")
+        yield b"\n"
 
     def _document(self) -> dict[str, JSON]:
         """What :meth:`to_json` writes: top-level keys and the server's identity sorted."""
