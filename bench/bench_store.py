@@ -64,7 +64,7 @@ def store_read(root: Path, count: int) -> int:
     for n in range(count):
         record = store.get("pages", key_of(n))
         assert record is not None
-        copies = [store.blob(record, i) for i in range(3)]
+        copies = [store.blob(record.id, i) for i in range(3)]
         assert all(copy is not None for copy in copies)
         read += 1
     store.close()

@@ -167,5 +167,3 @@ def test_the_fragments_join_to_the_file_and_read_back_copy_by_copy(head: bytes, 
     pages: list[Any] = list(range(len(flat)))
     read: list[tuple[Any, bytes]] = list(_copies(pages, "en", placed, io.BytesIO(text), len(head)))
     assert read == list(enumerate(flat))
-
-

@@ -38,7 +38,7 @@ def test_a_record_reads_back_only_once_committed(tmp_path: Path) -> None:
     record = store.get("pages", "k")
     assert record is not None and record.header == {"pages": [["a", "b"]]}
     assert record.blobs == tuple(hashlib.sha256(b).hexdigest() for b in BLOBS)
-    assert [store.blob(record, n) for n in range(len(BLOBS))] == BLOBS
+    assert [store.blob(record.id, n) for n in range(len(BLOBS))] == BLOBS
     assert store.get("rows", "k") is None and store.get("pages", "other") is None
     store.close()
     info = os.stat(tmp_path / NAME)
@@ -51,7 +51,7 @@ def test_a_damaged_blob_or_header_is_a_miss(tmp_path: Path) -> None:
     flip_blob(tmp_path, k, 2)
     set_header(tmp_path, j, {"b": 3}, rehash=False)
     record = store.get("pages", "k")
-    assert record is not None and store.blob(record, 2) is None and store.blob(record, 0) == BLOBS[0]
+    assert record is not None and store.blob(record.id, 2) is None and store.blob(record.id, 0) == BLOBS[0]
     assert store.get("pages", "j") is None
     store.close()
 
@@ -141,7 +141,7 @@ def test_a_forked_worker_writes_through_a_connection_of_its_own(tmp_path: Path) 
     assert worker.exitcode == 0
     store.commit({"w"})
     record = store.get("pages", "w")
-    assert record is not None and record.header["from"] == worker.pid and store.blob(record, 0) == b"w"
+    assert record is not None and record.header["from"] == worker.pid and store.blob(record.id, 0) == b"w"
     store.close()
 
 

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from generator.cache.trust import gone
+
 FORMAT = 12
 """Bumped when a record's layout or what a key covers changes: a database of another format is emptied."""
 NAME = "cache.sqlite3"
@@ -137,32 +139,26 @@ class Store:
 
     def get(self, kind: str, key: str) -> Record | None:
         """The cache's record of *kind* for *key*, when its header checks out; else None."""
-        db = self._db()
-        try:
-            row = db.execute(
-                "SELECT id, header, sha256 FROM record WHERE kind = ? AND key = ? AND build = ?", (kind, key, COMMITTED)
-            ).fetchone() if db is not None else None  # fmt: skip
-            if row is None or _sha(row[1].encode("utf-8")) != row[2]:
-                return None
-            blobs = (
-                db.execute("SELECT sha256 FROM blob WHERE record = ? ORDER BY n", (row[0],)).fetchall() if db else []
-            )
-            return Record(row[0], json.loads(row[1]), tuple(b[0] for b in blobs))
-        except (sqlite3.Error, ValueError):
-            return None
+        return self._committed(kind, key).get(key)
 
     def all(self, kind: str) -> dict[str, Record]:
         """Every record of the cache of *kind* whose header checks out, by key (two queries, however many)."""
+        return self._committed(kind, None)
+
+    def _committed(self, kind: str, key: str | None) -> dict[str, Record]:
+        """The cache's records of *kind* (for *key* only, unless it is None) whose header checks out."""
         db = self._db()
+        where, args = "kind = ? AND build = ? AND (? IS NULL OR key = ?)", (kind, COMMITTED, key, key)
         try:
-            rows = db.execute("SELECT id, key, header, sha256 FROM record WHERE kind = ? AND build = ?",
-                              (kind, COMMITTED)).fetchall() if db else []  # fmt: skip
+            rows = (
+                db.execute(f"SELECT id, key, header, sha256 FROM record WHERE {where}", args).fetchall() if db else []
+            )
             blobs: dict[int, list[str]] = {}
             for rowid, sha256 in db.execute(
-                "SELECT record, sha256 FROM blob WHERE record IN (SELECT id FROM record WHERE kind = ? AND build = ?) "
-                "ORDER BY record, n", (kind, COMMITTED)).fetchall() if db else []:  # fmt: skip
+                f"SELECT record, sha256 FROM blob WHERE record IN (SELECT id FROM record WHERE {where}) "
+                "ORDER BY record, n", args).fetchall() if db else []:  # fmt: skip
                 blobs.setdefault(rowid, []).append(sha256)
-            return {key: Record(i, json.loads(h), tuple(blobs.get(i, ()))) for i, key, h, sha in rows
+            return {k: Record(i, json.loads(h), tuple(blobs.get(i, ()))) for i, k, h, sha in rows
                     if _sha(h.encode("utf-8")) == sha}  # fmt: skip
         except (sqlite3.Error, ValueError):
             return {}
@@ -176,13 +172,13 @@ class Store:
                 db.execute("UPDATE record SET build = ? WHERE kind = ? AND key = ? AND build = ?",
                            (COMMITTED, kind, key, self.build))  # fmt: skip
 
-    def blob(self, record: Record | int, n: int) -> bytes | None:
-        """Blob *n* of *record*, or None when it cannot be read or does not match its sha256."""
+    def blob(self, record: int, n: int) -> bytes | None:
+        """Blob *n* of the record whose row id is *record*, or None when it cannot be read or does not match
+        its sha256."""
         db = self._db()
-        rowid = record.id if isinstance(record, Record) else record
         try:
             row = (
-                db.execute("SELECT sha256, data FROM blob WHERE record = ? AND n = ?", (rowid, n)).fetchone()
+                db.execute("SELECT sha256, data FROM blob WHERE record = ? AND n = ?", (record, n)).fetchone()
                 if db
                 else None
             )
@@ -266,10 +262,4 @@ def _identity(directory: Path) -> tuple[int, int] | None:
 def _abandoned(build: str) -> bool:
     """Whether *build*, another build's id, names a build whose process is gone (its pending records may go)."""
     pid = build.partition(".")[0]
-    try:
-        os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return True
-    except (OSError, ValueError):
-        return False
-    return False
+    return pid.isdigit() and gone(int(pid))

@@ -126,7 +126,7 @@ def remove_legacy(root: Path) -> None:
             pid = name.removeprefix(".pending-")
             if stat.S_ISREG(mode) and _LEGACY.fullmatch(name):
                 os.unlink(name, dir_fd=fd)
-            elif stat.S_ISDIR(mode) and pid.isdigit() and name.startswith(".pending-") and _gone(int(pid)):
+            elif stat.S_ISDIR(mode) and pid.isdigit() and name.startswith(".pending-") and gone(int(pid)):
                 shutil.rmtree(name, dir_fd=fd, ignore_errors=True)
             elif stat.S_ISDIR(mode) and re.fullmatch(r"templates-[0-9a-f]{16}", name):
                 remove_legacy(root / name)
@@ -136,7 +136,8 @@ def remove_legacy(root: Path) -> None:
         os.close(fd)
 
 
-def _gone(pid: int) -> bool:
+def gone(pid: int) -> bool:
+    """Whether no process *pid* runs any more (one that runs as another user is not gone)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
