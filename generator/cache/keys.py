@@ -29,33 +29,16 @@ from generator.model.product import Doc
 from generator.resources import data_dir
 from generator.snapshot.snapshot import Snapshot, raw_digest
 
-_IGNORED_CONFIG = (
-    "out",
-    "jobs",
-    "source",
-    "cache",
-    "use_cache",
-    "server",
-    "endpoints",
-    "prove",
-    "prove_tools",
-    "full_versions",
+_IGNORED_CONFIG = frozenset(
+    {"out", "jobs", "source", "cache", "use_cache", "server", "endpoints", "prove", "prove_tools", "full_versions"}
 )
 """Settings that change where or how fast a site is built, or what an older version of a versioned site
 keeps, never what its pages say. (How to
 reach the server shows on pages only through the snapshot, which is hashed; the connection
 settings may hold secrets, so they stay out of the key altogether. What ``prove`` found is in the
 snapshot too.)"""
-LIBRARIES = (
-    "Jinja2",
-    "MarkupSafe",
-    "markdown-it-py",
-    "Pygments",
-    "Babel",
-    "pagefind",
-    "pagefind-bin",
-    "pagefind-bin-extended",
-)
+LIBRARIES = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "Babel", "pagefind", "pagefind-bin",
+             "pagefind-bin-extended")  # fmt: skip
 """The installed distributions whose version shapes the site's bytes (templates, escaping, Markdown,
 highlighting, plurals and dates, the search index)."""
 _PACKAGE = Path(__file__).resolve().parent.parent
