@@ -411,3 +411,45 @@ def test_complete_puts_the_files_left_in_place_into_the_new_directory(tmp_path: 
             assert staging.location("en/a.html") == root / "en" / "a.html"
             staging.write("en/b.html", b"b")  # no longer lazy: written (or linked) into the new directory
             assert (root / "en" / "b.html").read_bytes() == b"b"
+
+
+def _roll_back(tmp_path: Path, journal: object) -> tuple[Path, Path]:
+    """A site, a file beside it, and an undo directory holding *journal* (JSON, or text as it is); rolled back."""
+    real, undo = tmp_path / "site", tmp_path / "undo"
+    (real / "x" / "y").mkdir(parents=True)
+    (real / "kept.html").write_bytes(b"kept")
+    (real / "x" / "y" / "new.html").write_bytes(b"new")
+    (tmp_path / "outside.txt").write_bytes(b"not ours")
+    (undo / inplace.FILES / "z").mkdir(parents=True)
+    (undo / inplace.FILES / "z" / "old.html").write_bytes(b"old")
+    text = journal if isinstance(journal, str) else json.dumps(journal)
+    (undo / inplace.JOURNAL).write_text(text, encoding="utf-8")
+    inplace.roll_back(real, undo)
+    return real, undo
+
+
+def test_a_roll_back_removes_what_it_made_deepest_directory_first_and_puts_the_old_copies_back(
+    tmp_path: Path,
+) -> None:
+    journal = {"created": ["x/y/new.html"], "directories": ["x", "x/y"]}  # listed shallowest first
+    real, undo = _roll_back(tmp_path, journal)
+    assert _content(real) == {"kept.html": b"kept", "z/old.html": b"old"}
+    assert not (real / "x").exists() and not undo.exists()
+
+
+@pytest.mark.parametrize("journal", ["{not json", {"created": 3}, {"created": [], "directories": None}])
+def test_a_roll_back_with_a_broken_journal_removes_nothing_and_still_puts_the_old_copies_back(
+    tmp_path: Path, journal: object
+) -> None:
+    real, undo = _roll_back(tmp_path, journal)
+    assert _content(real) == {"kept.html": b"kept", "z/old.html": b"old", "x/y/new.html": b"new"}
+    assert not undo.exists()
+
+
+def test_a_roll_back_never_acts_outside_the_site_whatever_its_journal_names(tmp_path: Path) -> None:
+    """A journal is data read back from disk: a path in it that leaves the site, or is no string, is ignored."""
+    outside = str(tmp_path / "outside.txt")
+    journal = {"created": ["../outside.txt", outside, 7, "x/y/new.html"], "directories": ["..", "../site", 3]}
+    real, _ = _roll_back(tmp_path, journal)
+    assert (tmp_path / "outside.txt").read_bytes() == b"not ours"
+    assert _content(real) == {"kept.html": b"kept", "z/old.html": b"old"} and real.is_dir()
