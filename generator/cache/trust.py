@@ -1,7 +1,7 @@
 """Whose the render cache's directory is: a cache is used only when no one but its user can write it.
 
-A cache holds what pages are made of (rendered pages, rows, the signatures of the files last
-published), so whoever can write it can change a site built with it. A cache directory is therefore
+A cache holds what pages are made of (rendered pages, the search index's file list, the signatures of
+the files last published), so whoever can write it can change a site built with it. A cache directory is therefore
 used only when it is a directory (not a symbolic link to one: a build removes the records it did not
 use, and must never remove them wherever a link leads) that belongs to the user running the build
 and that neither its group nor others can write (nor the ``.mcp-portal-cache`` directory above it,
