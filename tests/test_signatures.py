@@ -11,6 +11,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from generator.publish.location import MANIFEST
 from generator.publish.signatures import (
     check_published,
     published_signatures,
@@ -18,6 +19,7 @@ from generator.publish.signatures import (
     sha256_of,
     signature,
 )
+from generator.publish.survey import survey
 
 
 class Kept:
@@ -87,3 +89,30 @@ def test_the_signatures_recorded_after_a_publish(tmp_path: Path) -> None:
     assert published_signatures(None, site) == {}
     record_published(None, site, listed)  # nothing to keep them in: no error
     assert sha256_of(str(site / "d.md")) == listed["d.md"]
+
+
+def test_the_survey_keeps_what_is_not_listed_and_never_reads_beneath_a_link(tmp_path: Path) -> None:
+    """The survey of a previous site, in process: an unlisted file, an empty directory and a link are kept;
+    a listed path beneath the link is left alone (never hashed: its bytes elsewhere would read as edited);
+    the signatures the last publish recorded spare the read of a file they still describe."""
+    site, listed = _site(tmp_path)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "x.html").write_bytes(b"someone else's")
+    (site / "linked").symlink_to(elsewhere)
+    (site / "mine.txt").write_bytes(b"mine")
+    (site / "empty").mkdir()
+    (site / MANIFEST).write_bytes(b"{}")
+    ours = {p: d for p, d in listed.items() if p in ("a.html", "b/c.html", "d.md")}
+    listed = ours | {"linked/x.html": hashlib.sha256(b"x").hexdigest(), "a.html": "0" * 64}
+    kept = Kept()
+    kept.keep(str(site), {"a.html": signature(os.lstat(site / "a.html"))})
+    found = survey(site, listed, kept)
+    assert [(f.path, f.kind) for f in found.kept] == [
+        ("0-link.html", "symlink"), ("empty", "dir"), ("linked", "symlink"), ("mine.txt", "file")
+    ]  # fmt: skip
+    assert found.beyond == ["linked/x.html"]
+    assert found.intact == {"a.html": "0" * 64, "b/c.html": ours["b/c.html"], "d.md": ours["d.md"],
+                            MANIFEST: hashlib.sha256(b"{}").hexdigest()}  # fmt: skip
+    assert found.edited == [] and set(found.signatures) == {"a.html", "b/c.html", "d.md"}
+    assert survey(site, listed, None).edited == ["a.html"]  # no signatures kept: it is read, and differs
