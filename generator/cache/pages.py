@@ -41,13 +41,12 @@ class CachedGroup:
 
 @dataclass(frozen=True)
 class Written:
-    """One group's pages as written: each twin's copy for ``llms-full.txt`` (in the group's page order), the
-    warnings of its examples and of its input schema, and whether the cache gave them."""
+    """One group's pages as written: each twin's copy for ``llms-full.txt`` (in the group's page order), and the
+    warnings of its examples and of its input schema."""
 
     copies: tuple[bytes, ...]
     warnings: tuple[str, ...]
     notes: tuple[str, ...]
-    hit: bool
 
 
 class Site(Protocol):
@@ -78,7 +77,7 @@ class Pages:
         if record is not None and said is not None:
             copies = self._recorded(site, record.id, record.blobs, pages)
             if copies is not None:
-                return Written(copies, *said, hit=True)
+                return Written(copies, *said)
         rendered = self.render(group)
         if self.reuse is not None and key is not None:
             blobs = [page.full.encode("utf-8") for page in rendered.pages]
@@ -92,7 +91,7 @@ class Pages:
                 if path not in site.hashes:  # a damaged record may have written some (the same bytes)
                     site.write(path, text.encode("utf-8"))
         copies = tuple(page.full.encode("utf-8") for page in rendered.pages)
-        return Written(copies, rendered.warnings, rendered.notes, hit=False)
+        return Written(copies, rendered.warnings, rendered.notes)
 
     def _recorded(self, site: Site, record: int, sha: Sequence[str], pages: Sequence[Page]) -> tuple[bytes, ...] | None:
         """Write a ``pages`` record's pages and give their copies; None when a blob it had to read failed its

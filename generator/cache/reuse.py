@@ -94,8 +94,6 @@ class Reuse:
         self.store = Store(root)
         self.used: set[str] = {PUBLISHED}
         """The keys of the records the site needs (found or written): what :meth:`commit` keeps."""
-        self.hits = 0
-        """Groups whose pages came from the cache (for the progress line and the benchmark)."""
 
     def warnings(self) -> list[str]:
         """Why this build could not use the cache's file (the site is the same, built more slowly)."""

@@ -87,8 +87,6 @@ def render_pages(
         staging.same |= chunk.same
         warnings.update(chunk.warnings)
         notes.update(chunk.notes)
-        if job.reuse is not None:
-            job.reuse.hits += chunk.hits
     return [n for g in sorted(notes) for n in notes[g]], [w for g in sorted(warnings) for w in warnings[g]]
 
 
@@ -101,7 +99,6 @@ def _chunk(job: Job, pages: Pages, staging: Staging, fragments: Fragments, group
         indexes = job.plan.groups[group]
         written = pages.write(site, group, [job.plan.pages[i] for i in indexes])
         result.warnings[group], result.notes[group] = written.warnings, written.notes
-        result.hits += written.hit
         copies += [(i, job.plan.pages[i].locale, copy) for i, copy in zip(indexes, written.copies, strict=True)]
     result.pages = len(copies)
     result.copies = fragments.add(copies)

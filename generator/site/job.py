@@ -79,8 +79,6 @@ class Chunk:
     notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """Group -> the warnings of its input schema."""
     pages: int = 0
-    hits: int = 0
-    """Groups whose pages the cache gave."""
     copies: Copies = field(default_factory=Copies)
 
 
