@@ -158,27 +158,6 @@ def test_a_theme_or_catalog_change_reaches_every_page(tmp_path: Path) -> None:
     assert b"See also" in warm["en/tools/search_chat/index.html"]
 
 
-def test_files_of_the_older_formats_are_pruned_and_nothing_else(tmp_path: Path) -> None:
-    """Earlier versions kept a file per record and a pending directory per build: a published build removes
-    them (a killed build's pending directory only once its process is gone), and nothing else."""
-    config, cache = _config(tmp_path), tmp_path / "cache"
-    cache.mkdir(mode=0o700)
-    legacy = [cache / f"{'ab' * 32}.json", cache / f"{'cd' * 32}.pages", cache / f"{'ef' * 32}.index"]
-    for path in legacy:
-        path.write_text('{"body": {}, "sha256": ""}', encoding="utf-8")
-    alive, gone = cache / f".pending-{os.getpid()}", cache / ".pending-999999999"
-    for pending in (alive, gone):
-        pending.mkdir()
-        (pending / f"{'01' * 32}.pages").write_bytes(b"old")
-    (cache / "notes.json").write_text("mine", encoding="utf-8")
-    (cache / f"{'ab' * 32}.txt").write_text("mine too", encoding="utf-8")
-    site_files(DEMO, config, cache=cache, renderer=TEMPLATES)
-    assert not [path for path in legacy if path.exists()] and not gone.exists() and alive.is_dir()
-    assert (cache / "notes.json").read_text(encoding="utf-8") == "mine"
-    assert (cache / f"{'ab' * 32}.txt").read_text(encoding="utf-8") == "mine too"
-    assert len(records(cache, "pages")) == len(DEMO.tools) + 3
-
-
 def test_schema_warnings_come_from_the_cache_in_the_same_order(tmp_path: Path) -> None:
     """A tool's schema warnings are found with its pages, so a warm build repeats them from the cache."""
     config, cache = _config(tmp_path), tmp_path / "cache"
@@ -194,20 +173,15 @@ def test_schema_warnings_come_from_the_cache_in_the_same_order(tmp_path: Path) -
     assert warm == cold and warm_warnings == cold_warnings
 
 
-def test_compiled_templates_are_never_kept_and_an_older_versions_are_removed(tmp_path: Path) -> None:
-    """No compiled code is written to the cache (reading it back would run it); the directories of compiled
-    templates an earlier version left lose their ``.code`` files, and files of the user's stay."""
+def test_compiled_templates_are_never_kept(tmp_path: Path) -> None:
+    """No compiled code is written to the cache (reading it back would run it): it holds its one database
+    (with SQLite's write-ahead log while a connection is open)."""
     config, cache = _config(tmp_path), tmp_path / "cache"
     cold, _ = site_files(DEMO, config, renderer=TEMPLATES)
-    stale = cache / "templates-0123456789abcdef"
-    stale.mkdir(parents=True, mode=0o700)
-    (stale / f"{'0' * 40}.code").write_bytes(b"old")
-    (stale / "notes.txt").write_text("mine", encoding="utf-8")
     assert site_files(DEMO, config, cache=cache, renderer=TEMPLATES)[0] == cold
     assert site_files(DEMO, config, cache=cache, renderer=TEMPLATES)[0] == cold
-    assert not [p for p in cache.rglob("*") if p.suffix == ".code"]
-    assert [p.name for p in cache.iterdir() if p.is_dir()] == [stale.name]
-    assert (stale / "notes.txt").read_text(encoding="utf-8") == "mine"
+    names = sorted(p.name for p in cache.iterdir())
+    assert names[0] == "cache.sqlite3" and set(names) <= {"cache.sqlite3", "cache.sqlite3-wal", "cache.sqlite3-shm"}
 
 
 def test_files_nobody_touched_are_not_hashed_again_and_an_edit_is_still_found(tmp_path: Path) -> None:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from generator.cache.keys import theme_digest
 from generator.cache.store import NAME, Store
-from generator.cache.trust import make_private, remove_legacy
+from generator.cache.trust import make_private
 from generator.config.portal import PortalConfig
 from generator.render.renderer import Renderer
 from generator.snapshot.remembered import ToolMemory
@@ -124,8 +124,6 @@ class Reuse:
         not use."""
         self.store.commit(self.used)
         self.store.close()
-        with contextlib.suppress(OSError):
-            remove_legacy(self.root)
 
     def discard(self) -> None:
         """After a failed build: drop its records, and the cache it created, if it created one."""

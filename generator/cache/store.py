@@ -29,8 +29,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from generator.cache.trust import gone
-
 FORMAT = 12
 """Bumped when a record's layout or what a key covers changes: a database of another format is emptied."""
 NAME = "cache.sqlite3"
@@ -262,4 +260,10 @@ def _identity(directory: Path) -> tuple[int, int] | None:
 def _abandoned(build: str) -> bool:
     """Whether *build*, another build's id, names a build whose process is gone (its pending records may go)."""
     pid = build.partition(".")[0]
-    return pid.isdigit() and gone(int(pid))
+    try:
+        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+    except ProcessLookupError:
+        return True
+    except (OSError, ValueError):  # another user's process, or no pid at all
+        return False
+    return False

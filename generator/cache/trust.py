@@ -1,23 +1,15 @@
 """Whose the render cache's directory is: a cache is used only when no one but its user can write it.
 
-A cache holds what pages are made of (rendered pages, the search index's file list, the signatures of
-the files last published), so whoever can write it can change a site built with it. A cache directory is therefore
-used only when it is a directory (not a symbolic link to one: a build removes the records it did not
-use, and must never remove them wherever a link leads) that belongs to the user running the build
-and that neither its group nor others can write (nor the ``.mcp-portal-cache`` directory above it,
-where the default location puts it); otherwise
-the build says why in one warning and renders without it. The directories a build creates for a cache
-are its user's alone (mode 0700), each created exclusively and checked again once made, so a directory
-someone else slips in while the build starts is never used either. The cache's records hold only data
-(JSON, and page bytes checked against their sha256): nothing in them is ever run or unpickled.
+Whoever can write a cache can change a site built with it, so a directory that is a symbolic link,
+another user's, or writable by its group or others is not used: the build says why in one warning and
+renders without it (:func:`usable_cache`). The directories a build creates for a cache are its user's
+alone, created exclusively and checked again once made (:func:`make_private`).
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import re
-import shutil
 import stat
 from pathlib import Path
 
@@ -59,30 +51,24 @@ def _unfit(root: Path) -> tuple[Path, str] | None:
     return None
 
 
-def refusal(root: Path) -> str | None:
-    """Why the cache directory *root* may not be used, as a warning, or None when it may.
+def usable_cache(root: Path | None) -> tuple[Path | None, list[str]]:
+    """*root* when it may hold the cache, else None and the warning that says why.
 
     A cache holds what pages are made of, so only its owner may write it: *root* (and the
     ``.mcp-portal-cache`` directory above it, where the default location puts it) must, where they
     exist, be directories (never symbolic links) of the current user that neither their group nor
     others can write.
     """
-    unfit = _unfit(root)
+    unfit = _unfit(root) if root is not None else None
     if unfit is None:
-        return None
+        return root, []
     path, problem = unfit
-    return (
+    return None, [
         f"not using the render cache in {root}: {path} {problem}. The site is built without the cache "
         f"(the same bytes, more slowly); "
         f"{'run chmod go-w ' + str(path) + ', ' if 'mode' in problem else ''}remove {path} or give --cache "
         f"a directory of your own that only you can write."
-    )
-
-
-def usable_cache(root: Path | None) -> tuple[Path | None, list[str]]:
-    """*root* when it may hold the cache (see :func:`refusal`), else None and the warning that says why."""
-    problem = refusal(root) if root is not None else None
-    return (root, []) if problem is None else (None, [problem])
+    ]
 
 
 def make_private(root: Path) -> list[Path]:
@@ -110,38 +96,3 @@ def make_private(root: Path) -> list[Path]:
         )
     return created
 
-
-_LEGACY = re.compile(r"[0-9a-f]{64}\.(?:pages|index|rows|snapshot|search|entry|json|pieces|parts)|[0-9a-f]{40}\.code")
-"""The names earlier versions gave their record files and compiled templates, the only files removed here."""
-
-
-def remove_legacy(root: Path) -> None:
-    """Remove what earlier versions kept in the cache directory: a file per record, the compiled templates
-    of ``templates-*`` (then the directory, if empty) and the ``.pending-PID`` directories of builds whose
-    process is gone; all through the directory opened without following a symbolic link."""
-    fd = os.open(root, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-    try:
-        for name in os.listdir(fd):
-            mode = os.stat(name, dir_fd=fd, follow_symlinks=False).st_mode
-            pid = name.removeprefix(".pending-")
-            if stat.S_ISREG(mode) and _LEGACY.fullmatch(name):
-                os.unlink(name, dir_fd=fd)
-            elif stat.S_ISDIR(mode) and pid.isdigit() and name.startswith(".pending-") and gone(int(pid)):
-                shutil.rmtree(name, dir_fd=fd, ignore_errors=True)
-            elif stat.S_ISDIR(mode) and re.fullmatch(r"templates-[0-9a-f]{16}", name):
-                remove_legacy(root / name)
-                with contextlib.suppress(OSError):
-                    os.rmdir(name, dir_fd=fd)
-    finally:
-        os.close(fd)
-
-
-def gone(pid: int) -> bool:
-    """Whether no process *pid* runs any more (one that runs as another user is not gone)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False
-    return False
