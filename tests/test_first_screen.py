@@ -4,7 +4,8 @@ A tool page leads with its parameters and its call; on a phone the header and "O
 in view and the menu is a real modal; the theme can be chosen and is remembered; tables fit; the
 sidebar of a 150-tool portal is grouped, opens the current group and shows the current link; and
 the page head carries a favicon and link-preview tags. Each check runs where it can fail: at
-1280×800 and 390×844, light and dark, in en, ru and ar.
+1280×800 and 390×844, in en, ru and ar; the dark scheme is checked to move no box, so where things
+are is checked in the light one.
 """
 
 from __future__ import annotations
@@ -109,12 +110,35 @@ ARGUMENT_LINE = ".call-col pre"
 BIG_TOOLS = ("compute_get_000", "sql_create_125", "webapp_update_149", "keyvault_get_153")
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
+# The colour scheme changes colours only (test_the_dark_scheme_moves_no_box), so the checks of where
+# things are run in the light scheme.
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
+def test_the_dark_scheme_moves_no_box(browser: Any, demo: str, viewport: dict[str, int]) -> None:
+    """Every element of a tool page and the home page has the same box in the dark scheme as in the light."""
+    boxes = "() => [...document.querySelectorAll('body *')].map(e => JSON.stringify(e.getBoundingClientRect()))"
+    seen: dict[str, list[list[str]]] = {}
+    for scheme in SCHEMES:
+        page = _page(browser, viewport, scheme)
+        try:
+            for path in ("ar/tools/search_chat/", "ru/tools/search_chat/", "en/"):
+                page.goto(demo + path)
+                assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+                seen.setdefault(scheme, []).append(page.evaluate(boxes))
+        finally:
+            page.context.close()
+    assert all(len(found) > 100 for found in seen["light"]), [len(found) for found in seen["light"]]
+    moved = [(n, i) for n, (dark, light) in enumerate(zip(seen["dark"], seen["light"], strict=True))
+             for i, (box, seen_light) in enumerate(zip(dark, light, strict=True)) if box != seen_light]  # fmt: skip
+    assert not moved, f"{len(moved)} boxes differ in the dark scheme; (page, element) first: {moved[:5]}"
+
+
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_call_s_arguments_and_returns_are_in_the_first_desktop_screen(
-    browser: Any, demo: str, big: str, locale: str, scheme: str
+    browser: Any, demo: str, big: str, locale: str
 ) -> None:
-    page = _page(browser, DESKTOP, scheme)
+    page = _page(browser, DESKTOP)
     pages = [f"{demo}{locale}/tools/{tool}/" for tool in DEMO_TOOLS] + [f"{big}{locale}/tools/{t}/" for t in BIG_TOOLS]
     assert DEMO_TOOLS and BIG_TOOLS
     try:
@@ -189,10 +213,9 @@ def test_the_access_level_is_stated_once_in_the_lead(browser: Any, demo: str, lo
 # --------------------------------------------------------------------------- navigation on a phone
 
 
-@pytest.mark.parametrize("scheme", SCHEMES)
 @pytest.mark.parametrize("locale", LOCALES)
-def test_header_and_contents_stay_in_view_on_a_phone(browser: Any, demo: str, locale: str, scheme: str) -> None:
-    page = _page(browser, PHONE, scheme)
+def test_header_and_contents_stay_in_view_on_a_phone(browser: Any, demo: str, locale: str) -> None:
+    page = _page(browser, PHONE)
     try:
         page.goto(f"{demo}{locale}/tools/search_chat/")
         page.mouse.wheel(0, 4000)
