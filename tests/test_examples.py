@@ -586,6 +586,50 @@ def test_placeholder_follows_refs_and_stops_at_cycles() -> None:
     assert placeholder_for({"type": "object", "additionalProperties": {"type": "integer"}}) == {"<key>": 1}
 
 
+@pytest.mark.parametrize(("enum", "shown"), [([None, "ready"], "ready"), (["a", None], "a"), ([None], None)])
+def test_a_stub_shows_the_first_member_that_is_not_null(enum: list[Any], shown: Any) -> None:
+    assert placeholder_for({"type": "object", "properties": {"state": {"enum": enum}}}) == {"state": shown}
+
+
+def test_a_stub_stops_at_thirteen_levels_of_properties() -> None:
+    """Past twelve levels below the top, a property is shown by its name, as a placeholder."""
+    schema: dict[str, Any] = {"type": "string"}
+    for level in reversed(range(16)):
+        schema = {"type": "object", "properties": {f"p{level}": schema}}
+    stub, depth = placeholder_for(schema), 0
+    while isinstance(stub, dict):
+        ((_name, stub),) = stub.items()
+        depth += 1
+    assert (depth, stub) == (13, "<p12>")
+
+
+@pytest.mark.parametrize(
+    ("schema", "stub"),
+    [
+        ({"type": "integer", "minimum": 5}, 5),
+        ({"type": "integer", "maximum": -3}, -3),
+        ({"type": "integer", "minimum": 2.5}, 3),
+        ({"type": "integer", "exclusiveMinimum": 1}, 2),
+        ({"type": "number", "exclusiveMinimum": 1}, 1.5),
+        ({"type": "number", "exclusiveMaximum": 1}, 0.5),
+        ({"type": "integer", "exclusiveMaximum": 1}, 0),
+        ({"type": "integer", "minimum": 1, "exclusiveMinimum": True}, 2),  # draft-04's flag
+        ({"type": "integer", "maximum": 1, "exclusiveMaximum": True}, 0),
+        ({"type": "integer", "maximum": 9, "exclusiveMaximum": False}, 1),
+        ({"type": "integer", "multipleOf": 7}, 7),
+        ({"type": "number", "minimum": 1.1, "multipleOf": 0.25}, 1.25),
+        ({"type": "number", "exclusiveMinimum": 2, "multipleOf": 0.5}, 2.5),
+        ({"type": "number", "exclusiveMaximum": -2, "multipleOf": 0.5}, -2.5),
+        ({"type": "number", "multipleOf": -2}, 1.0),  # a step that is no step is left out
+        ({"type": "number", "minimum": "5", "maximum": float("inf")}, 1.0),  # not finite numbers: no bounds
+    ],
+)
+def test_a_number_stub_lies_within_the_bounds_and_on_the_step(schema: dict[str, Any], stub: float) -> None:
+    """The shape's number is 1 moved inside the bounds and onto ``multipleOf``: an integer for an integer."""
+    found = placeholder_for(schema)
+    assert found == stub and type(found) is type(stub), found
+
+
 @pytest.mark.parametrize("schema", [None, 5, "x", [], True, False, {"type": 5}, {"$ref": "#"}, {"items": 3}])
 def test_placeholder_never_raises(schema: object) -> None:
     placeholder_for(schema)
