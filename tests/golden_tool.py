@@ -26,6 +26,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from generator.cache.reuse import ThemeRenderer
 from generator.commands.build import site_files
 from generator.commands.demo_portal import demo_config as with_demo_settings
 from generator.commands.demo_portal import demo_endpoints
@@ -79,8 +80,9 @@ def http_endpoints_changed(tmp: Path, **changes: Any) -> Snapshot:
     return load_snapshot(path)
 
 
-def golden_files(snapshot: Snapshot) -> dict[str, bytes]:
-    files, _ = site_files(snapshot, demo_config())
+def golden_files(snapshot: Snapshot, renderer: ThemeRenderer | None = None) -> dict[str, bytes]:
+    """The demo portal's files that the golden tests compare (*renderer*: compiled templates to reuse)."""
+    files, _ = site_files(snapshot, demo_config(), renderer=renderer)
     return {path: data for path, data in files.items() if path not in SKIP}
 
 

@@ -22,6 +22,7 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, golden_files
 
 pytestmark = pytest.mark.anyio
@@ -44,7 +45,7 @@ def pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[str, str]]
     unproven.write_text(json.dumps(bare), encoding="utf-8")
     found = {}
     for label, path in (("proven", SNAPSHOT), ("unseen", unproven)):
-        files = golden_files(load_snapshot(path))
+        files = golden_files(load_snapshot(path), TEMPLATES)
         found[label] = {page: files[page].decode("utf-8") for page in WANTED}
     return found
 

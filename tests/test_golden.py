@@ -12,7 +12,7 @@ import pytest
 
 from generator.model.gather import gather
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import node_bin
+from tests.conftest import TEMPLATES, node_bin
 from tests.golden_tool import (
     EVERYTHING_MODEL,
     EVERYTHING_SNAPSHOT,
@@ -52,7 +52,7 @@ def test_model_dump_matches_golden() -> None:
 
 
 def test_site_matches_golden_files() -> None:
-    built = golden_files(load_snapshot(SNAPSHOT))
+    built = golden_files(load_snapshot(SNAPSHOT), TEMPLATES)
     on_disk = {p.relative_to(SITE).as_posix(): p.read_bytes() for p in SITE.rglob("*") if p.is_file()}
     assert sorted(on_disk) == sorted(PAGES), "the set of golden files changed. " + HINT
     for path, data in on_disk.items():
@@ -64,7 +64,7 @@ def test_site_matches_golden_files() -> None:
 
 def test_the_demo_site_has_every_tool_in_every_locale() -> None:
     snapshot = load_snapshot(SNAPSHOT)
-    built = golden_files(snapshot)
+    built = golden_files(snapshot, TEMPLATES)
     names = [t["name"] for t in snapshot.tools]
     assert len(names) == 6
     for locale in ("en", "ru", "ar"):

@@ -30,7 +30,7 @@ import pytest
 from generator.commands.serve import make_server
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import ROOT, listening, wait_until
+from tests.conftest import ROOT, TEMPLATES, listening, wait_until
 from tests.golden_tool import SNAPSHOT, golden_files
 
 HOSTING = ROOT / "tests" / "hosting"
@@ -55,7 +55,7 @@ CASES = [
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("hosting") / "site"
-    publish(out, golden_files(load_snapshot(SNAPSHOT)))
+    publish(out, golden_files(load_snapshot(SNAPSHOT), TEMPLATES))
     return out
 
 

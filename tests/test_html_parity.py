@@ -10,6 +10,7 @@ import re
 import pytest
 
 from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, golden_files
 
 TOOLS = [t["name"] for t in load_snapshot(SNAPSHOT).tools]
@@ -17,7 +18,7 @@ TOOLS = [t["name"] for t in load_snapshot(SNAPSHOT).tools]
 
 @pytest.fixture(scope="module")
 def files() -> dict[str, str]:
-    return {path: data.decode("utf-8") for path, data in golden_files(load_snapshot(SNAPSHOT)).items()}
+    return {path: data.decode("utf-8") for path, data in golden_files(load_snapshot(SNAPSHOT), TEMPLATES).items()}
 
 
 def _text(fragment: str) -> str:

@@ -27,7 +27,7 @@ VNU = TESTS / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("vnu") / "site"
-    publish(out, golden_files(load_snapshot(SNAPSHOT)))
+    publish(out, golden_files(load_snapshot(SNAPSHOT), TEMPLATES))
     # The tool pages again with the Try it panel (a form, a data block), under try-it/.
     config = dataclasses.replace(demo_config(), try_it=True, try_it_tools=("delete_document",))
     files, _ = site_files(load_snapshot(SNAPSHOT), config, renderer=TEMPLATES)

@@ -19,7 +19,7 @@ from generator.render.highlight import _CLASSES, MAX_HIGHLIGHTED, highlight, hig
 from generator.render.prose import markdown_inline, plain_text, wbr
 from generator.snapshot.snapshot import load_snapshot
 from generator.text import visible
-from tests.conftest import ROOT
+from tests.conftest import ROOT, TEMPLATES
 from tests.golden_tool import SNAPSHOT, golden_files
 
 BLOCK_TAGS = re.compile(r"<(p|h[1-6]|ul|ol|li|blockquote|pre|hr|table|div|img)\b", re.I)
@@ -231,7 +231,7 @@ def test_every_emitted_class_has_a_colour() -> None:
 
 @pytest.fixture(scope="module")
 def demo() -> dict[str, str]:
-    files = golden_files(load_snapshot(SNAPSHOT))
+    files = golden_files(load_snapshot(SNAPSHOT), TEMPLATES)
     return {path: data.decode("utf-8") for path, data in files.items() if path.endswith(".html")}
 
 

@@ -22,6 +22,7 @@ from generator.model.site import build_model
 from generator.schema.examples import example_for, examples_for
 from generator.schema.validation import validate
 from generator.snapshot.snapshot import SnapshotError, load_snapshot, parse_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, golden_files
 
 GOLDEN: dict[str, Any] = json.loads(SNAPSHOT.read_text(encoding="utf-8"))
@@ -188,7 +189,7 @@ def hostile_pages(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     data["proofs"]["prompts"]["triage_defect"]["attempts"][-1]["answer"]["result"]["messages"][0]["role"] = HOSTILE
     path = tmp_path_factory.mktemp("hostile") / "snapshot.json"
     path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
-    files = golden_files(load_snapshot(path))
+    files = golden_files(load_snapshot(path), TEMPLATES)
     return {name: content.decode("utf-8") for name, content in files.items() if name.endswith((".md", ".html"))}
 
 

@@ -29,6 +29,7 @@ import pytest
 from generator.commands.demo_portal import DEMO_LABEL, DEMO_PUBLIC_HTTP
 from generator.demo.launch import running_http_demo
 from generator.snapshot.snapshot import fingerprint, load_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, golden_files
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -37,7 +38,7 @@ BLOCK = re.compile(r"^```(sh|jsonl)\n(.*?)\n```$", re.M | re.S)
 
 def _twins(snapshot_path: Path) -> dict[str, str]:
     """The English twins of the demo portal built from *snapshot_path* (the golden build's config)."""
-    files = golden_files(load_snapshot(snapshot_path))
+    files = golden_files(load_snapshot(snapshot_path), TEMPLATES)
     return {
         path: data.decode("utf-8") for path, data in files.items() if path.startswith("en/") and path.endswith(".md")
     }
@@ -200,7 +201,7 @@ def test_stdio_lines_work_against_the_demo(sequences: dict[str, list[tuple[str, 
 def test_the_html_connecting_page_shows_the_twins_sequences() -> None:
     # The HTML page's "curl" / "JSON-RPC lines" tabs show, character for character, the sequences
     # the twin shows (and the tests above run), so the page a developer copies from also works.
-    files = golden_files(load_snapshot(SNAPSHOT))
+    files = golden_files(load_snapshot(SNAPSHOT), TEMPLATES)
     twin = files["en/connecting.md"].decode("utf-8")
     page = files["en/connecting/index.html"].decode("utf-8")
     shown = [

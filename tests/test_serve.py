@@ -15,7 +15,7 @@ from generator.commands.serve import make_server
 from generator.errors import PortalError
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import wait_until
+from tests.conftest import TEMPLATES, wait_until
 from tests.golden_tool import SNAPSHOT, golden_files
 
 SECRET = "outside-the-site-do-not-serve"
@@ -26,7 +26,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The demo portal built offline from the golden snapshot, plus a secret file beside (not in) it."""
     base = tmp_path_factory.mktemp("serve")
     out = base / "site"
-    publish(out, golden_files(load_snapshot(SNAPSHOT)))
+    publish(out, golden_files(load_snapshot(SNAPSHOT), TEMPLATES))
     (out / "assets" / "probe.js").write_text("console.log('ok');\n", encoding="utf-8")
     (base / "secret.txt").write_text(SECRET, encoding="utf-8")
     (out / "empty").mkdir()

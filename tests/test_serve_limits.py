@@ -31,7 +31,7 @@ import pytest
 from generator.commands.serve import CONNECTION_TIMEOUT, MAX_CALLS, MAX_CONNECTIONS, START_PATH
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import PYTHON, ROOT, free_port, wait_until
+from tests.conftest import PYTHON, ROOT, TEMPLATES, free_port, wait_until
 from tests.golden_tool import SNAPSHOT, golden_files
 
 CALL = {"name": "search_chat", "arguments": {"query": "report"}}
@@ -88,7 +88,7 @@ def _serving(tmp_path: Path, *argv: str) -> Iterator[Preview]:
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("limits") / "site"
-    publish(out, golden_files(load_snapshot(SNAPSHOT)))
+    publish(out, golden_files(load_snapshot(SNAPSHOT), TEMPLATES))
     return out
 
 

@@ -102,7 +102,7 @@ def test_a_name_with_a_space_never_takes_the_page_of_a_name_and_its_uri(kind: st
     else:
         # Two resources named x (told apart by URI), one named "x u1", one named "u1".
         items = [item(kind, "x", "u1"), item(kind, "x", "u2"), item(kind, "x u1", "u3"), item(kind, "u1", "u4")]
-    files, _ = site_files(snapshot_with(**{section: items}), CONFIG)
+    files, _ = site_files(snapshot_with(**{section: items}), CONFIG, renderer=TEMPLATES)
     assert_one_page_each(files, kind, items)
 
 
@@ -115,7 +115,7 @@ def test_every_kind_at_once_keeps_every_page_on_disk(tmp_path: Path) -> None:
             item("resource_template", n, u) for n, u in (("x", "t{a}"), ("x", "t{b}"), ("x t{a}", "t{c}"))
         ],
     }
-    files, _ = site_files(snapshot_with(**sections), CONFIG)
+    files, _ = site_files(snapshot_with(**sections), CONFIG, renderer=TEMPLATES)
     publish(tmp_path / "site", files)
     on_disk = tree_bytes(tmp_path / "site")
     for kind, (section, _, _) in KINDS.items():
@@ -323,7 +323,7 @@ def test_a_build_writes_exactly_one_page_per_item(
         "resources": [item("resource", n, u) for n, u in resources],
         "resource_templates": [item("resource_template", n, u) for n, u in templates],
     }
-    files, _ = site_files(snapshot_with(**sections), CONFIG)
+    files, _ = site_files(snapshot_with(**sections), CONFIG, renderer=TEMPLATES)
     with tempfile.TemporaryDirectory() as tmp:
         publish(Path(tmp) / "site", files)
         on_disk = tree_bytes(Path(tmp) / "site")

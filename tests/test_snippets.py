@@ -30,6 +30,7 @@ import pytest
 from generator.commands.demo_portal import DEMO_LABEL, DEMO_PUBLIC_HTTP
 from generator.demo.launch import running_http_demo
 from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import SNAPSHOT, golden_files
 from tests.test_sequences import _legacy_snapshot
 
@@ -51,7 +52,7 @@ LAST = ("delete_document",)
 
 def _programs(snapshot_path: Path) -> list[tuple[str, str, str, str]]:
     """(tool page, language, transport, program) for every program on the demo's English tool pages."""
-    files = golden_files(load_snapshot(snapshot_path))
+    files = golden_files(load_snapshot(snapshot_path), TEMPLATES)
     found = []
     for path in sorted(files, key=lambda p: (any(name in p for name in LAST), p)):
         if not (path.startswith("en/tools/") and path.endswith("/index.html")):

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from generator.snapshot.snapshot import load_snapshot
+from tests.conftest import TEMPLATES
 from tests.golden_tool import EVERYTHING_SNAPSHOT, SNAPSHOT, golden_files
 from tests.history_fixture import publish_all
 
@@ -109,7 +110,10 @@ def _problems(pages: Iterator[tuple[str, bytes]]) -> tuple[list[str], list[str]]
 
 
 def test_demo_and_everything_tables_stack_from_their_markup() -> None:
-    pages = [*_pages(golden_files(load_snapshot(SNAPSHOT))), *_pages(golden_files(load_snapshot(EVERYTHING_SNAPSHOT)))]
+    pages = [
+        *_pages(golden_files(load_snapshot(SNAPSHOT), TEMPLATES)),
+        *_pages(golden_files(load_snapshot(EVERYTHING_SNAPSHOT), TEMPLATES)),
+    ]
     checked, problems = _problems(iter(pages))
     assert len(checked) > 100, checked
     assert not problems, "\n".join(problems[:20])

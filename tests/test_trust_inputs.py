@@ -32,7 +32,7 @@ import yaml
 from generator.config.options import main as refresh_options_page
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
-from tests.conftest import ROOT, Run
+from tests.conftest import ROOT, TEMPLATES, Run
 from tests.golden_tool import SNAPSHOT, golden_files
 from tests.test_action import DEMO, run_action
 from tests.test_cli import fixture_command
@@ -203,7 +203,7 @@ def test_the_options_page_refresh_replaces_a_symlink(tmp_path: Path) -> None:
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, int]]:
     """A real ``mcp-portal serve`` process on a free port, serving the demo site with dotfiles planted in it."""
     site = tmp_path_factory.mktemp("serve") / "site"
-    publish(site, golden_files(load_snapshot(SNAPSHOT)))
+    publish(site, golden_files(load_snapshot(SNAPSHOT), TEMPLATES))
     (site / ".git").mkdir()
     (site / ".git" / "config").write_text("[remote]\n\turl = https://token@example.com/\n", encoding="utf-8")
     (site / ".env").write_text("SECRET=1\n", encoding="utf-8")

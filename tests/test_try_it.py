@@ -29,7 +29,7 @@ DATA = re.compile(r'<script type="application/json" id="try-it-data">(.*?)</scri
 
 
 def _files(snapshot: Snapshot, **settings: Any) -> dict[str, bytes]:
-    files, _ = site_files(snapshot, dataclasses.replace(demo_config(), **settings))
+    files, _ = site_files(snapshot, dataclasses.replace(demo_config(), **settings), renderer=TEMPLATES)
     return files
 
 
