@@ -586,6 +586,36 @@ def test_placeholder_follows_refs_and_stops_at_cycles() -> None:
     assert placeholder_for({"type": "object", "additionalProperties": {"type": "integer"}}) == {"<key>": 1}
 
 
+INT, BOOL = {"type": "integer"}, {"type": "boolean"}
+
+
+@pytest.mark.parametrize(
+    ("schema", "stub"),
+    [
+        ({"type": "array", "items": INT}, [1]),
+        ({"type": "array"}, ["<value>"]),
+        ({"type": "array", "items": INT, "minItems": 3}, [1, 1, 1]),
+        ({"type": "array", "items": INT, "minItems": 40}, [1] * 16),  # at most 16 items shown
+        ({"type": "array", "items": INT, "minItems": 3, "maxItems": 2}, [1, 1]),
+        ({"type": "array", "items": INT, "minItems": 3, "maxItems": -1}, [1, 1, 1]),  # no bound
+        ({"type": "array", "items": INT, "maxItems": 0}, []),
+        ({"type": "array", "items": INT, "minItems": 0}, [1]),  # the shape still shows one item
+        ({"type": "array", "items": INT, "minItems": -1}, [1]),
+        ({"type": "array", "items": INT, "minItems": "3"}, [1]),
+        ({"type": "array", "prefixItems": [{"type": "string"}, INT]}, ["<value>", 1]),
+        (
+            {"type": "array", "prefixItems": [{"type": "string"}, INT], "items": BOOL, "minItems": 4},
+            ["<value>", 1, True, True],
+        ),
+        ({"type": "array", "prefixItems": [INT], "items": False, "minItems": 4}, [1]),
+        ({"type": "array", "prefixItems": [INT] * 20}, [1] * 16),
+        ({"type": "array", "items": [INT], "additionalItems": BOOL, "minItems": 3}, [1, True, True]),  # draft-07 tuple
+    ],
+)
+def test_an_array_stub_shows_its_positions_then_as_many_items_as_asked(schema: dict[str, Any], stub: Any) -> None:
+    assert placeholder_for(schema) == stub
+
+
 @pytest.mark.parametrize(("enum", "shown"), [([None, "ready"], "ready"), (["a", None], "a"), ([None], None)])
 def test_a_stub_shows_the_first_member_that_is_not_null(enum: list[Any], shown: Any) -> None:
     assert placeholder_for({"type": "object", "properties": {"state": {"enum": enum}}}) == {"state": shown}
