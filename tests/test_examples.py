@@ -586,6 +586,48 @@ def test_placeholder_follows_refs_and_stops_at_cycles() -> None:
     assert placeholder_for({"type": "object", "additionalProperties": {"type": "integer"}}) == {"<key>": 1}
 
 
+def test_a_stub_merges_all_of_branches_into_one_object() -> None:
+    schema = {
+        "allOf": [
+            {"type": "object", "properties": {"a": {"type": "string"}, "n": {"type": "integer", "minimum": 5}}},
+            {"properties": {"b": {"type": "integer"}, "n": {"maximum": 9}}, "required": ["b", "c"]},
+        ]
+    }
+    assert placeholder_for(schema) == {"a": "<a>", "n": 5, "b": 1, "c": "<c>"}
+
+
+def test_a_stub_merges_all_of_nine_levels_deep() -> None:
+    """``allOf`` inside ``allOf`` is merged down to the ninth level, whose own properties still show."""
+    node: dict[str, Any] = {"properties": {"p12": {"type": "integer"}}}
+    for level in reversed(range(1, 12)):
+        node = {"properties": {f"p{level}": {"type": "integer"}}, "allOf": [node]}
+    shown = placeholder_for({"type": "object", "allOf": [node]})
+    assert sorted(shown, key=lambda name: int(name[1:])) == [f"p{level}" for level in range(1, 10)]
+
+
+@pytest.mark.parametrize(
+    ("schema", "stub"),
+    [
+        ({"type": "object", "additionalProperties": {"type": "string"}}, {"<key>": "<value>"}),
+        ({"type": "object", "additionalProperties": True}, {}),
+        (
+            {"type": "object", "properties": {"a": {"type": "integer"}}, "additionalProperties": {"type": "string"}},
+            {"a": 1},
+        ),
+        (
+            {
+                "$defs": {"N": {"type": "integer", "minimum": 4}},
+                "type": "object",
+                "additionalProperties": {"$ref": "#/$defs/N"},
+            },
+            {"<key>": 4},
+        ),
+    ],
+)
+def test_a_map_stub_shows_one_key_only_when_nothing_is_declared(schema: dict[str, Any], stub: Any) -> None:
+    assert placeholder_for(schema) == stub
+
+
 INT, BOOL = {"type": "integer"}, {"type": "boolean"}
 
 
