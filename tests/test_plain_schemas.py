@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -106,3 +107,39 @@ def test_the_deprecated_dependencies_keyword_is_checked_not_a_crash() -> None:
     assert error is not None and "dependencies.a" in error and "Unresolvable" not in error
     draft = "https://json-schema.org/draft/2019-09/schema"
     assert "non-unique" in str(validation.Checker({"$schema": draft, "dependencies": {"a": ["b", "b"]}}).error)
+
+
+S = {"type": "string"}
+BAD = {"type": 5}
+
+
+@pytest.mark.parametrize(
+    ("schema", "quick"),
+    [
+        ({"description": "x"}, True), ({"description": 1}, False),
+        ({"readOnly": True}, True), ({"readOnly": 1}, False),
+        ({"enum": [1]}, True), ({"enum": 1}, False),
+        ({"minimum": 1.5}, True), ({"minimum": "1"}, False), ({"minimum": True}, False),
+        ({"minLength": 0}, True), ({"minLength": -1}, False), ({"minLength": 1.0}, False),
+        ({"items": S}, True), ({"items": BAD}, False),
+        ({"allOf": [S, True]}, True), ({"allOf": []}, False), ({"allOf": [S, BAD]}, False),
+        ({"properties": {"a": S}}, True), ({"properties": {"a": BAD}}, False), ({"properties": [S]}, False),
+        ({"type": "null"}, True), ({"type": ["string", "null"]}, True), ({"type": "text"}, False),
+        ({"type": []}, False), ({"type": ["string", "string"]}, False), ({"type": ["string", "text"]}, False),
+        ({"required": ["a", "b"]}, True), ({"required": ["a", "a"]}, False),
+        ({"dependentRequired": {"a": ["b"]}}, True), ({"dependentRequired": {"a": [1]}}, False),
+        ({"dependentRequired": [["b"]]}, False),
+        ({"multipleOf": 0.5}, True), ({"multipleOf": 0}, False), ({"multipleOf": "2"}, False),
+        ({"pattern": "^a+$"}, True), ({"pattern": "("}, False),
+        ({"patternProperties": {"^a": S}}, True), ({"patternProperties": {"(": S}}, False),
+        ({"patternProperties": {"^a": BAD}}, False),
+        ({"$ref": "#/$defs/a"}, True), ({"$ref": 1}, False),
+        ({"$comment": "x"}, True), ({"$comment": 1}, False),
+        ({"x-vendor": {"type": 5}}, True),  # no keyword of the dialect: anything goes
+    ],
+)  # fmt: skip
+def test_each_keyword_it_follows_is_judged_by_its_rule(schema: dict[str, Any], quick: bool) -> None:
+    """Valid values take the quick walk (that is its speed); a value the rule refuses never does."""
+    assert plainly_valid(schema, FORMATS) is quick
+    if quick:
+        assert not list(META.iter_errors(schema)), schema
