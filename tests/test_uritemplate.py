@@ -70,6 +70,23 @@ VALID = [
 ]
 
 
+# Each edge of RFC 6570's literal ranges (ucschar and iprivate, RFC 3987), one code point either side.
+LITERAL_EDGES = [
+    ("\x7f", False), ("\x80", False), ("\x9f", False), ("\xa0", True), ("\ud7ff", True),
+    ("\ue000", True), ("\ufdcf", True), ("\ufdd0", False), ("\ufdef", False), ("\ufdf0", True),
+    ("\uffef", True), ("\ufff0", False), ("\U00010000", True), ("\U0001fffd", True), ("\U0001fffe", False),
+    ("\U000dfffd", True), ("\U000e0000", False), ("\U000e0fff", False), ("\U000e1000", True),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("char", "literal"), LITERAL_EDGES, ids=[f"U+{ord(c):04X}" for c, _ in LITERAL_EDGES])
+def test_literal_ranges_end_where_rfc_6570_ends_them(char: str, literal: bool) -> None:
+    parsed = parse(f"a{char}b{{q}}")
+    assert (parsed.error is None) is literal, parsed.error
+    if not literal:
+        assert parsed.error == f"invalid literal character U+{ord(char):04X} at offset 1"
+
+
 @pytest.mark.parametrize(("template", "expected"), VALID)
 def test_valid_templates(template: str, expected: list[str]) -> None:
     parsed = parse(template)
