@@ -122,7 +122,7 @@ BAD = {"type": 5}
         ({"minimum": 1.5}, True), ({"minimum": "1"}, False), ({"minimum": True}, False),
         ({"minLength": 0}, True), ({"minLength": -1}, False), ({"minLength": 1.0}, False),
         ({"items": S}, True), ({"items": BAD}, False),
-        ({"allOf": [S, True]}, True), ({"allOf": []}, False), ({"allOf": [S, BAD]}, False),
+        ({"allOf": [S]}, True), ({"allOf": [S, True]}, True), ({"allOf": []}, False), ({"allOf": [S, BAD]}, False),
         ({"properties": {"a": S}}, True), ({"properties": {"a": BAD}}, False), ({"properties": [S]}, False),
         ({"type": "null"}, True), ({"type": ["string", "null"]}, True), ({"type": "text"}, False),
         ({"type": []}, False), ({"type": ["string", "string"]}, False), ({"type": ["string", "text"]}, False),
