@@ -260,10 +260,12 @@ def _identity(directory: Path) -> tuple[int, int] | None:
 def _abandoned(build: str) -> bool:
     """Whether *build*, another build's id, names a build whose process is gone (its pending records may go)."""
     pid = build.partition(".")[0]
+    if not pid.isdigit():  # no pid at all: never a signal to a negative (group) pid
+        return False
     try:
         os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
     except ProcessLookupError:
         return True
-    except (OSError, ValueError):  # another user's process, or no pid at all
+    except OSError:  # another user's process: not gone
         return False
     return False

@@ -95,4 +95,3 @@ def make_private(root: Path) -> list[Path]:
             f"and build again (or give --cache a directory of your own)."
         )
     return created
-
