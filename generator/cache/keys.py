@@ -32,11 +32,9 @@ from generator.snapshot.snapshot import Snapshot, raw_digest
 _IGNORED_CONFIG = frozenset(
     {"out", "jobs", "source", "cache", "use_cache", "server", "endpoints", "prove", "prove_tools", "full_versions"}
 )
-"""Settings that change where or how fast a site is built, or what an older version of a versioned site
-keeps, never what its pages say. (How to
-reach the server shows on pages only through the snapshot, which is hashed; the connection
-settings may hold secrets, so they stay out of the key altogether. What ``prove`` found is in the
-snapshot too.)"""
+"""Settings that change where or how fast a site is built, or what an older version of a versioned site keeps,
+never what its pages say. (The server shows on pages only through the snapshot, which is hashed, as is what
+``prove`` found; the connection settings may hold secrets, so they stay out of the key altogether.)"""
 LIBRARIES = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "Babel", "pagefind", "pagefind-bin",
              "pagefind-bin-extended")  # fmt: skip
 """The installed distributions whose version shapes the site's bytes (templates, escaping, Markdown,
@@ -85,13 +83,17 @@ def theme_digest(template_dir: Path | None) -> str:
     return digest.hexdigest()
 
 
-def _tree(digest: Any, root: Path | None, label: str, follow: bool = False) -> None:
+def _tree(digest: Any, root: Path | None, label: str, follow: bool = False, max_bytes: int | None = None) -> None:
     """Feed every file under *root* (a file or a directory) into *digest*: its relative path and its
-    content's sha256 (see :func:`_files` for *follow*)."""
+    content's sha256 (see :func:`_files` for *follow*). A file larger than *max_bytes* is not read: the
+    build refuses it before reading it (``limits.max_snapshot_bytes``), and a key must not read it first."""
     digest.update(f"\0{label}\0".encode())
     if root is None or not root.exists():
         return
     if not root.is_dir():
+        if max_bytes is not None and root.stat().st_size > max_bytes:
+            digest.update(b"\0too large\0")
+            return
         digest.update(b"\0" + hashlib.sha256(root.read_bytes()).digest())
         return
     for relative, file in _files(root, follow):
@@ -100,20 +102,6 @@ def _tree(digest: Any, root: Path | None, label: str, follow: bool = False) -> N
             digest.update(os.path.realpath(root / relative).encode() + b"\0")
         else:
             digest.update(hashlib.sha256(file.read_bytes()).digest())
-
-
-def _previous(digest: Any, path: Path | None, max_bytes: int) -> None:
-    """Feed the previous snapshot into *digest*, as :func:`_tree` does, unless it is larger than *max_bytes*:
-    the build refuses such a file before it reads it (``limits.max_snapshot_bytes``), and the key must not
-    read it first."""
-    try:
-        too_large = path is not None and path.is_file() and path.stat().st_size > max_bytes
-    except OSError:
-        too_large = False
-    if too_large:
-        digest.update(b"\0previous\0too large\0")
-        return
-    _tree(digest, path, "previous")
 
 
 @functools.cache
@@ -133,10 +121,6 @@ def code_digest() -> str:
             digest.update(f"\0{relative}\0".encode())
             digest.update(hashlib.sha256(file.read_bytes()).digest())
     return digest.hexdigest()
-
-
-def _none(_: object) -> None:
-    return None
 
 
 _CONNECTION_LIMITS = frozenset(
@@ -164,7 +148,8 @@ def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) 
         ("openapi", config.openapi),
     ):
         _tree(digest, Path(path) if path else None, label)
-    _previous(digest, Path(config.previous) if config.previous else None, config.limits.max_snapshot_bytes)
+    _tree(digest, Path(config.previous) if config.previous else None, "previous",
+          max_bytes=config.limits.max_snapshot_bytes)  # fmt: skip
     data = snapshot.to_dict()
     data.pop("fingerprint", None)  # a hash of every tool: pages show the capability version instead
     data["tools"] = [tool.get("name") for tool in snapshot.tools]
@@ -172,7 +157,7 @@ def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) 
     return digest.hexdigest()
 
 
-def page_key(site: str, doc: Doc, linked: Iterable[Doc], known: Callable[[object], bytes | None] = _none) -> str:
+def page_key(site: str, doc: Doc, linked: Iterable[Doc], known: Callable[[object], bytes | None] | None = None) -> str:
     """The key of *doc*'s pages: the site key, and the :func:`raw_digest` of its own JSON and of the docs
     its page summarises (keys in the server's order: a page shows a schema's properties in that order).
     *known* gives a raw tool's when the snapshot already has it (:meth:`Snapshot.tool_key`).
@@ -180,5 +165,5 @@ def page_key(site: str, doc: Doc, linked: Iterable[Doc], known: Callable[[object
     digest = hashlib.sha256(site.encode())
     for part in (doc, *linked):
         digest.update(f"\0{part.kind}\0{part.slug}\0".encode())
-        digest.update(known(part.raw) or raw_digest(part.raw))
+        digest.update((known(part.raw) if known else None) or raw_digest(part.raw))
     return digest.hexdigest()

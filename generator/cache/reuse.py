@@ -66,9 +66,8 @@ class Published:
         self.root = root
 
     def signatures(self, site: str) -> dict[str, list[int]]:
-        store = Store(self.root)
-        record = store.get(PUBLISHED, PUBLISHED)
-        store.close()
+        with contextlib.closing(Store(self.root)) as store:
+            record = store.get(PUBLISHED, PUBLISHED)
         header = record.header if record is not None and isinstance(record.header, dict) else {}
         files = header.get("files") if header.get("site") == site else None
         if not isinstance(files, dict):
@@ -76,9 +75,8 @@ class Published:
         return {p: v for p, v in files.items() if isinstance(v, list) and all(type(n) is int for n in v)}
 
     def keep(self, site: str, files: dict[str, list[int]]) -> None:
-        store = Store(self.root)
-        store.keep(PUBLISHED, PUBLISHED, {"site": site, "files": files})
-        store.close()
+        with contextlib.closing(Store(self.root)) as store:
+            store.keep(PUBLISHED, PUBLISHED, {"site": site, "files": files})
 
 
 class Reuse:

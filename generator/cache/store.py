@@ -143,23 +143,27 @@ class Store:
         """Every record of the cache of *kind* whose header checks out, by key (two queries, however many)."""
         return self._committed(kind, None)
 
+    def _query(self, sql: str, args: tuple[object, ...]) -> list[Any]:
+        """The rows *sql* selects; none when the cache is not used or cannot be read."""
+        db = self._db()
+        try:
+            return db.execute(sql, args).fetchall() if db is not None else []
+        except sqlite3.Error:
+            return []
+
     def _committed(self, kind: str, key: str | None) -> dict[str, Record]:
         """The cache's records of *kind* (for *key* only, unless it is None) whose header checks out."""
-        db = self._db()
         where, args = "kind = ? AND build = ? AND (? IS NULL OR key = ?)", (kind, COMMITTED, key, key)
-        try:
-            rows = (
-                db.execute(f"SELECT id, key, header, sha256 FROM record WHERE {where}", args).fetchall() if db else []
-            )
-            blobs: dict[int, list[str]] = {}
-            for rowid, sha256 in db.execute(
-                f"SELECT record, sha256 FROM blob WHERE record IN (SELECT id FROM record WHERE {where}) "
-                "ORDER BY record, n", args).fetchall() if db else []:  # fmt: skip
-                blobs.setdefault(rowid, []).append(sha256)
-            return {k: Record(i, json.loads(h), tuple(blobs.get(i, ()))) for i, k, h, sha in rows
-                    if _sha(h.encode("utf-8")) == sha}  # fmt: skip
-        except (sqlite3.Error, ValueError):
-            return {}
+        blobs: dict[int, list[str]] = {}
+        for rowid, sha256 in self._query(f"SELECT record, sha256 FROM blob WHERE record IN (SELECT id FROM record "
+                                         f"WHERE {where}) ORDER BY record, n", args):  # fmt: skip
+            blobs.setdefault(rowid, []).append(sha256)
+        found = {}
+        for rowid, k, header, sha256 in self._query(f"SELECT id, key, header, sha256 FROM record WHERE {where}", args):
+            with contextlib.suppress(ValueError):
+                if _sha(header.encode("utf-8")) == sha256:
+                    found[k] = Record(rowid, json.loads(header), tuple(blobs.get(rowid, ())))
+        return found
 
     def keep(self, kind: str, key: str, header: Any) -> None:
         """Make *header* the cache's record of *kind* for *key* at once, in place of the one it had (what
@@ -171,18 +175,9 @@ class Store:
                            (COMMITTED, kind, key, self.build))  # fmt: skip
 
     def blob(self, record: int, n: int) -> bytes | None:
-        """Blob *n* of the record whose row id is *record*, or None when it cannot be read or does not match
-        its sha256."""
-        db = self._db()
-        try:
-            row = (
-                db.execute("SELECT sha256, data FROM blob WHERE record = ? AND n = ?", (record, n)).fetchone()
-                if db
-                else None
-            )
-        except sqlite3.Error:
-            return None
-        return bytes(row[1]) if row is not None and _sha(row[1]) == row[0] else None
+        """Blob *n* of the record whose row id is *record*; None when it cannot be read or fails its sha256."""
+        rows = self._query("SELECT sha256, data FROM blob WHERE record = ? AND n = ?", (record, n))
+        return bytes(rows[0][1]) if rows and _sha(rows[0][1]) == rows[0][0] else None
 
     def put(self, kind: str, key: str, header: Any, blobs: Iterable[bytes] = ()) -> bool:
         """Write a pending record of *kind* for *key* (in place of this build's earlier one) in one transaction;

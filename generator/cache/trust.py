@@ -16,49 +16,34 @@ from pathlib import Path
 from generator.errors import PortalError
 
 
-def _problem(path: Path) -> str | None:
-    """What makes the existing directory *path* unfit to hold a cache (None when it is fit, or absent)."""
-    me = os.geteuid()
-    try:
-        found = os.lstat(path)
-    except FileNotFoundError:
-        return None
-    except OSError as exc:
-        return f"cannot be examined ({exc.strerror})"
-    if stat.S_ISLNK(found.st_mode):
-        return "is a symbolic link, which a cache is never kept behind: its clean-up would remove files where it leads"
-    if not stat.S_ISDIR(found.st_mode):
-        return "is not a directory"
-    if found.st_uid != me:
-        return (
-            f"belongs to uid {found.st_uid}, not to you (uid {me}), so someone else could change what this build "
-            f"reads from it"
-        )
-    if found.st_mode & 0o022:
-        return (
-            f"can be written by its group or by others (mode {stat.S_IMODE(found.st_mode):04o}), so someone else "
-            f"could change what this build reads from it"
-        )
-    return None
-
-
 def _unfit(root: Path) -> tuple[Path, str] | None:
-    """The directory that makes *root* unfit to hold a cache, and why; None when it is fit."""
+    """The directory that makes *root* unfit to hold a cache, and why; None when it is fit. *root*, and the
+    ``.mcp-portal-cache`` directory above it where the default location puts it, must be, where they exist,
+    directories (never symbolic links) of the current user that neither their group nor others can write."""
+    me = os.geteuid()
     for path in (root, root.parent) if root.parent.name == ".mcp-portal-cache" else (root,):
-        problem = _problem(path)
-        if problem is not None:
-            return path, problem
+        try:
+            found = os.lstat(path)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            return path, f"cannot be examined ({exc.strerror})"
+        if stat.S_ISLNK(found.st_mode):
+            return path, ("is a symbolic link, which a cache is never kept behind: its clean-up would remove files "
+                          "where it leads")  # fmt: skip
+        if not stat.S_ISDIR(found.st_mode):
+            return path, "is not a directory"
+        if found.st_uid != me:
+            return path, (f"belongs to uid {found.st_uid}, not to you (uid {me}), so someone else could change "
+                          f"what this build reads from it")  # fmt: skip
+        if found.st_mode & 0o022:
+            return path, (f"can be written by its group or by others (mode {stat.S_IMODE(found.st_mode):04o}), so "
+                          f"someone else could change what this build reads from it")  # fmt: skip
     return None
 
 
 def usable_cache(root: Path | None) -> tuple[Path | None, list[str]]:
-    """*root* when it may hold the cache, else None and the warning that says why.
-
-    A cache holds what pages are made of, so only its owner may write it: *root* (and the
-    ``.mcp-portal-cache`` directory above it, where the default location puts it) must, where they
-    exist, be directories (never symbolic links) of the current user that neither their group nor
-    others can write.
-    """
+    """*root* when it may hold the cache (:func:`_unfit`), else None and the warning that says why."""
     unfit = _unfit(root) if root is not None else None
     if unfit is None:
         return root, []
