@@ -32,21 +32,24 @@ class RenderedPage:
 
 @dataclass(frozen=True)
 class CachedGroup:
-    """A documented thing's rendered pages, and what its examples (*warnings*) and schema (*notes*) warned of."""
+    """A documented thing's rendered pages, what its examples (*warnings*) and schema (*notes*) warned of, and
+    a tool's parameter names for the name index (:func:`generator.render.names.parameter_names`)."""
 
     pages: tuple[RenderedPage, ...]
     warnings: tuple[str, ...]
     notes: tuple[str, ...] = ()
+    parameters: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
 class Written:
-    """One group's pages as written: each twin's copy for ``llms-full.txt`` (in the group's page order), and the
-    warnings of its examples and of its input schema."""
+    """One group's pages as written: each twin's copy for ``llms-full.txt`` (in the group's page order), the
+    warnings of its examples and of its input schema, and its parameter names (as :class:`CachedGroup`)."""
 
     copies: tuple[bytes, ...]
     warnings: tuple[str, ...]
     notes: tuple[str, ...]
+    parameters: tuple[str, ...]
 
 
 class Site(Protocol):
@@ -84,14 +87,14 @@ class Pages:
             for page in rendered.pages:
                 blobs += [page.html.encode("utf-8"), page.md.encode("utf-8")]
             header = {"pages": [[p.html_path, p.md_path] for p in rendered.pages], "warnings": rendered.warnings,
-                      "notes": rendered.notes}  # fmt: skip
+                      "notes": rendered.notes, "parameters": rendered.parameters}  # fmt: skip
             self.reuse.store.put("pages", key, header, blobs)
         for page in rendered.pages:
             for path, text in ((page.html_path, page.html), (page.md_path, page.md)):
                 if path not in site.hashes:  # a damaged record may have written some (the same bytes)
                     site.write(path, text.encode("utf-8"))
         copies = tuple(page.full.encode("utf-8") for page in rendered.pages)
-        return Written(copies, rendered.warnings, rendered.notes)
+        return Written(copies, rendered.warnings, rendered.notes, rendered.parameters)
 
     def _recorded(self, site: Site, record: int, sha: Sequence[str], pages: Sequence[Page]) -> tuple[bytes, ...] | None:
         """Write a ``pages`` record's pages and give their copies; None when a blob it had to read failed its
@@ -109,12 +112,13 @@ class Pages:
         return tuple(copies)
 
 
-def _said(header: Any, pages: Sequence[Page]) -> tuple[tuple[str, ...], tuple[str, ...]] | None:
-    """A ``pages`` record's warnings and notes, when its header names exactly *pages*; else None."""
+def _said(header: Any, pages: Sequence[Page]) -> tuple[tuple[str, ...], ...] | None:
+    """A ``pages`` record's warnings, notes and parameter names, when its header names exactly *pages*; else
+    None."""
     try:
         if header["pages"] != [[page.html_path, page.md_path] for page in pages]:
             return None
-        said = (tuple(header["warnings"]), tuple(header["notes"]))
+        said = (tuple(header["warnings"]), tuple(header["notes"]), tuple(header["parameters"]))
     except (KeyError, TypeError):
         return None
     return said if all(isinstance(s, str) for part in said for s in part) else None

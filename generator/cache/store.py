@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMAT = 12
+FORMAT = 13
 """Bumped when a record's layout or what a key covers changes: a database of another format is emptied."""
 NAME = "cache.sqlite3"
 APPLICATION = 0x6D637070  # "mcpp": SQLite's application_id, so a file of another program is never taken for ours

@@ -38,6 +38,7 @@ from generator.site.assemble import (
     staged_files,
     write_llms,
     write_manifest,
+    write_names,
     write_site_wide,
 )
 from generator.site.job import new_job
@@ -133,9 +134,10 @@ def produce(
         _write_assets(staging, template_dir, try_it=panels, search=config.search, versions=history is not None)
 
     with progress.stage("render", total=len(job.plan.pages), unit="pages") as advance:
-        schema_notes, example_warnings = render_pages(job, staging, jobs, advance, meanwhile)
+        rendered = render_pages(job, staging, jobs, advance, meanwhile)
         write_llms(job, staging)
-    warnings += schema_notes + example_warnings
+        write_names(job, staging, rendered.parameters)
+    warnings += rendered.notes + rendered.warnings
     if config.search:
         from generator.site.search import index_site
 

@@ -14,6 +14,7 @@ JSON is ASCII-escaped, safe inside JavaScript; server text is passed through :fu
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from generator.model.pages import Page
@@ -30,8 +31,10 @@ KINDS = {"tool": "t", "prompt": "p", "resource": "r", "resource_template": "u"}
 """Each page kind's letter in the index."""
 
 
-def _parameters(tool: Any) -> list[str]:
-    """The names of a tool's parameters, nested ones by their own last name, each once, in order."""
+def parameter_names(tool: Any) -> tuple[str, ...]:
+    """The names of a tool's parameters, nested ones by their own last name, each once, in order (at most
+    :data:`MAX_PARAMETERS`). A build takes them as it renders the tool's pages, or from the last build's
+    record of them, rather than flattening every schema again for this file."""
     found: list[str] = []
     for row in tool.params.rows:
         name = str(row.path or "").rsplit(".", 1)[-1].removesuffix("[]")
@@ -39,12 +42,14 @@ def _parameters(tool: Any) -> list[str]:
             found.append(visible(name))
         if len(found) >= MAX_PARAMETERS:
             break
-    return found
+    return tuple(found)
 
 
-def names_script(site: SiteModel, catalog: Catalog) -> str:
+def names_script(site: SiteModel, catalog: Catalog, parameters: Mapping[str, Sequence[str]] | None = None) -> str:
     """``L/names.js`` for the locale of *catalog*: every tool, prompt, resource and resource template with
-    its page (relative to the locale's root), its kind, summary, parameters and access badge."""
+    its page (relative to the locale's root), its kind, summary, parameters and access badge. *parameters*
+    gives tools' :func:`parameter_names` by tool name where they are known already."""
+    known = parameters or {}
     entries: list[dict[str, Any]] = []
     for tool in site.tools:
         entries.append(
@@ -53,7 +58,7 @@ def names_script(site: SiteModel, catalog: Catalog) -> str:
                 "h": f"tools/{tool.slug}/index.html",
                 "k": KINDS["tool"],
                 "d": visible(tool.summary[:MAX_SUMMARY]),
-                "p": _parameters(tool),
+                "p": list(known[tool.name] if tool.name in known else parameter_names(tool)),
                 "b": visible(catalog.t("access." + tool.access.level)),
             }
         )

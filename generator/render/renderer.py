@@ -420,10 +420,10 @@ def for_full(md: str) -> str:
 
 
 def site_wide_files(
-    site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer, *, llms: bool = True
+    site: SiteModel, catalogs: Mapping[str, Catalog], renderer: Renderer, *, llms: bool = True, names: bool = True
 ) -> dict[str, str]:
     """The files made from the whole site rather than one page: entry page, llms.txt (unless not *llms*),
-    404s, nav and the name index, hosting."""
+    404s, nav and the name index (unless not *names*), hosting."""
     files: dict[str, str] = {"index.html": renderer.root_index(site, catalogs)}
     if llms:
         files["llms.txt"] = renderer.llms(site, catalogs, None)
@@ -433,7 +433,8 @@ def site_wide_files(
             files[f"{code}/llms.txt"] = renderer.llms(site, catalogs, code)
         files[f"{code}/404.html"] = renderer.not_found(site, catalogs, code)
         files[f"{code}/nav.js"] = nav_script(site, catalogs[code], tools)
-        files[f"{code}/names.js"] = names_script(site, catalogs[code])
+        if names:
+            files[f"{code}/names.js"] = names_script(site, catalogs[code])
     files["404.html"] = renderer.not_found(site, catalogs, site.locales[0])
     files["robots.txt"] = robots(site)
     files["_headers"] = headers(site)

@@ -22,6 +22,7 @@ import functools
 import multiprocessing
 import tempfile
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from generator import __version__
@@ -31,6 +32,7 @@ from generator.forked import in_workers
 from generator.model.gather import schema_warnings
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.staging import Staging
+from generator.render.names import names_script, parameter_names
 from generator.render.renderer import find_examples, render_page, site_wide_files
 from generator.site.job import PART_TOKENS, Advance, Chunk, Job
 from generator.site.llms_full import Fragments, write_full
@@ -48,7 +50,8 @@ def _render_group(job: Job, group: int) -> CachedGroup:
         job.inputs.deadline.check(f"rendering {page.html_path}")
         html, md, full = render_page(job.inputs.site, page, job.inputs.catalogs, job.inputs.renderer)
         pages.append(RenderedPage(page.html_path, html, page.md_path, md, full))
-    return CachedGroup(tuple(pages), tuple(warnings), tuple(notes))
+    parameters = parameter_names(first.tool) if first.tool is not None else ()
+    return CachedGroup(tuple(pages), tuple(warnings), tuple(notes), parameters)
 
 
 def _deal(groups: int, jobs: int) -> list[list[int]]:
@@ -61,11 +64,22 @@ def _deal(groups: int, jobs: int) -> list[list[int]]:
     return [order[i : i + size] for i in range(0, groups, size)]
 
 
+@dataclass(frozen=True)
+class Rendered:
+    """What rendering the pages found besides the pages: warnings in the site's page order, and each tool's
+    parameter names (by tool name) for the name index (:func:`write_names`)."""
+
+    notes: list[str]
+    """The warnings of the tools' input schemas."""
+    warnings: list[str]
+    """The warnings of their examples."""
+    parameters: dict[str, tuple[str, ...]]
+
+
 def render_pages(
     job: Job, staging: Staging, jobs: int, advance: Advance, meanwhile: Callable[[], None] | None = None
-) -> tuple[list[str], list[str]]:
-    """Render every page into *staging*, and each locale's ``llms-full.txt``; return the warnings of
-    the tools' input schemas, then those of their examples (each in the site's page order).
+) -> Rendered:
+    """Render every page into *staging*, and each locale's ``llms-full.txt``.
 
     *meanwhile* writes what needs nothing the pages make (into *staging*, never a page's path): it
     runs in this process while the workers render, or after the pages when they are rendered here.
@@ -80,6 +94,7 @@ def render_pages(
         job.parts = write_full(staging, job.plan.pages, fragments, [c.copies for c in chunks], PART_TOKENS)
     warnings: dict[int, tuple[str, ...]] = {}
     notes: dict[int, tuple[str, ...]] = {}
+    parameters: dict[str, tuple[str, ...]] = {}
     for chunk in chunks:
         if twice := sorted(staging.hashes.keys() & chunk.hashes.keys()):  # meanwhile's, and a worker's
             raise PortalError(f"Refusing to write {twice[0]!r} twice in one build (two pages claim the same path).")
@@ -87,7 +102,12 @@ def render_pages(
         staging.same |= chunk.same
         warnings.update(chunk.warnings)
         notes.update(chunk.notes)
-    return [n for g in sorted(notes) for n in notes[g]], [w for g in sorted(warnings) for w in warnings[g]]
+        for group, names in chunk.parameters.items():
+            if (tool := job.plan.pages[job.plan.groups[group][0]].tool) is not None:
+                parameters[tool.name] = names
+    return Rendered(
+        [n for g in sorted(notes) for n in notes[g]], [w for g in sorted(warnings) for w in warnings[g]], parameters
+    )
 
 
 def _chunk(job: Job, pages: Pages, staging: Staging, fragments: Fragments, groups: Sequence[int], n: int) -> Chunk:
@@ -99,6 +119,7 @@ def _chunk(job: Job, pages: Pages, staging: Staging, fragments: Fragments, group
         indexes = job.plan.groups[group]
         written = pages.write(site, group, [job.plan.pages[i] for i in indexes])
         result.warnings[group], result.notes[group] = written.warnings, written.notes
+        result.parameters[group] = written.parameters
         copies += [(i, job.plan.pages[i].locale, copy) for i, copy in zip(indexes, written.copies, strict=True)]
     result.pages = len(copies)
     result.copies = fragments.add(copies)
@@ -138,12 +159,22 @@ def _render_all(
 
 
 def write_site_wide(job: Job, staging: Staging) -> None:
-    """The files made from the whole site rather than one page, except ``llms.txt`` (:func:`write_llms`):
-    the entry page, the 404 pages, ``nav.js``, the sitemap and the hosting files. They need nothing
-    the workers make, so :func:`render_pages` can write them while the workers render."""
+    """The files made from the whole site rather than one page, except ``llms.txt`` (:func:`write_llms`)
+    and ``names.js`` (:func:`write_names`): the entry page, the 404 pages, ``nav.js``, the sitemap and the
+    hosting files. They need nothing the workers make, so :func:`render_pages` can write them while the
+    workers render."""
     job.inputs.deadline.check("rendering the entry page and the 404 pages")
-    for path, text in site_wide_files(job.inputs.site, job.inputs.catalogs, job.inputs.renderer, llms=False).items():
+    inputs = job.inputs
+    for path, text in site_wide_files(inputs.site, inputs.catalogs, inputs.renderer, llms=False, names=False).items():
         staging.write(path, text.encode("utf-8"))
+
+
+def write_names(job: Job, staging: Staging, parameters: Mapping[str, tuple[str, ...]]) -> None:
+    """Every ``names.js``, once the pages are rendered: the tools' parameter names come with their pages
+    (*parameters*), so a rebuild that copies pages does not flatten every schema again for them."""
+    for code in job.inputs.site.locales:
+        text = names_script(job.inputs.site, job.inputs.catalogs[code], parameters)
+        staging.write(f"{code}/names.js", text.encode("utf-8"))
 
 
 def write_llms(job: Job, staging: Staging) -> None:

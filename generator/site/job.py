@@ -78,6 +78,8 @@ class Chunk:
     """Group -> the warnings of its examples."""
     notes: dict[int, tuple[str, ...]] = field(default_factory=dict)
     """Group -> the warnings of its input schema."""
+    parameters: dict[int, tuple[str, ...]] = field(default_factory=dict)
+    """Group -> a tool's parameter names, for the name index."""
     pages: int = 0
     copies: Copies = field(default_factory=Copies)
 
