@@ -995,3 +995,60 @@ def test_constraint_and_row_are_frozen() -> None:
     with pytest.raises(AttributeError):
         row.path = "b"  # type: ignore[misc]
     assert row.type_label == "string"
+
+
+# --- LocalRefs: the targets a $ref can reach inside one document -------------------------------------------
+
+
+def _embedded() -> dict[str, Any]:
+    return {
+        "$id": "https://schemas.example/root.json",
+        "$defs": {
+            "item": {"$id": "item.json", "type": "string"},
+            "named": {"$id": "#legacy-name", "type": "integer"},
+            "anchored": {"$anchor": "modern-name", "type": "boolean"},
+            "broken": {"$id": "http://[::1", "type": "null"},  # a malformed URI: indexing goes on past it
+        },
+    }
+
+
+@pytest.mark.parametrize(
+    ("ref", "target"),
+    [
+        ("item.json", "item"),  # as written
+        ("https://schemas.example/item.json", "item"),  # resolved against the root's $id
+        ("#legacy-name", "named"),  # a draft-06 style plain-name fragment in $id
+        ("#modern-name", "anchored"),
+        ("https://schemas.example/root.json#/$defs/item", "item"),
+        ("#/$defs/anchored", "anchored"),
+    ],
+)
+def test_a_local_ref_reaches_its_embedded_target(ref: str, target: str) -> None:
+    from generator.schema.refs import LocalRefs
+
+    schema = _embedded()
+    found, problem = LocalRefs(schema, "2020-12").lookup(ref)
+    assert problem is None and found is schema["$defs"][target], (ref, found, problem)
+
+
+@pytest.mark.parametrize(
+    ("ref", "problem"),
+    [
+        ("https://elsewhere.example/item.json", "remote $ref 'https://elsewhere.example/item.json' was not fetched"),
+        ("#/$defs/missing", "dangling $ref '#/$defs/missing'"),
+        ("#no-such-name", "dangling $ref '#no-such-name' (no such anchor)"),
+        ("http://[::2", "dangling $ref 'http://[::2' (malformed URI)"),
+    ],
+)
+def test_a_ref_it_cannot_reach_is_named_and_never_fetched(ref: str, problem: str) -> None:
+    from generator.schema.refs import LocalRefs
+
+    assert LocalRefs(_embedded(), "2020-12").lookup(ref) == (None, problem)
+
+
+def test_an_embedded_id_without_a_root_id_is_found_as_written() -> None:
+    from generator.schema.refs import LocalRefs
+
+    schema = {"$defs": {"item": {"$id": "https://schemas.example/item.json", "type": "string"}}}
+    found, problem = LocalRefs(schema, "2020-12").lookup("https://schemas.example/item.json")
+    assert problem is None and found is schema["$defs"]["item"]
