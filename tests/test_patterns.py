@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import re2  # type: ignore[import-untyped]
 import regex  # type: ignore[import-untyped]
 
 from generator.commands.cli import main
@@ -73,6 +74,9 @@ ECMA_CASES = [
     (r"^.$", "\u2028", False),
     (r"^[^]$", "\n", True),
     (r"[]", "anything", False),
+    (r"[]", "\x00", False),
+    (r"^[^]$", "\x00", True),
+    (r"^[^]$", "\U0010ffff", True),
     (r"^\u0041\u{1F600}$", "A😀", True),
     (r"^\uD83D\uDE00$", "😀", True),  # a surrogate pair is one character
     (r"^\x41\cJ$", "A\n", True),
@@ -93,6 +97,20 @@ ECMA_CASES = [
     (r"(?=.*[A-Z])(?=.*\d)", "aB3", True),
     (r"(?<=\$)\d+", "$42", True),
     (r"^\/api\/v1$", "/api/v1", True),
+    # Complemented shorthands inside a class, whose ranges are written out for the engine that lacks them
+    (r"^[^\W]$", "A", True),
+    (r"^[^\W]$", "é", False),
+    (r"^[x\W]$", "_", False),
+    (r"^[x\W]$", "x", True),
+    (r"^[x\W]$", "é", True),
+    (r"^[^\S]$", "\u2028", True),  # after the \u2000-\u200a range in ECMA-262's white space
+    (r"^[^\S]$", "\ufeff", True),
+    (r"^[^\S]$", "\u200b", False),
+    (r"^[x\S]$", "\u2029", False),
+    (r"^[^\D]$", "7", True),
+    (r"^[\p{Ll}\p{N}]$", "X", False),
+    (r"^[\p{Ll}\p{N}]$", "5", True),
+    (r"^[^\p{Ll}\p{N}]$", "X", True),
 ]
 
 
@@ -103,14 +121,24 @@ def test_ecma_dialect(pattern: str, text: str, expected: bool) -> None:
 
 @pytest.mark.parametrize(("pattern", "text", "expected"), ECMA_CASES)
 def test_both_engines_agree(pattern: str, text: str, expected: bool) -> None:
-    # The backtracking form is the fallback for every pattern RE2 cannot take: it must mean the same.
+    # The backtracking form is the fallback for every pattern RE2 cannot take: it must mean the same, and so
+    # must the RE2 form wherever there is one (a wrong one that RE2 refuses would hide behind the fallback).
     translated = Translator(pattern).run()
     assert (regex.compile(translated.rx, flags=regex.V0).search(text) is not None) is expected
+    if translated.re2 is not None and pattern not in RE2_REFUSES:
+        assert (re2.compile(translated.re2, patterns._RE2_OPTIONS).search(text) is not None) is expected
+
+
+RE2_REFUSES = {r"^\p{Script=Greek}+$"}
+"""Patterns given an RE2 form that RE2 refuses to compile (its property syntax has no ``Script=``): they run
+in the backtracking engine, as :func:`generator.schema.patterns.compile_pattern` falls back to it."""
 
 
 def test_linear_engine_for_plain_patterns() -> None:
     assert compile_pattern(r"^[a-z0-9-]+$").engine == "re2"
     assert compile_pattern(r"^(a+)+$").engine == "re2"
+    assert compile_pattern(r"^[^][]$").engine == "re2"  # the classes that match anything and nothing
+    assert compile_pattern(r"^[\D]$").engine == "re2"  # RE2's own \D and \W are ECMA-262's
     assert compile_pattern(r"^(?=.*\d)").engine == "regex"
     assert compile_pattern(r"(a)\1").engine == "regex"
 
