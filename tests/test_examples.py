@@ -421,6 +421,9 @@ def test_objects(schema: dict[str, Any]) -> None:
             ]
         },
         {"allOf": [{"type": "integer"}, {"minimum": 5}, {"multipleOf": 5}]},
+        # A property that one branch allows as a boolean schema and the other types: merged, not an error.
+        {"allOf": [{"properties": {"x": True}}, {"properties": {"x": {"type": "string"}}}], "required": ["x"]},
+        {"allOf": [{"properties": {"x": {"type": "integer"}}}, {"properties": {"x": True}}], "required": ["x"]},
         {"not": {"type": "string"}},
         {"type": "string", "not": {"enum": ["example", "example 8"]}},
         {"type": ["null", "string"]},
