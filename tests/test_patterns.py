@@ -109,6 +109,8 @@ ECMA_CASES = [
     (r"^[x\S]$", "\u2029", False),
     (r"^[^\D]$", "7", True),
     (r"^[\p{Ll}\p{N}]$", "X", False),
+    (r"^[ac-e]$", "X", False),
+    (r"^[ac-e]$", "d", True),
     (r"^[\p{Ll}\p{N}]$", "5", True),
     (r"^[^\p{Ll}\p{N}]$", "X", True),
 ]

@@ -1052,3 +1052,14 @@ def test_an_embedded_id_without_a_root_id_is_found_as_written() -> None:
     schema = {"$defs": {"item": {"$id": "https://schemas.example/item.json", "type": "string"}}}
     found, problem = LocalRefs(schema, "2020-12").lookup("https://schemas.example/item.json")
     assert problem is None and found is schema["$defs"]["item"]
+
+
+def test_a_recursive_ref_always_means_the_document_root() -> None:
+    from generator.schema.refs import LocalRefs
+
+    schema = _embedded()
+    refs = LocalRefs(schema, "2019-09")
+    # 2019-09 allows only "#" here; whatever else a server writes, the root is the target, as for "#".
+    for written in ("#", "#/$defs/item", 7):
+        assert refs.lookup(written, "$recursiveRef") == (schema, None), written
+    assert refs.lookup(7, "$dynamicRef") == (None, "dangling $dynamicRef (not a string)")
