@@ -48,7 +48,8 @@ def parameter_names(tool: Any) -> tuple[str, ...]:
 def names_script(site: SiteModel, catalog: Catalog, parameters: Mapping[str, Sequence[str]] | None = None) -> str:
     """``L/names.js`` for the locale of *catalog*: every tool, prompt, resource and resource template with
     its page (relative to the locale's root), its kind, summary, parameters and access badge. *parameters*
-    gives tools' :func:`parameter_names` by tool name where they are known already."""
+    gives tools' :func:`parameter_names` by the tool's slug (unique in a site, as its page) where they are
+    known already."""
     known = parameters or {}
     entries: list[dict[str, Any]] = []
     for tool in site.tools:
@@ -58,7 +59,7 @@ def names_script(site: SiteModel, catalog: Catalog, parameters: Mapping[str, Seq
                 "h": f"tools/{tool.slug}/index.html",
                 "k": KINDS["tool"],
                 "d": visible(tool.summary[:MAX_SUMMARY]),
-                "p": list(known[tool.name] if tool.name in known else parameter_names(tool)),
+                "p": list(known[tool.slug] if tool.slug in known else parameter_names(tool)),
                 "b": visible(catalog.t("access." + tool.access.level)),
             }
         )

@@ -67,7 +67,7 @@ def _deal(groups: int, jobs: int) -> list[list[int]]:
 @dataclass(frozen=True)
 class Rendered:
     """What rendering the pages found besides the pages: warnings in the site's page order, and each tool's
-    parameter names (by tool name) for the name index (:func:`write_names`)."""
+    parameter names (by the tool's slug) for the name index (:func:`write_names`)."""
 
     notes: list[str]
     """The warnings of the tools' input schemas."""
@@ -104,7 +104,7 @@ def render_pages(
         notes.update(chunk.notes)
         for group, names in chunk.parameters.items():
             if (tool := job.plan.pages[job.plan.groups[group][0]].tool) is not None:
-                parameters[tool.name] = names
+                parameters[tool.slug] = names
     return Rendered(
         [n for g in sorted(notes) for n in notes[g]], [w for g in sorted(warnings) for w in warnings[g]], parameters
     )
