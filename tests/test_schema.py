@@ -1016,6 +1016,7 @@ def _embedded() -> dict[str, Any]:
     ("ref", "target"),
     [
         ("item.json", "item"),  # as written
+        ("./item.json", "item"),  # another spelling of it, resolved against the root's $id
         ("https://schemas.example/item.json", "item"),  # resolved against the root's $id
         ("#legacy-name", "named"),  # a draft-06 style plain-name fragment in $id
         ("#modern-name", "anchored"),
@@ -1044,6 +1045,19 @@ def test_a_ref_it_cannot_reach_is_named_and_never_fetched(ref: str, problem: str
     from generator.schema.refs import LocalRefs
 
     assert LocalRefs(_embedded(), "2020-12").lookup(ref) == (None, problem)
+
+
+def test_a_long_ref_is_quoted_cut_to_120_characters() -> None:
+    from generator.schema.refs import LocalRefs
+
+    refs = LocalRefs(_embedded(), "2020-12")
+    remote, anchor, malformed = "https://elsewhere.example/" + "a" * 200, "#" + "n" * 200, "http://[::2/" + "m" * 200
+    for ref, problem in (
+        (remote, "remote $ref {!r} was not fetched"),
+        (anchor, "dangling $ref {!r} (no such anchor)"),
+        (malformed, "dangling $ref {!r} (malformed URI)"),
+    ):
+        assert refs.lookup(ref) == (None, problem.format(ref[:119] + "…")), ref
 
 
 def test_an_embedded_id_without_a_root_id_is_found_as_written() -> None:
