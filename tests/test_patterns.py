@@ -110,6 +110,18 @@ ECMA_CASES = [
     (r"^[^\D]$", "7", True),
     (r"^[\p{Ll}\p{N}]$", "X", False),
     (r"^[ac-e]$", "X", False),
+    # Class members that are syntax in a class, written escaped
+    (r"^[\]]$", "]", True),
+    (r"^[\\]$", "\\", True),
+    (r"^[\^]$", "^", True),
+    (r"^[^\^]$", "^", False),
+    (r"^[a\-z]$", "-", True),
+    (r"^[a\-z]$", "b", False),
+    # Negated classes with complemented shorthands: lookaheads in the backtracking engine
+    (r"^[^ \S]$", " ", False),
+    (r"^[^ \S]$", "\t", True),
+    (r"^[^\D\W]$", "7", True),
+    (r"^[^\D\W]$", "a", False),
     (r"^[ac-e]$", "d", True),
     (r"^[\p{Ll}\p{N}]$", "5", True),
     (r"^[^\p{Ll}\p{N}]$", "X", True),
@@ -141,14 +153,19 @@ def test_linear_engine_for_plain_patterns() -> None:
     assert compile_pattern(r"^(a+)+$").engine == "re2"
     assert compile_pattern(r"^[^][]$").engine == "re2"  # the classes that match anything and nothing
     assert compile_pattern(r"^[\D]$").engine == "re2"  # RE2's own \D and \W are ECMA-262's
+    assert compile_pattern(r"^[x\S]$").engine == "re2"  # a complemented \s as an alternative, no lookahead
     assert compile_pattern(r"^(?=.*\d)").engine == "regex"
     assert compile_pattern(r"(a)\1").engine == "regex"
 
 
-@pytest.mark.parametrize("pattern", ["(", ")", "*a", "a**", r"\e", "[z-a]", "a{3,1}", r"\1", r"\k<n>", "\\", "[a"])
+@pytest.mark.parametrize(
+    "pattern", ["(", ")", "*a", "a**", r"\e", "[z-a]", "a{3,1}", r"\1", r"(a)\2", r"\(a\)\1", r"\k<n>", "\\", "[a"]
+)
 def test_invalid_syntax(pattern: str) -> None:
     with pytest.raises(PatternError):
         compile_pattern(pattern)
+    with pytest.raises(PatternError):  # by the translator's own reading, not only by an engine refusing its output
+        Translator(pattern).run()
     assert not patterns.is_valid(pattern)
     # format: regex uses the same verdict, and a schema holding it is invalid
     assert validate(pattern, {"type": "string", "format": "regex"})
