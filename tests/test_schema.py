@@ -1003,6 +1003,7 @@ def test_constraint_and_row_are_frozen() -> None:
 def _embedded() -> dict[str, Any]:
     return {
         "$id": "https://schemas.example/root.json",
+        "allOf": [{"type": "object"}, {"required": []}],
         "$defs": {
             "item": {"$id": "item.json", "type": "string"},
             "named": {"$id": "#legacy-name", "type": "integer"},
@@ -1032,6 +1033,17 @@ def test_a_local_ref_reaches_its_embedded_target(ref: str, target: str) -> None:
     assert problem is None and found is schema["$defs"][target], (ref, found, problem)
 
 
+def test_a_pointer_walks_arrays_by_index_and_stops_at_their_end() -> None:
+    from generator.schema.refs import LocalRefs
+
+    schema = _embedded()
+    refs = LocalRefs(schema, "2020-12")
+    assert refs.lookup("#/allOf/1") == (schema["allOf"][1], None)
+    assert refs.lookup("#/allOf/0") == (schema["allOf"][0], None)
+    assert refs.lookup("#/allOf/2") == (None, "dangling $ref '#/allOf/2'")
+    assert refs.lookup("#/$defs/item/0") == (None, "dangling $ref '#/$defs/item/0'")  # no index into an object
+
+
 @pytest.mark.parametrize(
     ("ref", "problem"),
     [
@@ -1056,6 +1068,7 @@ def test_a_long_ref_is_quoted_cut_to_120_characters() -> None:
         (remote, "remote $ref {!r} was not fetched"),
         (anchor, "dangling $ref {!r} (no such anchor)"),
         (malformed, "dangling $ref {!r} (malformed URI)"),
+        ("#/$defs/" + "p" * 200, "dangling $ref {!r}"),
     ):
         assert refs.lookup(ref) == (None, problem.format(ref[:119] + "…")), ref
 
@@ -1077,3 +1090,26 @@ def test_a_recursive_ref_always_means_the_document_root() -> None:
     for written in ("#", "#/$defs/item", 7):
         assert refs.lookup(written, "$recursiveRef") == (schema, None), written
     assert refs.lookup(7, "$dynamicRef") == (None, "dangling $dynamicRef (not a string)")
+
+
+@pytest.mark.parametrize(
+    ("pattern", "groups", "names"),
+    [
+        (r"(a)(b)(c)", 3, set()),
+        (r"(?:a)(?=b)(?!c)(?<=d)(?<!e)(f)", 1, set()),  # only capturing groups count
+        (r"(?<year>\d{4})(?P<month>\d\d)", 2, {"year", "month"}),
+        (r"\(a\)(b)", 1, set()),  # escaped parentheses are no group
+        (r"\\(a)", 1, set()),  # an escaped backslash does not escape the group after it
+        (r"\d(a)", 1, set()),
+        (r"[(](a)", 1, set()),  # a parenthesis in a class is no group
+        (r"[a(](b)", 1, set()),  # nor anywhere in it
+        (r"[\]](a)", 1, set()),  # an escaped ] does not end the class
+        (r"[a](b)[c](d)", 2, set()),
+        ("(?<" + "n" * 253 + ">a)", 1, {"n" * 253}),  # the longest name read: the window ends at its >
+        ("(?<" + "n" * 254 + ">a)", 0, set()),  # one longer is beyond the window: unsupported
+    ],
+)
+def test_count_groups_counts_capturing_groups_and_names(pattern: str, groups: int, names: set[str]) -> None:
+    from generator.schema.ecma_syntax import count_groups
+
+    assert count_groups(pattern) == (groups, names)
