@@ -788,3 +788,39 @@ def test_examples_for_gives_count_distinct_values_and_no_more() -> None:
     assert examples_for(schema, 1) == ({"color": "red"},)
     assert examples_for(schema, 9) == examples_for(schema, 3)
     assert examples_for(schema, 0) == ()
+
+
+def _nested(levels: int, ref: dict[str, str], keyword: str = "anyOf") -> dict[str, Any]:
+    node: dict[str, Any] = ref
+    for _ in range(levels):
+        node = {keyword: [node]} if keyword == "anyOf" else {keyword: node}
+    return node
+
+
+def test_optional_properties_that_lead_back_into_the_tree_are_left_out() -> None:
+    """A recursive tree's example holds no optional property that only repeats the tree, whichever way it
+    leads back (items, anyOf, oneOf, allOf, unions or arrays nested); the walk looks 3 levels deep and at 16
+    branches, so what lies beyond either bound is shown like any property."""
+    ref = {"$ref": "#/$defs/node"}
+    node = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "children": {"type": "array", "items": ref},
+            "parent": {"anyOf": [ref, {"type": "null"}]},
+            "next": {"oneOf": [{"type": "null"}, ref]},
+            "merged": {"allOf": [ref]},
+            "deep": _nested(3, ref),
+            "deeper": _nested(4, ref),
+            "wide": {"anyOf": [{"type": "null"}] * 16 + [ref]},
+            "grid": _nested(3, ref, "items"),
+            "cube": _nested(4, ref, "items"),
+            "size": {"type": "integer"},
+        },
+        "required": ["name"],
+    }
+    schema = {"$defs": {"node": node}, "$ref": "#/$defs/node"}
+    found = example_for(schema, prefer_optional=True)
+    assert found.ok and isinstance(found.value, dict), found
+    assert set(found.value) == {"name", "size", "deeper", "wide", "cube"}, found.value
+    assert not validate(found.value, schema)
