@@ -1115,16 +1115,19 @@ def test_count_groups_counts_capturing_groups_and_names(pattern: str, groups: in
     assert count_groups(pattern) == (groups, names)
 
 
-def test_the_root_id_of_a_draft_04_document_is_its_id_keyword_and_of_a_later_one_only_dollar_id() -> None:
+@pytest.mark.parametrize("dialect", ["draft-03", "draft-04"])
+def test_the_root_id_of_a_draft_04_document_is_its_id_keyword_and_of_a_later_one_only_dollar_id(dialect: str) -> None:
     from generator.schema.refs import LocalRefs
 
-    item = {"id": "item.json", "type": "string"}
-    draft4 = {"id": "https://schemas.example/root.json", "definitions": {"item": item}}
-    assert LocalRefs(draft4, "draft-04").lookup("https://schemas.example/item.json") == (item, None)
-    assert LocalRefs(draft4, "draft-04").lookup("https://schemas.example/root.json#/definitions/item") == (item, None)
+    item, other = {"id": "item.json", "type": "string"}, {"$id": "other.json", "type": "integer"}
+    draft4 = {"id": "https://schemas.example/root.json", "definitions": {"item": item, "other": other}}
+    assert LocalRefs(draft4, dialect).lookup("https://schemas.example/item.json") == (item, None)
+    assert LocalRefs(draft4, dialect).lookup("https://schemas.example/root.json#/definitions/item") == (item, None)
+    assert LocalRefs(draft4, dialect).lookup("other.json") == (other, None)  # $id is read there too
     # In 2020-12 "id" is no keyword: the document has no base, and nothing is named item.json.
-    later = {"id": "https://schemas.example/root.json", "$defs": {"item": {"$id": "item.json"}}}
+    later = {"id": "https://schemas.example/root.json", "$defs": {"item": {"$id": "item.json"}, "x": {"id": "x.json"}}}
     assert LocalRefs(later, "2020-12").lookup("https://schemas.example/item.json") == (
         None,
         "remote $ref 'https://schemas.example/item.json' was not fetched",
     )
+    assert LocalRefs(later, "2020-12").lookup("x.json") == (None, "remote $ref 'x.json' was not fetched")
