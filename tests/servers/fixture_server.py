@@ -15,7 +15,6 @@ lets tests prove that ``--env`` passes a variable to a stdio server.  Modes:
 ``duplicates``    the tool ``dup`` is on page 1 and on page 2
 ``crash``         the process exits (status 3) when page 2 is requested
 ``hang``          ``tools/list`` never answers
-``garbage``       (stdio only) prints lines that are not JSON instead of speaking MCP
 ``env-echo``      one tool whose description shows ``FIXTURE_SECRET`` (or "no secret")
 ``auth``          (HTTP only) 401 unless ``Authorization: Bearer $FIXTURE_TOKEN``
 ``invalid``       valid tools ``good_one`` and ``good_two`` around tools that break the spec: ``bad_schema``
@@ -39,7 +38,6 @@ import argparse
 import json
 import os
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -59,7 +57,6 @@ MODES = (
     "duplicates",
     "crash",
     "hang",
-    "garbage",
     "env-echo",
     "auth",
     "invalid",
@@ -399,15 +396,6 @@ class RequireBearer:
         await self.app(scope, receive, send)
 
 
-def garbage() -> None:
-    """Write lines that are not JSON-RPC to stdout, then idle until killed."""
-    for line in ("hello, I am not an MCP server", "{not json", "Traceback? no, just noise"):
-        sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-    while True:
-        time.sleep(3600)
-
-
 async def serve_stdio(server: Server[Any]) -> None:
     """Serve one connection over stdin/stdout."""
     async with stdio_server() as (read_stream, write_stream):
@@ -437,8 +425,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.mode not in MODES:  # a default from FIXTURE_MODE bypasses argparse's choices check
         parser.error(f"unknown mode {args.mode!r}; choose from {', '.join(MODES)}")
-    if args.mode == "garbage":
-        garbage()
     server = build_server(args.mode, args.announce)
     if args.http:
         serve_http(server, args.mode, args.port)
