@@ -274,24 +274,28 @@ CHUNKS = 4
 
 def _check_pages(browser: Any, sites: list[Site], words: list[str], chunk: int) -> tuple[list[str], Counter[str], int]:
     """Every *chunk*-th page of *sites* opened once and read in each mode (the viewport resized, the
-    media emulated: the page lays itself out again, as a reader turning a phone or printing sees it)."""
+    media emulated: the page lays itself out again, as a reader turning a phone or printing sees it).
+    A page is opened in the mode the page before it was last read in, and read in that one first: no
+    mode is set twice, and pages are opened in every mode in turn."""
     context = browser.new_context(viewport={"width": MODES[0][0], "height": 900})
     problems: list[str] = []
     runs: Counter[str] = Counter()
     pages = 0
     try:
         page = context.new_page()
+        page.emulate_media(media=MODES[0][1])
+        current = 0
         for site in sites:
             with serving(site.root) as base:
                 for path in site.pages[chunk::CHUNKS]:
-                    page.set_viewport_size({"width": MODES[0][0], "height": 900})
-                    page.emulate_media(media=MODES[0][1])
                     page.goto(base + path)
                     # Long parameter tables fold (issue 52): every row is read, so all of them are opened.
                     page.evaluate(_UNFOLD)
                     pages += 1
-                    for width, media in MODES:
-                        if (width, media) != MODES[0]:  # the page was opened in the first
+                    for step in range(len(MODES)):
+                        current = (current + 1) % len(MODES) if step else current
+                        width, media = MODES[current]
+                        if step:
                             page.set_viewport_size({"width": width, "height": 900})
                             page.emulate_media(media=media)
                         where = f"{path} ({width} px, {media})"
