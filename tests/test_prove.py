@@ -288,8 +288,10 @@ def test_a_secret_given_with_env_never_reaches_the_snapshot(
     secret = "sk-proof-0123456789abcdef"
     monkeypatch.setenv("PROOF_TOKEN", secret)
     out = tmp_path / "snapshot.json"
+    # --request-timeout: trigger-long-running-operation (read-only, so proven too) would take 10 s; cut, it
+    # is left unanswered (test_calls_are_bounded_per_call_and_per_endpoint), and get-env is answered at once.
     run = cli("introspect", "--stdio", f"{node_bin('mcp-server-everything')} stdio", "--env", "PROOF_TOKEN",
-              "--prove", "--prove-timeout", "40", "-o", str(out))  # fmt: skip
+              "--prove", "--request-timeout", "4", "--prove-timeout", "40", "-o", str(out))  # fmt: skip
     assert run.code == 0, run.err
     text = out.read_text(encoding="utf-8")
     proofs = json.loads(text)["proofs"]
