@@ -37,6 +37,60 @@ SCHEMAS: list[dict[str, Any]] = [
     {"dependentSchemas": {"a": {"properties": {"b": {}}}}, "properties": {"a": {}}, "unevaluatedProperties": False},
     {"additionalProperties": {"type": "integer"}, "unevaluatedProperties": False},
     {"allOf": [{"patternProperties": {"^[0-9]+$": {"type": "integer"}}}], "unevaluatedProperties": False},
+    # What a subschema's own keywords evaluate: a boolean or a schema, in each dialect (2019-09 counts a key
+    # its `additionalProperties` names whether or not the value is valid there).
+    {"allOf": [{"additionalProperties": True}], "unevaluatedProperties": False},
+    {"allOf": [{"additionalProperties": {"type": "integer"}}], "unevaluatedProperties": False},
+    {"allOf": [{"unevaluatedProperties": True}], "unevaluatedProperties": False},
+    {"allOf": [{"unevaluatedProperties": {"type": "string"}}], "unevaluatedProperties": False},
+    {"allOf": [{"properties": {"a": {"type": "string"}}}], "unevaluatedProperties": False},
+    # Through references: one that needs the validator to judge what it evaluates, and one that leads on.
+    {
+        "$defs": {"d": {"additionalProperties": {"type": "integer"}}},
+        "$ref": "#/$defs/d",
+        "unevaluatedProperties": False,
+    },
+    {
+        "$defs": {"d": {"$ref": "#/$defs/e"}, "e": {"properties": {"b": {}}}},
+        "$ref": "#/$defs/d",
+        "unevaluatedProperties": False,
+    },
+    {"$defs": {"d": {"properties": {"b": {}}}}, "$dynamicRef": "#/$defs/d", "unevaluatedProperties": False},
+    # An invalid branch evaluates nothing; a valid `if` with no `then` still evaluates its own keys.
+    {"anyOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {}], "unevaluatedProperties": False},
+    {"if": {"properties": {"a": {}}}, "unevaluatedProperties": False},
+    {"properties": {"a": {}}, "unevaluatedProperties": {"type": "integer"}},
+    # Each place a schema may sit, holding patterns (matched the ECMA way there too) and, for 2019-09, a
+    # keyword whose verdict the dialect counts differently.
+    {"properties": {"a": {}}, "patternProperties": {"^x-": {}}, "unevaluatedProperties": False},
+    {"$defs": {"d": {"patternProperties": {"^x-": {}}}}, "$ref": "#/$defs/d", "unevaluatedProperties": False},
+    {
+        "$defs": {"d": {"properties": {"a": {}}}, "e": {"properties": {"b": {}}}},
+        "$ref": "#/$defs/d",
+        "$dynamicRef": "#/$defs/e",
+        "unevaluatedProperties": False,
+    },
+    {
+        "dependentSchemas": {"a": {"patternProperties": {"^x-": {}}, "additionalProperties": {"type": "integer"}}},
+        "unevaluatedProperties": False,
+    },
+    {
+        "if": {"patternProperties": {"^x-": {}}, "additionalProperties": {"type": "integer"}},
+        "then": {"patternProperties": {"^[0-9]+$": {}}, "additionalProperties": {"type": "integer"}},
+        "else": {"patternProperties": {"^x-": {}}, "additionalProperties": {"type": "string"}},
+        "unevaluatedProperties": False,
+    },
+    {"if": {"required": ["a"]}, "else": {"properties": {"c": {}}}, "unevaluatedProperties": False},
+    {
+        "properties": {"b": {}},
+        "if": {"required": ["a"]},
+        "else": {"properties": {"c": {}}},
+        "unevaluatedProperties": False,
+    },
+    {
+        "allOf": [{"additionalProperties": True, "unevaluatedProperties": {"type": "string"}}],
+        "unevaluatedProperties": False,
+    },
 ]
 
 INSTANCES: list[dict[str, Any]] = [
@@ -49,6 +103,11 @@ INSTANCES: list[dict[str, Any]] = [
     {"12": 3},
     {"12": "three", "a": 1},
     {"d": "only"},
+    {"c": 1},
+    {"a": 1, "x-1": 2},
+    {"x-1": "s", "12": 3},
+    {"x-1": 1},
+    {"b": 1, "c": 2},
 ]
 
 
@@ -59,7 +118,9 @@ def test_verdicts_match_jsonschema(dialect: str, index: int) -> None:
     schema = {"$schema": uri, **SCHEMAS[index]}
     for instance in INSTANCES:
         expected = stock(schema).is_valid(instance)
-        assert (validate(instance, schema) == []) is expected, (schema, instance)
+        found = validate(instance, schema)
+        assert (found == []) is expected, (schema, instance)
+        assert not [m for m in found if m.startswith("schema:")], (schema, instance, found)  # never a crash
 
 
 def test_patterns_are_matched_the_ecma_way() -> None:
@@ -133,3 +194,23 @@ def test_meta_schema_verdicts_match_jsonschema(dialect: str) -> None:
         assert (errors == [] or not errors[0].startswith("schema: ")) is expected, (schema, errors)
         verdicts.append(expected)
     assert verdicts.count(True) >= 6 and verdicts.count(False) >= 16  # both kinds are checked
+
+
+@pytest.mark.parametrize("dialect", sorted(DIALECTS))
+def test_messages_are_jsonschemas(dialect: str) -> None:
+    """The keyword's message names the unexpected keys as jsonschema's own does (sorted for ``false``,
+    in the instance's order for a schema; "was" for one key, "were" for more)."""
+    uri, stock = DIALECTS[dialect]
+    compared = 0
+    for rule in (False, {"type": "integer"}):
+        schema = {"$schema": uri, "properties": {"a": {}}, "unevaluatedProperties": rule}
+        for instance in ({"a": 1, "z": "s"}, {"z": "s", "b": "t", "a": 1}):
+            expected = [
+                e.message for e in stock(schema).iter_errors(instance) if e.validator == "unevaluatedProperties"
+            ]
+            assert expected
+            found = validate(instance, schema)
+            assert len(found) == len(expected), (found, expected)
+            assert all(m.endswith(e) for m, e in zip(found, expected, strict=True)), (found, expected)
+            compared += 1
+    assert compared == 4
