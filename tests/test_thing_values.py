@@ -9,7 +9,18 @@ from __future__ import annotations
 
 import pytest
 
-from generator.schema.thing_values import PERSON_NAME, arn, name_hint, path_hint, singular, thing_named, words
+from generator.schema.thing_values import (
+    PATH_NAMES,
+    PERSON_NAME,
+    arn,
+    ends,
+    hint_key,
+    name_hint,
+    path_hint,
+    singular,
+    thing_named,
+    words,
+)
 
 
 @pytest.mark.parametrize(
@@ -129,3 +140,9 @@ def test_words_reads_500_characters_and_keeps_two_phrases() -> None:
     cut = words("x" * 495 + " abcdef")
     assert "abcd" in cut and "abcde" not in cut
     assert words(None) == set()
+
+
+def test_names_are_read_as_words_and_endings() -> None:
+    assert hint_key("csvFilePath") == "csv_file_path" and hint_key(" page-Id ") == "page_id" and hint_key(None) == ""
+    assert ends("output_path", PATH_NAMES) and ends("path", PATH_NAMES) and ends("file", PATH_NAMES)
+    assert not ends("xpath2", PATH_NAMES) and not ends("filename", PATH_NAMES)
