@@ -84,8 +84,30 @@ def big(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
         yield url
 
 
-def _page(browser: Any, viewport: dict[str, int], scheme: str = "light") -> Any:
-    return browser.new_context(viewport=viewport, color_scheme=scheme).new_page()
+@pytest.fixture(scope="module")
+def tab(browser: Any) -> Iterator[Any]:
+    """The one page this module's tests share (:func:`_page`)."""
+    context = browser.new_context()
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def _page(tab: Any, viewport: dict[str, int], scheme: str = "light") -> Any:
+    """*tab* made ready for one test: blank, at *viewport*, in *scheme*, no media emulated. A new page would start a
+    renderer process (about a quarter of a second of a core), so the tests share one; :func:`_done` forgets
+    what each stored."""
+    tab.goto("about:blank")
+    tab.set_viewport_size(viewport)
+    tab.emulate_media(media="no-override", color_scheme=scheme)
+    return tab
+
+
+def _done(page: Any) -> None:
+    """Forget what the test stored (a chosen tab or theme) on the origin it ended on: the next test starts
+    as a first visit, as in a new browser context."""
+    page.evaluate("() => { try { localStorage.clear(); sessionStorage.clear(); } catch (e) { /* about:blank */ } }")
 
 
 def _top(page: Any, selector: str) -> float:
@@ -111,19 +133,19 @@ BIG_TOOLS = ("compute_get_000", "sql_create_125", "webapp_update_149", "keyvault
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
-def test_the_dark_scheme_moves_no_box(browser: Any, demo: str, viewport: dict[str, int]) -> None:
+def test_the_dark_scheme_moves_no_box(tab: Any, demo: str, viewport: dict[str, int]) -> None:
     """Every element of a tool page and the home page has the same box in the dark scheme as in the light."""
     boxes = "() => [...document.querySelectorAll('body *')].map(e => JSON.stringify(e.getBoundingClientRect()))"
     seen: dict[str, list[list[str]]] = {}
     for scheme in SCHEMES:
-        page = _page(browser, viewport, scheme)
+        page = _page(tab, viewport, scheme)
         try:
             for path in ("ar/tools/search_chat/", "ru/tools/search_chat/", "en/"):
                 page.goto(demo + path)
                 assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
                 seen.setdefault(scheme, []).append(page.evaluate(boxes))
         finally:
-            page.context.close()
+            _done(page)
     assert all(len(found) > 100 for found in seen["light"]), [len(found) for found in seen["light"]]
     for n, (dark, light) in enumerate(zip(seen["dark"], seen["light"], strict=True)):
         moved = [i for i, boxes in enumerate(zip(dark, light, strict=True)) if boxes[0] != boxes[1]]
@@ -132,9 +154,9 @@ def test_the_dark_scheme_moves_no_box(browser: Any, demo: str, viewport: dict[st
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_the_call_s_arguments_and_returns_are_in_the_first_desktop_screen(
-    browser: Any, demo: str, big: str, locale: str
+    tab: Any, demo: str, big: str, locale: str
 ) -> None:
-    page = _page(browser, DESKTOP)
+    page = _page(tab, DESKTOP)
     pages = [f"{demo}{locale}/tools/{tool}/" for tool in DEMO_TOOLS] + [f"{big}{locale}/tools/{t}/" for t in BIG_TOOLS]
     assert DEMO_TOOLS and BIG_TOOLS
     try:
@@ -162,12 +184,12 @@ def test_the_call_s_arguments_and_returns_are_in_the_first_desktop_screen(
             )
             assert order == sorted(order), url
     finally:
-        page.context.close()
+        _done(page)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_call_starts_within_two_phone_screens(browser: Any, demo: str, big: str, locale: str) -> None:
-    page = _page(browser, PHONE)
+def test_the_call_starts_within_two_phone_screens(tab: Any, demo: str, big: str, locale: str) -> None:
+    page = _page(tab, PHONE)
     try:
         for url in [f"{demo}{locale}/tools/{tool}/" for tool in DEMO_TOOLS] + [f"{big}{locale}/tools/{BIG_TOOLS[0]}/"]:
             page.goto(url)
@@ -175,11 +197,11 @@ def test_the_call_starts_within_two_phone_screens(browser: Any, demo: str, big: 
             if page.locator("#parameters").count() and page.locator("#returns").count():
                 assert _top(page, "#parameters") < _top(page, "#call") < _top(page, "#returns"), url  # one column
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_maintainer_notes_are_in_the_footer_not_under_the_title(browser: Any, demo: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_maintainer_notes_are_in_the_footer_not_under_the_title(tab: Any, demo: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         page.goto(demo + "en/tools/search_chat/")
         main = page.locator("main").inner_text()
@@ -187,12 +209,12 @@ def test_maintainer_notes_are_in_the_footer_not_under_the_title(browser: Any, de
         assert "Do not edit by hand" not in main and "Do not edit by hand" in footer
         assert "verbatim" not in main.split("Parameters")[0]
     finally:
-        page.context.close()
+        _done(page)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_access_level_is_stated_once_in_the_lead(browser: Any, demo: str, locale: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_the_access_level_is_stated_once_in_the_lead(tab: Any, demo: str, locale: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         page.goto(f"{demo}{locale}/tools/delete_document/")
         before = page.evaluate(
@@ -203,15 +225,15 @@ def test_the_access_level_is_stated_once_in_the_lead(browser: Any, demo: str, lo
         )
         assert before == [1, 0]
     finally:
-        page.context.close()
+        _done(page)
 
 
 # --------------------------------------------------------------------------- navigation on a phone
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_header_and_contents_stay_in_view_on_a_phone(browser: Any, demo: str, locale: str) -> None:
-    page = _page(browser, PHONE)
+def test_header_and_contents_stay_in_view_on_a_phone(tab: Any, demo: str, locale: str) -> None:
+    page = _page(tab, PHONE)
     try:
         page.goto(f"{demo}{locale}/tools/search_chat/")
         page.mouse.wheel(0, 4000)
@@ -227,12 +249,12 @@ def test_header_and_contents_stay_in_view_on_a_phone(browser: Any, demo: str, lo
         page.locator(".toc a").nth(1).click()
         assert not page.evaluate("document.querySelector('.toc details').open")
     finally:
-        page.context.close()
+        _done(page)
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_the_phone_drawer_is_a_modal_with_the_languages(browser: Any, demo: str, locale: str) -> None:
-    page = _page(browser, PHONE)
+def test_the_phone_drawer_is_a_modal_with_the_languages(tab: Any, demo: str, locale: str) -> None:
+    page = _page(tab, PHONE)
     try:
         page.goto(f"{demo}{locale}/tools/search_chat/")
         page.locator("header.top .menu-open").click()
@@ -251,7 +273,7 @@ def test_the_phone_drawer_is_a_modal_with_the_languages(browser: Any, demo: str,
         assert not page.evaluate("document.querySelector('main').inert")
         assert page.evaluate("document.activeElement.classList.contains('menu-open')")
     finally:
-        page.context.close()
+        _done(page)
 
 
 # --------------------------------------------------------------------------- theme, menu, tab stops
@@ -281,8 +303,8 @@ def test_the_theme_choice_is_applied_and_remembered(browser: Any, demo: str) -> 
         context.close()
 
 
-def test_the_page_menu_closes_on_escape_and_outside_click(browser: Any, demo: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_the_page_menu_closes_on_escape_and_outside_click(tab: Any, demo: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         page.goto(demo + "en/tools/search_chat/")
         menu = page.locator(".page-actions")
@@ -295,12 +317,12 @@ def test_the_page_menu_closes_on_escape_and_outside_click(browser: Any, demo: st
         assert not menu.evaluate("d => d.open")
         assert "Markdown" in menu.locator("summary").inner_text() and menu.locator("summary").inner_text() != "Markdown"
     finally:
-        page.context.close()
+        _done(page)
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
-def test_only_boxes_that_scroll_are_tab_stops(browser: Any, demo: str, viewport: dict[str, int]) -> None:
-    page = _page(browser, viewport)
+def test_only_boxes_that_scroll_are_tab_stops(tab: Any, demo: str, viewport: dict[str, int]) -> None:
+    page = _page(tab, viewport)
     try:
         page.goto(demo + "en/tools/search_chat/")
         boxes = page.evaluate(
@@ -310,11 +332,11 @@ def test_only_boxes_that_scroll_are_tab_stops(browser: Any, demo: str, viewport:
         assert boxes
         assert all((stop == "0") == scrolls for stop, scrolls in boxes), boxes
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_copy_buttons_never_cover_code(browser: Any, demo: str) -> None:
-    page = _page(browser, PHONE)
+def test_copy_buttons_never_cover_code(tab: Any, demo: str) -> None:
+    page = _page(tab, PHONE)
     try:
         page.goto(demo + "en/tools/search_chat/")
         covered = page.evaluate(
@@ -326,11 +348,11 @@ def test_copy_buttons_never_cover_code(browser: Any, demo: str) -> None:
         )
         assert covered == 0
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_client_tabs_are_synced_and_remembered(browser: Any, demo: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_client_tabs_are_synced_and_remembered(tab: Any, demo: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         page.goto(demo + "en/connecting/")
         clients = page.eval_on_selector_all("input.tab-input[data-client]", "els => els.map(e => e.dataset.client)")
@@ -346,11 +368,11 @@ def test_client_tabs_are_synced_and_remembered(browser: Any, demo: str) -> None:
         checked = page.eval_on_selector_all("input.tab-input:checked", "els => els.map(e => e.dataset.client)")
         assert set(checked) == {second}
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_the_last_section_becomes_current_at_the_end_of_the_page(browser: Any, demo: str) -> None:
-    page = _page(browser, {"width": 1280, "height": 1400})
+def test_the_last_section_becomes_current_at_the_end_of_the_page(tab: Any, demo: str) -> None:
+    page = _page(tab, {"width": 1280, "height": 1400})
     try:
         page.goto(demo + "en/tools/my_capabilities/")
         page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
@@ -359,11 +381,11 @@ def test_the_last_section_becomes_current_at_the_end_of_the_page(browser: Any, d
             " return a[a.length - 1].getAttribute('aria-current') === 'true' }"
         )
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_a_tool_page_prints_compactly(browser: Any, demo: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_a_tool_page_prints_compactly(tab: Any, demo: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         page.goto(demo + "en/tools/search_chat/")
         page.evaluate("window.dispatchEvent(new Event('beforeprint'))")
@@ -373,7 +395,7 @@ def test_a_tool_page_prints_compactly(browser: Any, demo: str) -> None:
         page.evaluate("window.dispatchEvent(new Event('afterprint'))")
         assert page.evaluate("Array.from(document.querySelectorAll('main .content details')).every(d => !d.open)")
     finally:
-        page.context.close()
+        _done(page)
 
 
 # --------------------------------------------------------------------------- tables and Arabic
@@ -381,8 +403,8 @@ def test_a_tool_page_prints_compactly(browser: Any, demo: str) -> None:
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
 @pytest.mark.parametrize("locale", ("en", "ar"))
-def test_no_table_is_wider_than_its_column(browser: Any, demo: str, locale: str, viewport: dict[str, int]) -> None:
-    page = _page(browser, viewport)
+def test_no_table_is_wider_than_its_column(tab: Any, demo: str, locale: str, viewport: dict[str, int]) -> None:
+    page = _page(tab, viewport)
     try:
         pages = [
             "",
@@ -402,11 +424,11 @@ def test_no_table_is_wider_than_its_column(browser: Any, demo: str, locale: str,
             )
             assert not wide, f"{locale}/{path}: {wide}"
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_arabic_breadcrumb_separator_is_drawn_and_points_to_the_end(browser: Any, demo: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_arabic_breadcrumb_separator_is_drawn_and_points_to_the_end(tab: Any, demo: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         for locale, angle in (("en", 45), ("ar", -45)):
             page.goto(f"{demo}{locale}/tools/search_chat/")
@@ -418,16 +440,16 @@ def test_arabic_breadcrumb_separator_is_drawn_and_points_to_the_end(browser: Any
             a, b = (float(x) for x in style[1].removeprefix("matrix(").split(",")[:2])
             assert round(__import__("math").degrees(__import__("math").atan2(b, a))) == angle
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_arabic_error_codes_keep_their_sign(browser: Any, tmp_path: Path) -> None:
+def test_arabic_error_codes_keep_their_sign(tab: Any, tmp_path: Path) -> None:
     # The rows that name every form the protocol allows: a site whose snapshot holds no --prove probe.
     site = tmp_path / "site"
     unproven = replace(load_snapshot(SNAPSHOT), proofs=None)
     files, _ = site_files(unproven, replace(demo_config(), search=False, locales=("ar",)), renderer=TEMPLATES)
     publish(site, files)
-    page = _page(browser, DESKTOP)
+    page = _page(tab, DESKTOP)
     with serving(site) as url:
         _minus_before_the_digits(page, url)
 
@@ -445,7 +467,7 @@ def _minus_before_the_digits(page: Any, url: str) -> None:
         )
         assert box[0] < box[1], "the minus sign is drawn after the number"
     finally:
-        page.context.close()
+        _done(page)
 
 
 # --------------------------------------------------------------------------- search
@@ -460,8 +482,8 @@ def _search(page: Any, demo: str, locale: str, query: str, expect: str) -> list[
     return links
 
 
-def test_a_search_for_a_tool_name_opens_its_page_first_and_marks_the_words(browser: Any, demo: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_a_search_for_a_tool_name_opens_its_page_first_and_marks_the_words(tab: Any, demo: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         links = _search(page, demo, "en", "delete_document", "/tools/delete_document/")
         # The tool's own page first (aggregate pages, which list every tool, come after), at its top.
@@ -480,11 +502,11 @@ def test_a_search_for_a_tool_name_opens_its_page_first_and_marks_the_words(brows
         page.wait_for_url(lambda url: "/tools/delete_document/" in url, timeout=5000)
         assert page.locator("main mark.found").count() >= 1
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_a_result_lists_the_page_sections_that_matched(browser: Any, demo: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_a_result_lists_the_page_sections_that_matched(tab: Any, demo: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         _search(page, demo, "en", "severity", "/tools/file_defect/")
         item = page.locator("#search-results > li", has=page.locator("a[href*='/tools/file_defect/']")).first
@@ -492,21 +514,21 @@ def test_a_result_lists_the_page_sections_that_matched(browser: Any, demo: str) 
         main = item.locator("> a").get_attribute("href") or ""
         assert "Parameters" in sections or main.endswith("#parameters"), (main, sections)
     finally:
-        page.context.close()
+        _done(page)
 
 
 @pytest.mark.parametrize(("locale", "word"), [("ru", "удалить"), ("ar", "حذف")])
-def test_a_word_of_the_readers_language_finds_the_tool(browser: Any, demo: str, locale: str, word: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_a_word_of_the_readers_language_finds_the_tool(tab: Any, demo: str, locale: str, word: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         links = _search(page, demo, locale, word, "/tools/delete_document/")
         assert any(f"/{locale}/tools/delete_document/" in link for link in links)
     finally:
-        page.context.close()
+        _done(page)
 
 
-def test_more_results_come_on_request(browser: Any, demo: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_more_results_come_on_request(tab: Any, demo: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         page.goto(f"{demo}en/connecting/")
         page.locator("header.top .search-open").click()
@@ -520,7 +542,7 @@ def test_more_results_come_on_request(browser: Any, demo: str) -> None:
         page.wait_for_function(f"() => document.querySelectorAll('#search-results > li').length > {shown}")
         assert page.locator(".search-more").is_hidden() == (page.locator("#search-results > li").count() == total)
     finally:
-        page.context.close()
+        _done(page)
 
 
 # --------------------------------------------------------------------------- 150 tools
@@ -528,9 +550,9 @@ def test_more_results_come_on_request(browser: Any, demo: str) -> None:
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
 def test_a_150_tool_sidebar_is_grouped_with_the_current_link_in_view(
-    browser: Any, big: str, viewport: dict[str, int]
+    tab: Any, big: str, viewport: dict[str, int]
 ) -> None:
-    page = _page(browser, viewport)
+    page = _page(tab, viewport)
     try:
         page.goto(big + "en/tools/webapp_update_149/")
         groups = page.locator("#tool-nav > li.tool-group")
@@ -552,16 +574,16 @@ def test_a_150_tool_sidebar_is_grouped_with_the_current_link_in_view(
         assert page.evaluate("document.documentElement.scrollHeight") < 2 * viewport["height"]
         assert page.locator("main details.tool-group").count() == len(GROUPS)
     finally:
-        page.context.close()
+        _done(page)
 
 
 @pytest.mark.parametrize("locale", ("en", "ar"))
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1280", "390"])
 def test_the_last_link_of_the_last_group_is_wholly_in_view(
-    browser: Any, big: str, viewport: dict[str, int], locale: str
+    tab: Any, big: str, viewport: dict[str, int], locale: str
 ) -> None:
     """The list's very last link, at the bottom of the sidebar's scroll, is not cut by its edge."""
-    page = _page(browser, viewport)
+    page = _page(tab, viewport)
     try:
         page.goto(f"{big}{locale}/")
         last = page.evaluate("Array.from(document.querySelectorAll('#tool-nav a')).pop().href")
@@ -575,7 +597,7 @@ def test_the_last_link_of_the_last_group_is_wholly_in_view(
         assert page.evaluate("document.querySelector('#tool-nav a[aria-current=page]').href") == last
         assert side["y"] <= link["y"] and link["y"] + link["height"] <= side["y"] + side["height"], (side, link)
     finally:
-        page.context.close()
+        _done(page)
 
 
 def test_without_javascript_there_is_no_filter_box_and_the_sidebar_leads_to_every_tool(browser: Any, demo: str) -> None:
@@ -603,7 +625,7 @@ def test_a_page_does_not_shift_as_it_loads(browser: Any, demo: str, path: str, v
     Russian Connecting page by 0.38). One shift is by design: on a wide tool page call.js folds a
     long parameter table to the screen's height, which moves the Returns heading up; that stays
     well under 0.1, the bound of a "good" page in Chromium's Web Vitals."""
-    page = _page(browser, viewport)
+    page = browser.new_context(viewport=viewport).new_page()  # its own: the init script stays with a page
     try:
         page.add_init_script(
             "window.__shifts = [];"
@@ -623,8 +645,8 @@ def test_a_page_does_not_shift_as_it_loads(browser: Any, demo: str, path: str, v
         page.context.close()
 
 
-def test_the_filter_opens_matching_groups_and_says_when_nothing_matches(browser: Any, big: str) -> None:
-    page = _page(browser, DESKTOP)
+def test_the_filter_opens_matching_groups_and_says_when_nothing_matches(tab: Any, big: str) -> None:
+    page = _page(tab, DESKTOP)
     try:
         page.goto(big + "en/")
         box = page.locator("#tool-filter")
@@ -640,7 +662,7 @@ def test_the_filter_opens_matching_groups_and_says_when_nothing_matches(browser:
         box.fill("")
         assert page.locator(".filter-none").is_hidden()
     finally:
-        page.context.close()
+        _done(page)
 
 
 # --------------------------------------------------------------------------- the page head
