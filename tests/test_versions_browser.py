@@ -42,12 +42,28 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
-def _page(browser: Any, scheme: str, width: int, *, script: bool = True) -> Any:
-    context = browser.new_context(
-        viewport={"width": width, "height": 844 if width < 600 else 900}, color_scheme=scheme,
-        java_script_enabled=script, bypass_csp=True,  # axe is injected as an inline script
-    )  # fmt: skip
-    return context.new_page()
+def _viewport(width: int) -> dict[str, int]:
+    return {"width": width, "height": 844 if width < 600 else 900}
+
+
+@pytest.fixture(scope="module")
+def tab(browser: Any) -> Iterator[Any]:
+    """The one page the module's tests with JavaScript share: a new page would start a renderer process
+    (about a quarter of a second of a core). The switcher stores nothing, so a test needs only its
+    viewport and colour scheme set (:func:`_page`)."""
+    context = browser.new_context(bypass_csp=True)  # axe is injected as an inline script
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def _page(tab: Any, scheme: str, width: int) -> Any:
+    """*tab*, blank, at *width* in *scheme*."""
+    tab.goto("about:blank")
+    tab.set_viewport_size(_viewport(width))
+    tab.emulate_media(media="no-override", color_scheme=scheme)
+    return tab
 
 
 def _rules(scheme: str) -> list[str] | None:
@@ -65,67 +81,58 @@ def _shoot(page: Any, shots: Path, name: str) -> None:
 @pytest.mark.parametrize(("scheme", "width"), VIEWS)
 @pytest.mark.parametrize("locale", LOCALES)
 def test_an_older_version_says_so_and_the_switcher_goes_to_the_same_page(
-    served: str, browser: Any, shots: Path, locale: str, scheme: str, width: int
+    served: str, tab: Any, shots: Path, locale: str, scheme: str, width: int
 ) -> None:
-    page = _page(browser, scheme, width)
-    try:
-        page.goto(f"{served}1.2.0/{locale}/tools/search_chat/")
-        banner = page.locator(".version-banner")
-        banner.wait_for(state="visible", timeout=10_000)
-        versions = banner.locator("bdi[dir=ltr]").all_inner_texts()
-        assert versions[:2] == ["1.2.0", "2.0.0"] and "2.0.0" in versions[2]  # the sentence, then its link
-        assert page.evaluate("document.documentElement.dir") == ("rtl" if locale == "ar" else "ltr")
-        _shoot(page, shots, f"banner-{locale}-{scheme}-{width}")
-        page.locator("details.versions-menu summary").click()
-        items = page.locator(".versions-pop li a")
-        assert items.count() == 5  # four versions and "all versions"
-        assert page.locator('.versions-pop a[aria-current="page"]').inner_text() == "1.2.0"
-        blocking = [v for v in _violations_here(page, _rules(scheme)) if v["impact"] in BLOCKING]
-        assert not blocking, f"axe-core, {locale} {scheme} {width}px, banner and switcher open:\n" + _describe(blocking)
-        _shoot(page, shots, f"switcher-{locale}-{scheme}-{width}")
-        page.locator(".versions-pop a", has_text="1.1.0").click()
-        page.wait_for_url(f"**/1.1.0/{locale}/tools/search_chat/**")
-        assert page.locator("h1 code").first.inner_text() == "search_chat"
-    finally:
-        page.context.close()
+    page = _page(tab, scheme, width)
+    page.goto(f"{served}1.2.0/{locale}/tools/search_chat/")
+    banner = page.locator(".version-banner")
+    banner.wait_for(state="visible", timeout=10_000)
+    versions = banner.locator("bdi[dir=ltr]").all_inner_texts()
+    assert versions[:2] == ["1.2.0", "2.0.0"] and "2.0.0" in versions[2]  # the sentence, then its link
+    assert page.evaluate("document.documentElement.dir") == ("rtl" if locale == "ar" else "ltr")
+    _shoot(page, shots, f"banner-{locale}-{scheme}-{width}")
+    page.locator("details.versions-menu summary").click()
+    items = page.locator(".versions-pop li a")
+    assert items.count() == 5  # four versions and "all versions"
+    assert page.locator('.versions-pop a[aria-current="page"]').inner_text() == "1.2.0"
+    blocking = [v for v in _violations_here(page, _rules(scheme)) if v["impact"] in BLOCKING]
+    assert not blocking, f"axe-core, {locale} {scheme} {width}px, banner and switcher open:\n" + _describe(blocking)
+    _shoot(page, shots, f"switcher-{locale}-{scheme}-{width}")
+    page.locator(".versions-pop a", has_text="1.1.0").click()
+    page.wait_for_url(f"**/1.1.0/{locale}/tools/search_chat/**")
+    assert page.locator("h1 code").first.inner_text() == "search_chat"
 
 
 @pytest.mark.parametrize(("scheme", "width"), VIEWS)
 @pytest.mark.parametrize("locale", LOCALES)
 def test_a_page_missing_in_the_chosen_version_says_so_and_offers_the_nearest(
-    served: str, browser: Any, shots: Path, locale: str, scheme: str, width: int
+    served: str, tab: Any, shots: Path, locale: str, scheme: str, width: int
 ) -> None:
-    page = _page(browser, scheme, width)
-    try:
-        page.goto(f"{served}2.0.0/{locale}/tools/{ADDED}/")
-        page.locator("details.versions-menu summary").click()
-        assert not page.locator(".version-banner").is_visible()  # the newest version has no banner
-        page.locator(".versions-pop a", has_text="1.0.0").click()
-        note = page.locator(".versions-note")
-        note.wait_for(state="visible", timeout=10_000)
-        assert "1.0.0" in note.inner_text() and page.url.endswith(f"/2.0.0/{locale}/tools/{ADDED}/")
-        blocking = [v for v in _violations_here(page, _rules(scheme)) if v["impact"] in BLOCKING]
-        assert not blocking, f"axe-core, {locale} {scheme} {width}px, the missing-page note:\n" + _describe(blocking)
-        _shoot(page, shots, f"missing-{locale}-{scheme}-{width}")
-        note.locator("a").click()
-        page.wait_for_url(f"**/1.0.0/{locale}/")
-    finally:
-        page.context.close()
+    page = _page(tab, scheme, width)
+    page.goto(f"{served}2.0.0/{locale}/tools/{ADDED}/")
+    page.locator("details.versions-menu summary").click()
+    assert not page.locator(".version-banner").is_visible()  # the newest version has no banner
+    page.locator(".versions-pop a", has_text="1.0.0").click()
+    note = page.locator(".versions-note")
+    note.wait_for(state="visible", timeout=10_000)
+    assert "1.0.0" in note.inner_text() and page.url.endswith(f"/2.0.0/{locale}/tools/{ADDED}/")
+    blocking = [v for v in _violations_here(page, _rules(scheme)) if v["impact"] in BLOCKING]
+    assert not blocking, f"axe-core, {locale} {scheme} {width}px, the missing-page note:\n" + _describe(blocking)
+    _shoot(page, shots, f"missing-{locale}-{scheme}-{width}")
+    note.locator("a").click()
+    page.wait_for_url(f"**/1.0.0/{locale}/")
 
 
-def test_latest_leads_to_the_newest_version(served: str, browser: Any) -> None:
-    page = _page(browser, "light", 1280)
-    try:
-        page.goto(f"{served}latest/ar/tools/search_chat/")
-        page.wait_for_url("**/2.0.0/ar/tools/search_chat/index.html")
-        page.locator("details.versions-menu").wait_for()
-    finally:
-        page.context.close()
+def test_latest_leads_to_the_newest_version(served: str, tab: Any) -> None:
+    page = _page(tab, "light", 1280)
+    page.goto(f"{served}latest/ar/tools/search_chat/")
+    page.wait_for_url("**/2.0.0/ar/tools/search_chat/index.html")
+    page.locator("details.versions-menu").wait_for()
 
 
 @pytest.mark.parametrize("locale", LOCALES)
 def test_without_javascript_the_switcher_is_a_link_to_every_version(served: str, browser: Any, locale: str) -> None:
-    page = _page(browser, "light", 390, script=False)
+    page = browser.new_context(viewport=_viewport(390), java_script_enabled=False).new_page()
     try:
         page.goto(f"{served}1.1.0/{locale}/tools/search_chat/")
         link = page.locator("nav.versions a.versions-link")
@@ -140,12 +147,9 @@ def test_without_javascript_the_switcher_is_a_link_to_every_version(served: str,
 
 @pytest.mark.parametrize("scheme", ("light", "dark"))
 @pytest.mark.parametrize("path", ["", "2.0.0/ar/history/", "2.0.0/en/tools/delete_document/", "latest/en/index.html"])
-def test_the_new_pages_have_no_serious_axe_violations(served: str, browser: Any, path: str, scheme: str) -> None:
-    page = _page(browser, scheme, 1280)
-    try:
-        page.goto(served + path)
-        page.wait_for_load_state("networkidle")
-        blocking = [v for v in _violations_here(page, _rules(scheme)) if v["impact"] in BLOCKING]
-        assert not blocking, f"axe-core on /{path} ({scheme}):\n" + _describe(blocking)
-    finally:
-        page.context.close()
+def test_the_new_pages_have_no_serious_axe_violations(served: str, tab: Any, path: str, scheme: str) -> None:
+    page = _page(tab, scheme, 1280)
+    page.goto(served + path)
+    page.wait_for_load_state("networkidle")
+    blocking = [v for v in _violations_here(page, _rules(scheme)) if v["impact"] in BLOCKING]
+    assert not blocking, f"axe-core on /{path} ({scheme}):\n" + _describe(blocking)
