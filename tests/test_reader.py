@@ -381,32 +381,49 @@ def _axe(page: Any, rules: list[str] | None = None) -> list[dict[str, Any]]:
     return found
 
 
+@pytest.fixture(scope="module")
+def axe_tab(browser: Any) -> Iterator[Any]:
+    """The page the axe checks share (:func:`_set`): a new page would start a renderer process (about a
+    quarter of a second of a core). bypass_csp: axe is injected as an inline script; the pages keep their CSP."""
+    with _page(browser, 1280, bypass_csp=True) as page:
+        yield page
+
+
+def _set(page: Any, width: int, scheme: str) -> Any:
+    """*page*, blank, at *width* in *scheme* (nothing the axe checks do is stored)."""
+    page.goto("about:blank")
+    page.set_viewport_size({"width": width, "height": 844})
+    page.emulate_media(media="no-override", color_scheme=scheme)
+    return page
+
+
 @pytest.mark.parametrize("scheme", ["light", "dark"])
 @pytest.mark.parametrize("path", ["en/tools/search_chat/", "ru/connecting/", "ar/"])
-def test_open_search_has_no_contrast_or_label_violation(browser: Any, base_url: str, scheme: str, path: str) -> None:
-    # bypass_csp: axe is injected as an inline script; the pages keep their CSP.
-    with _page(browser, 1280, scheme, bypass_csp=True) as page:
-        page.goto(base_url + path)
-        page.keyboard.press("Control+k")
-        page.fill("#search-input", "chat")
-        page.wait_for_selector("#search-results li mark", timeout=15000)
-        found = _axe(page)
-        assert not found, f"/{path} ({scheme}), search open: {found}"
-        box = page.evaluate(
-            "(() => { const s = getComputedStyle(document.getElementById('search-input'));"
-            " return [s.color, s.backgroundColor]; })()"
-        )
-        assert box[0] != box[1]
-        if scheme == "dark":
-            assert box[1] != "rgb(255, 255, 255)", "the search box stays white in dark mode"
+def test_open_search_has_no_contrast_or_label_violation(axe_tab: Any, base_url: str, scheme: str, path: str) -> None:
+    page = _set(axe_tab, 1280, scheme)
+    page.goto(base_url + path)
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches") == (scheme == "dark")
+    page.keyboard.press("Control+k")
+    page.fill("#search-input", "chat")
+    page.wait_for_selector("#search-results li mark", timeout=15000)
+    found = _axe(page)
+    assert not found, f"/{path} ({scheme}), search open: {found}"
+    box = page.evaluate(
+        "(() => { const s = getComputedStyle(document.getElementById('search-input'));"
+        " return [s.color, s.backgroundColor]; })()"
+    )
+    assert box[0] != box[1]
+    if scheme == "dark":
+        assert box[1] != "rgb(255, 255, 255)", "the search box stays white in dark mode"
 
 
 @pytest.mark.parametrize("path", PAGES)
-def test_every_page_kind_passes_axe_in_dark_mode_at_phone_width(browser: Any, base_url: str, path: str) -> None:
-    with _page(browser, 390, "dark", bypass_csp=True) as page:
-        page.goto(base_url + path)
-        found = _axe(page)
-        assert not found, f"/{path} (dark, 390 px): {found}"
+def test_every_page_kind_passes_axe_in_dark_mode_at_phone_width(axe_tab: Any, base_url: str, path: str) -> None:
+    page = _set(axe_tab, 390, "dark")
+    page.goto(base_url + path)
+    assert page.evaluate("matchMedia('(prefers-color-scheme: dark)').matches")
+    found = _axe(page)
+    assert not found, f"/{path} (dark, 390 px): {found}"
 
 
 # -- right to left and languages -----------------------------------------------------------------
