@@ -1131,3 +1131,20 @@ def test_the_root_id_of_a_draft_04_document_is_its_id_keyword_and_of_a_later_one
         "remote $ref 'https://schemas.example/item.json' was not fetched",
     )
     assert LocalRefs(later, "2020-12").lookup("x.json") == (None, "remote $ref 'x.json' was not fetched")
+
+
+def test_a_long_value_is_cut_to_60_characters_of_json() -> None:
+    """A constraint's value shown in a table: whole up to 60 characters of compact JSON, else a list's
+    first items and "…", or "…" alone."""
+    from generator.schema.constraints import _shorter
+
+    exact = "x" * 58  # 60 characters with its quotes
+    assert _shorter(exact) == exact and _shorter(exact + "x") == "…"
+    assert _shorter({"k": "v" * 70}) == "…"
+    assert _shorter(["ab"] * 30) == ["ab"] * 11 + ["…"]  # exactly 60 characters
+    numbers = list(range(100, 140))
+    cut = _shorter(numbers)
+    assert cut[-1] == "…" and cut[:-1] == numbers[: len(cut) - 1]
+    assert len(json.dumps(cut, ensure_ascii=False, separators=(",", ":"))) <= 60
+    # As many as fit: one more would pass 60 (each number is 3 characters and a comma).
+    assert len(json.dumps([*cut[:-1], numbers[len(cut) - 1], "…"], ensure_ascii=False, separators=(",", ":"))) > 60
