@@ -1148,3 +1148,31 @@ def test_a_long_value_is_cut_to_60_characters_of_json() -> None:
     assert len(json.dumps(cut, ensure_ascii=False, separators=(",", ":"))) <= 60
     # As many as fit: one more would pass 60 (each number is 3 characters and a comma).
     assert len(json.dumps([*cut[:-1], numbers[len(cut) - 1], "…"], ensure_ascii=False, separators=(",", ":"))) > 60
+
+
+def test_a_subschema_in_a_constraint_is_shown_without_prose_and_cut_to_200_characters() -> None:
+    from generator.schema.constraints import schema_value, where_label
+
+    assert where_label("") == "(root)" and where_label("a.b") == "'a.b'"
+    # Prose is left out, at every level; a property named like a prose keyword is kept; data is whole.
+    assert schema_value({"description": "d", "type": "string", "title": "t", "maxLength": 20}) == {
+        "type": "string",
+        "maxLength": 20,
+    }
+    assert schema_value({"properties": {"title": {"type": "string", "description": "d"}, "b": {"examples": [1]}}}) == {
+        "properties": {"title": {"type": "string"}, "b": {}}
+    }
+    assert schema_value({"items": {"type": "string", "description": "d"}}) == {"items": {"type": "string"}}
+    data = {"const": {"description": "data"}, "enum": [{"title": "x"}], "default": {"examples": 1}}
+    assert schema_value(data) == data
+    assert schema_value({"anyOf": [{"type": "string", "description": "d"}, {"type": "null"}]}) == {
+        "anyOf": [{"type": "string"}, {"type": "null"}]
+    }
+    # Up to 200 characters of JSON it is whole, whatever its parts; past that, rule by rule until 200.
+    whole = {"enum": ["y" * 187]}  # exactly 200
+    assert schema_value(whole) == whole
+    assert schema_value({"enum": ["y" * 188]}) == {"enum": ["…"]}
+    assert schema_value({"enum": ["a" * 30, "b" * 30, "c" * 30]}) == {"enum": ["a" * 30, "b" * 30, "c" * 30]}
+    fifty = "x" * 50
+    long = {"a1": fifty, "a2": fifty, "a3": fifty, "a4": "x" * 17, "a5": fifty}  # 200 characters up to a4
+    assert schema_value(long) == {"a1": fifty, "a2": fifty, "a3": fifty, "a4": "x" * 17, "a5": "…"}
