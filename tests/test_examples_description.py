@@ -98,3 +98,13 @@ def test_a_hostile_description_is_matched_in_bounded_time() -> None:
 def test_a_plain_name_names_what_its_description_says(description: str, expected: str) -> None:
     # kubectl_logs' "name" ("Name of the resource") was "Alex Example".
     assert _named("name", {"type": "string", "description": description}) == expected
+
+
+def test_a_listed_value_stands_alone_only_when_quoted_and_a_list_stops_at_16() -> None:
+    from generator.schema.prose_values import listed_values
+
+    assert listed_values("One of: 'fast', 'slow'") == ["fast", "slow"]
+    assert listed_values("Valid values: 'local'") == ["local"]  # one value, but quoted: a value
+    assert listed_values("Valid values: local") == [] == listed_values("Valid values: Xenon")  # one bare word: prose
+    many = [f"mode{chr(97 + i)}" for i in range(20)]
+    assert listed_values("One of: " + ", ".join(many)) == many[:16]
