@@ -746,6 +746,26 @@ def test_regex_generator_lengths() -> None:
     assert generate(r"^[a-z]{5}$", max_len=4) == []
 
 
+def test_regex_generator_bounds_each_candidate_s_length_and_steps() -> None:
+    """At most 4,096 characters and 20,000 steps per candidate (regexgen's _MAX_OUTPUT and _MAX_STEPS):
+    a pattern that needs one more gives nothing; a repetition of nothing writes no output but takes steps."""
+    assert [len(s) for s in generate(r"^(a{64}){64}$")] == [4096]
+    assert generate(r"^(a{64}){65}$") == []
+    assert generate(r"^(?:(?:){99}){99}$") == [""]
+    assert generate(r"^(?:(?:){100}){100}$") == []
+
+
+def test_regex_generator_picks_from_the_class_and_counts_it_should() -> None:
+    # A class outside the preferred characters: its first character, or, negated, the one past what it excludes.
+    assert generate(r"^[α-ω]$") == ["α"]
+    assert generate(r"^[^\x00-\x7f]$") == ["\x80"]
+    assert "\n" not in "".join(generate(r"^.{3}$")) and generate(r"^.{3}$")
+    # One of "x*" reads better than none, first; then more, and none.
+    assert generate(r"^ab*c$") == ["abc", "abbc", "ac"]
+    # A backreference to a group that took no part is empty.
+    assert "b" in generate(r"^(?:(a)|b)\1$")
+
+
 # --------------------------------------------------------------------------- examples_for
 
 
