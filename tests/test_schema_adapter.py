@@ -203,7 +203,7 @@ def test_messages_are_jsonschemas(dialect: str) -> None:
     uri, stock = DIALECTS[dialect]
     compared = 0
     for rule in (False, {"type": "integer"}):
-        schema = {"$schema": uri, "properties": {"a": {}}, "unevaluatedProperties": rule}
+        schema: dict[str, Any] = {"$schema": uri, "properties": {"a": {}}, "unevaluatedProperties": rule}
         for instance in ({"a": 1, "z": "s"}, {"z": "s", "b": "t", "a": 1}):
             expected = [
                 e.message for e in stock(schema).iter_errors(instance) if e.validator == "unevaluatedProperties"
