@@ -91,7 +91,8 @@ def test_a_twin_rendered_once_has_the_links_of_both_places_it_lives() -> None:
         pages = list(pages_for(site))
         assert len(pages) > 20
         for page in pages:
-            _, twin, full = render_page(site, page, catalogs, renderer)
+            rendered = render_page(site, page, catalogs, renderer)
+            twin, full = rendered.md, rendered.full
             # Each copy is what rendering it for its place gives, with the sections only the other holds cut.
             assert twin == for_twin(renderer.page_md(site, page, catalogs)), page.md_path
             assert full == for_full(renderer.page_md(site, page, catalogs, from_path=f"{page.locale}/llms-full.txt"))
@@ -146,7 +147,7 @@ def test_the_connecting_pages_pick_their_tool_once_for_every_locale(monkeypatch:
     assert sorted(map(repr, picked)) == sorted(map(repr, endpoints))  # each endpoint once, for six pages
     demonstrated = [site.demonstrated(call) for call in endpoints]
     assert demonstrated == [real(call, site) for call in endpoints]
-    assert all(tool is not None and tool.name in shown["en"][0] for tool in demonstrated)
+    assert all(tool is not None and tool.name in shown["en"].html for tool in demonstrated)
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

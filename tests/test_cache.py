@@ -12,11 +12,12 @@ from typing import Any
 import pytest
 
 import generator.site.assemble
-from generator.cache.pages import CachedGroup, Pages
+from generator.cache.pages import Pages
 from generator.cache.reuse import Warm
 from generator.commands.build import build, site_files
 from generator.commands.demo_portal import demo_config
 from generator.config.portal import PortalConfig
+from generator.render.rendered import RenderedGroup
 from generator.site.assemble import staged_files
 from generator.site.job import Job
 from generator.snapshot.snapshot import Snapshot, load_snapshot, revised
@@ -71,7 +72,7 @@ def test_a_warm_cache_renders_nothing_and_gives_the_same_bytes(tmp_path: Path, m
 
     render_group = generator.site.assemble._render_group
 
-    def only_site_pages(job: Job, group: int) -> CachedGroup:
+    def only_site_pages(job: Job, group: int) -> RenderedGroup:
         # The tool list, connecting, changes and API pages are made from the whole site: always rendered.
         first = job.plan.pages[job.plan.groups[group][0]]
         if first.doc is not None:
@@ -289,9 +290,9 @@ def test_a_rebuild_over_its_own_site_takes_each_unchanged_group_from_its_record(
     opened: list[str] = []
     real = Pages._recorded
 
-    def counted(self: Pages, site: Any, record: int, sha: Any, pages: Any) -> Any:
+    def counted(self: Pages, site: Any, record: Any, pages: Any) -> Any:
         opened.append(pages[0].html_path)
-        return real(self, site, record, sha, pages)
+        return real(self, site, record, pages)
 
     monkeypatch.setattr(Pages, "_recorded", counted)
     for damage in ("none", "llms-full.txt edited", "a blob flipped"):

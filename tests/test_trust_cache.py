@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 from jinja2.bccache import bc_magic
 
-from generator.cache.keys import code_digest, site_key
+from generator.cache.keys import code_digest, site_key, theme_digest
 from generator.cache.reuse import Reuse
 from generator.cache.trust import usable_cache
 from generator.commands.demo_portal import demo_config
@@ -211,6 +211,28 @@ def test_a_theme_reached_through_a_symlink_reaches_the_cached_site(tmp_path: Pat
     page = (tmp_path / "site" / "en" / "tools" / "search_chat" / "index.html").read_text(encoding="utf-8")
     assert ("<title>Second" in page) == (linked != "catalog folder")
     assert ("Twin second" in page) == (linked in ("theme folder", "catalog folder"))
+
+
+def test_a_theme_is_hashed_through_its_links_and_a_loop_ends_the_walk(tmp_path: Path) -> None:
+    """Every file a loader could read changes the theme's hash: behind a link to a folder (reached twice,
+    or back up to the theme itself) and where a link that leads nowhere points."""
+    theme, shared = tmp_path / "theme", tmp_path / "shared"
+    (theme / "html").mkdir(parents=True)
+    shared.mkdir()
+    (shared / "tool.html.j2").write_text("one", encoding="utf-8")
+    (theme / "html" / "a").symlink_to(shared)
+    (theme / "html" / "b").symlink_to(shared)
+    (theme / "html" / "up").symlink_to("..")
+    (theme / "dangling").symlink_to(tmp_path / "nowhere")
+    hashes = [theme_digest(theme)]
+    (shared / "tool.html.j2").write_text("two", encoding="utf-8")
+    hashes.append(theme_digest(theme))
+    (theme / "dangling").unlink()
+    (theme / "dangling").symlink_to(tmp_path / "elsewhere")
+    hashes.append(theme_digest(theme))
+    (theme / "html" / "new.html.j2").write_text("", encoding="utf-8")
+    hashes.append(theme_digest(theme))
+    assert len(set(hashes)) == 4 and theme_digest(theme) == hashes[-1] and theme_digest(None) == ""
 
 
 def test_the_key_covers_the_installed_code() -> None:

@@ -1,12 +1,10 @@
-"""The render cache's keys: what a site's pages, and each documented thing's, are made from.
+"""The render cache's keys: what a site's pages (:func:`site_key`), and each documented thing's
+(:func:`page_key`), are made from, :data:`~generator.cache.store.FORMAT` included.
 
-See :mod:`generator.cache.reuse` for what each key covers and how records are kept; a key covers
-:data:`~generator.cache.store.FORMAT` too, so records of another format never match.
-
-Files are found as the loaders find them: a template directory is walked through its symbolic
-links (a theme whose ``html/`` is a link to a shared folder is hashed by the content found there),
-and the installed mcp-portal code and the libraries that shape its output are part of every key
-(:func:`code_digest`), so an upgrade that changes output never reuses the old output.
+Files are hashed as the loaders find them: a template directory through its symbolic links (a theme whose
+``html/`` links to a shared folder is hashed by what is found there). The installed mcp-portal code and the
+libraries that shape its output are part of every key (:func:`code_digest`), so an upgrade that changes
+output never reuses the old output.
 """
 
 from __future__ import annotations
@@ -16,7 +14,6 @@ import functools
 import hashlib
 import os
 import platform
-import stat
 from collections.abc import Callable, Iterable, Iterator
 from importlib import metadata
 from pathlib import Path
@@ -32,46 +29,38 @@ from generator.snapshot.snapshot import Snapshot, raw_digest
 _IGNORED_CONFIG = frozenset(
     {"out", "jobs", "source", "cache", "use_cache", "server", "endpoints", "prove", "prove_tools", "full_versions"}
 )
-"""Settings that change where or how fast a site is built, or what an older version of a versioned site keeps,
-never what its pages say. (The server shows on pages only through the snapshot, which is hashed, as is what
-``prove`` found; the connection settings may hold secrets, so they stay out of the key altogether.)"""
+"""Settings that change where or how fast a site is built, or what an older version keeps, never what its
+pages say (the server shows only through the snapshot, which is hashed; its settings may hold secrets)."""
 LIBRARIES = ("Jinja2", "MarkupSafe", "markdown-it-py", "Pygments", "Babel", "pagefind", "pagefind-bin",
              "pagefind-bin-extended")  # fmt: skip
 """The installed distributions whose version shapes the site's bytes (templates, escaping, Markdown,
 highlighting, plurals and dates, the search index)."""
-_PACKAGE = Path(__file__).resolve().parent.parent
-"""The installed ``generator`` package."""
+_PACKAGE = Path(__file__).resolve().parent.parent  # the installed generator package
 
 
 def _files(root: Path, follow: bool) -> Iterator[tuple[str, Path | None]]:
-    """Every regular file under the directory *root* (links to files followed), by relative path, in a
-    stable order; with *follow*, also through symbolic links to directories, as a template loader goes (a
-    link back to a directory being walked is given as ``(path/, None)`` and not entered again; a link that
-    leads nowhere is ``(path, None)`` too). Without *follow*, a link to a directory is left out."""
-
-    def walk(directory: str, prefix: str, above: frozenset[tuple[int, int]]) -> Iterator[tuple[str, Path | None]]:
+    """Every regular file under the directory *root*, by relative path, in a stable order; with *follow*,
+    also through links to directories, as a template loader goes. A directory reached again through a link
+    is ``(path/, None)`` and a link that leads nowhere ``(path, None)``: where they point is hashed instead."""
+    seen: set[tuple[int, int]] = set()
+    for top, directories, names in os.walk(root, followlinks=follow):
+        relative = os.path.relpath(top, root) + "/"
         try:
-            names = sorted(os.listdir(directory))
-        except OSError:
-            return
-        for name in names:
-            path, relative = os.path.join(directory, name), prefix + name
-            try:
-                info = os.stat(path)
-            except OSError:
-                yield relative, None
-                continue
-            if stat.S_ISREG(info.st_mode):
-                yield relative, Path(path)
-            elif not stat.S_ISDIR(info.st_mode) or (not follow and os.path.islink(path)):
-                continue
-            elif (info.st_dev, info.st_ino) in above:
-                yield relative + "/", None
-            else:
-                yield from walk(path, relative + "/", above | {(info.st_dev, info.st_ino)})
-
-    top = os.stat(root)
-    yield from walk(os.fspath(root), "", frozenset({(top.st_dev, top.st_ino)}))
+            info = os.stat(top)
+        except OSError:  # gone since it was listed
+            continue
+        if (info.st_dev, info.st_ino) in seen:
+            directories.clear()
+            yield relative, None
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        directories.sort()
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            if os.path.isfile(path):
+                yield os.path.normpath(relative + name), Path(path)
+            elif not os.path.exists(path):  # a link that leads nowhere
+                yield os.path.normpath(relative + name), None
 
 
 def theme_digest(template_dir: Path | None) -> str:
@@ -85,8 +74,7 @@ def theme_digest(template_dir: Path | None) -> str:
 
 def _tree(digest: Any, root: Path | None, label: str, follow: bool = False, max_bytes: int | None = None) -> None:
     """Feed every file under *root* (a file or a directory) into *digest*: its relative path and its
-    content's sha256 (see :func:`_files` for *follow*). A file larger than *max_bytes* is not read: the
-    build refuses it before reading it (``limits.max_snapshot_bytes``), and a key must not read it first."""
+    content's sha256. A file larger than *max_bytes* is not read (the build refuses it unread)."""
     digest.update(f"\0{label}\0".encode())
     if root is None or not root.exists():
         return
@@ -106,9 +94,8 @@ def _tree(digest: Any, root: Path | None, label: str, follow: bool = False, max_
 
 @functools.cache
 def code_digest() -> str:
-    """A hash of the installed mcp-portal (every file of the ``generator`` package but Python's byte
-    code: its modules, and in a wheel its templates and catalogs), of Python's version and of the version
-    of each of :data:`LIBRARIES`; computed once per process (the code a process runs does not change)."""
+    """A hash of the installed mcp-portal (every file of the ``generator`` package but byte code), of
+    Python's version and of each of :data:`LIBRARIES`' versions; once per process, whose code cannot change."""
     digest = hashlib.sha256(f"python {platform.python_implementation()} {platform.python_version()}".encode())
     for name in LIBRARIES:
         try:
@@ -126,13 +113,11 @@ def code_digest() -> str:
 _CONNECTION_LIMITS = frozenset(
     {"request_timeout", "total_timeout", "prove_timeout", "max_reply_bytes", "max_render_seconds", "max_snapshot_bytes"}
 )
-"""Limits that bound how long or how much reading the server, a snapshot file and rendering may take, never
-what a page says."""
+"""Limits on how long or how much reading the server, a snapshot and rendering may take, never what a page says."""
 
 
 def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) -> str:
-    """The hash of everything every page is made from (see the module docstring); *code* stands for
-    the installed code (:func:`code_digest`, its default)."""
+    """The hash of everything every page is made from; *code* stands for :func:`code_digest`."""
     digest = hashlib.sha256(f"mcp-portal {__version__} cache {FORMAT}".encode())
     digest.update((code if code is not None else code_digest()).encode())
     theme = Path(config.template_dir) if config.template_dir else None
@@ -158,10 +143,8 @@ def site_key(snapshot: Snapshot, config: PortalConfig, code: str | None = None) 
 
 
 def page_key(site: str, doc: Doc, linked: Iterable[Doc], known: Callable[[object], bytes | None] | None = None) -> str:
-    """The key of *doc*'s pages: the site key, and the :func:`raw_digest` of its own JSON and of the docs
-    its page summarises (keys in the server's order: a page shows a schema's properties in that order).
-    *known* gives a raw tool's when the snapshot already has it (:meth:`Snapshot.tool_key`).
-    """
+    """The key of *doc*'s pages: the site key and the :func:`raw_digest` of its JSON and of the docs its page
+    summarises (in the server's key order, which pages show); *known* gives one the snapshot already has."""
     digest = hashlib.sha256(site.encode())
     for part in (doc, *linked):
         digest.update(f"\0{part.kind}\0{part.slug}\0".encode())

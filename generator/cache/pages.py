@@ -1,11 +1,10 @@
 """A build's pages, a group at a time: taken from the last build's ``pages`` record, or rendered and recorded.
 
-A documented thing's pages in every locale form a group (its examples are found once). For each group,
-:meth:`Pages.write` decides what the last build gives: when the cache holds a ``pages`` record for the
-group's key that names exactly its pages, each page and twin is written from the record (a hard link where
-the previous site holds the same bytes, or nothing at all where a lazy staging leaves it there), each blob
-checked against its sha256; otherwise the group is rendered by the function the site stage gives (a pure
-function of the model) and recorded. A record that fails a check costs a rendering, never a byte.
+A documented thing's pages in every locale form a group. When the cache holds a ``pages`` record for the
+group's key naming exactly its pages, each page and twin is written from it (a hard link where the previous
+site holds the same bytes, or nothing where a lazy staging leaves it there), each blob checked against its
+sha256. Otherwise the site stage's render function (pure: model to text) renders the group, and it is
+recorded. A record that fails a check costs a rendering, never a byte.
 """
 
 from __future__ import annotations
@@ -16,35 +15,15 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from generator.cache.reuse import Reuse
+from generator.cache.store import Record
 from generator.model.pages import Page
-
-
-@dataclass(frozen=True)
-class RenderedPage:
-    """One page as rendered: its HTML, its twin, and the twin's copy for ``llms-full.txt``."""
-
-    html_path: str
-    html: str
-    md_path: str
-    md: str
-    full: str
-
-
-@dataclass(frozen=True)
-class CachedGroup:
-    """A documented thing's rendered pages, what its examples (*warnings*) and schema (*notes*) warned of, and
-    a tool's parameter names for the name index (:func:`generator.render.names.parameter_names`)."""
-
-    pages: tuple[RenderedPage, ...]
-    warnings: tuple[str, ...]
-    notes: tuple[str, ...] = ()
-    parameters: tuple[str, ...] = ()
+from generator.render.rendered import RenderedGroup
 
 
 @dataclass(frozen=True)
 class Written:
-    """One group's pages as written: each twin's copy for ``llms-full.txt`` (in the group's page order), the
-    warnings of its examples and of its input schema, and its parameter names (as :class:`CachedGroup`)."""
+    """One group as written: each twin's copy for ``llms-full.txt`` in page order, and what the group's
+    :class:`RenderedGroup` says besides its pages."""
 
     copies: tuple[bytes, ...]
     warnings: tuple[str, ...]
@@ -63,10 +42,10 @@ class Site(Protocol):
 
 
 class Pages:
-    """The pages of one build: *keys* gives each group's cache key (None: never cached), *render* renders a
-    group's pages. Made before the workers fork, so they inherit the records found."""
+    """One build's pages: *keys* gives each group's cache key (None: never cached), *render* renders a group.
+    Made before the workers fork, so they inherit the records found."""
 
-    def __init__(self, reuse: Reuse | None, keys: Sequence[str | None], render: Callable[[int], CachedGroup]) -> None:
+    def __init__(self, reuse: Reuse | None, keys: Sequence[str | None], render: Callable[[int], RenderedGroup]) -> None:
         self.reuse, self.keys, self.render = reuse, keys, render
         self.records = reuse.store.all("pages") if reuse is not None else {}
         if reuse is not None:  # every group's record is found or written: the cache keeps them all
@@ -77,10 +56,8 @@ class Pages:
         key = self.keys[group]
         record = self.records.get(key) if key is not None else None
         said = _said(record.header, pages) if record is not None and len(record.blobs) == 3 * len(pages) else None
-        if record is not None and said is not None:
-            copies = self._recorded(site, record.id, record.blobs, pages)
-            if copies is not None:
-                return Written(copies, *said)
+        if record is not None and said is not None and (copies := self._recorded(site, record, pages)) is not None:
+            return Written(copies, *said)
         rendered = self.render(group)
         if self.reuse is not None and key is not None:
             blobs = [page.full.encode("utf-8") for page in rendered.pages]
@@ -96,16 +73,16 @@ class Pages:
         copies = tuple(page.full.encode("utf-8") for page in rendered.pages)
         return Written(copies, rendered.warnings, rendered.notes, rendered.parameters)
 
-    def _recorded(self, site: Site, record: int, sha: Sequence[str], pages: Sequence[Page]) -> tuple[bytes, ...] | None:
-        """Write a ``pages`` record's pages and give their copies; None when a blob it had to read failed its
-        hash, so the pages must be rendered after all."""
+    def _recorded(self, site: Site, record: Record, pages: Sequence[Page]) -> tuple[bytes, ...] | None:
+        """Write a ``pages`` record's pages and give their copies (its blobs: the copies, then each page's HTML
+        and twin); None when a blob it read failed its hash, so the pages must be rendered after all."""
         assert self.reuse is not None
         store, count, copies = self.reuse.store, len(pages), []
         for n, page in enumerate(pages):
             for path, i in ((page.html_path, count + 2 * n), (page.md_path, count + 2 * n + 1)):
-                if not site.write_known(path, sha[i], functools.partial(store.blob, record, i)):
+                if not site.write_known(path, record.blobs[i], functools.partial(store.blob, record.id, i)):
                     return None
-            copy = store.blob(record, n)
+            copy = store.blob(record.id, n)
             if copy is None:
                 return None
             copies.append(copy)
@@ -113,8 +90,7 @@ class Pages:
 
 
 def _said(header: Any, pages: Sequence[Page]) -> tuple[tuple[str, ...], ...] | None:
-    """A ``pages`` record's warnings, notes and parameter names, when its header names exactly *pages*; else
-    None."""
+    """A ``pages`` record's warnings, notes and parameter names, when its header names exactly *pages*."""
     try:
         if header["pages"] != [[page.html_path, page.md_path] for page in pages]:
             return None

@@ -1,19 +1,18 @@
 """What a build takes from the last build, behind one object: :class:`Reuse`, made by the command.
 
-A rebuild after one tool changed should cost that tool, not the site. Everything a build may reuse is
-a record of the cache's one file (:mod:`generator.cache.store`), named by its kind and a key:
+A rebuild after one tool changed should cost that tool, not the site. Everything a build may reuse is a
+record of the cache's one file (:mod:`generator.cache.store`), named by its kind and a key:
 
-- ``pages``, by a documented thing's page key (:func:`generator.cache.keys.page_key`): its pages, twins
-  and the twins' copies for ``llms-full.txt``, and its warnings (:mod:`generator.cache.pages`);
+- ``pages``, by a documented thing's page key (:func:`generator.cache.keys.page_key`): its pages, twins,
+  the twins' copies for ``llms-full.txt`` and its warnings (:mod:`generator.cache.pages`);
 - ``search``, by the hash of the indexed pages: the files of the search index built from them;
 - ``published``: the signatures of the files of the site last published (:class:`Published`).
 
 A changed template, catalog, configuration, generator code or library version changes every key
-(:mod:`generator.cache.keys`), so a record is simply not found. A page copied from a record is checked
-against its hash; anything that does not check out is rendered again. After a
-published build every record it did not use is removed, so the cache holds one site's worth; the
-default place is ``.mcp-portal-cache/<name of --out>/`` beside ``--out`` (``--cache DIR``,
-``--no-cache``), and a directory someone else could write is not used (:mod:`generator.cache.trust`).
+(:mod:`generator.cache.keys`), so a record is simply not found; anything read is checked against its hash.
+After a published build every record it did not use is removed, so the cache holds one site's worth. Where
+it lives is :attr:`generator.config.portal.PortalConfig.cache_dir`; a directory someone else could write is
+not used (:mod:`generator.cache.trust`).
 """
 
 from __future__ import annotations
@@ -25,7 +24,6 @@ from pathlib import Path
 from generator.cache.keys import theme_digest
 from generator.cache.store import NAME, Store
 from generator.cache.trust import make_private
-from generator.config.portal import PortalConfig
 from generator.render.renderer import Renderer
 from generator.snapshot.remembered import ToolMemory
 
@@ -33,8 +31,7 @@ PUBLISHED = "published"
 
 
 class ThemeRenderer:
-    """One renderer (its templates compiled in memory) for the builds of one process while the theme
-    stays the same: a watch's rebuild then compiles no template again."""
+    """One renderer, its templates compiled once, for a process's builds while the theme stays the same."""
 
     def __init__(self) -> None:
         self._theme: str | None = None
@@ -50,16 +47,15 @@ class ThemeRenderer:
 
 @dataclass
 class Warm:
-    """What a process that builds again and again (``build --watch``) keeps from one build to the next:
-    the tools of the snapshot file it read, and its renderer. Each only saves time: a build given a
-    :class:`Warm` writes the very bytes a fresh one does."""
+    """What ``build --watch`` keeps from one build to the next: the tools of the snapshot file it read, and its
+    renderer. Both only save time: a build given a :class:`Warm` writes the very bytes a fresh one does."""
 
     tools: ToolMemory = field(default_factory=ToolMemory)
     renderer: ThemeRenderer = field(default_factory=ThemeRenderer)
 
 
 class Published:
-    """The signatures of the files of the site last published with the cache in *root*
+    """The signatures of the site last published with the cache in *root*
     (:class:`generator.publish.signatures.Kept`): one ``published`` record, written once the site is out."""
 
     def __init__(self, root: Path) -> None:
@@ -81,13 +77,12 @@ class Published:
 
 class Reuse:
     """Everything one build may take from the last: the records of the cache directory *root* for the site
-    key *site*. Made by the command and passed down; :meth:`commit` after the site is published,
-    :meth:`discard` after a failure (a failed build leaves the cache as it found it)."""
+    key *site*. :meth:`commit` after the site is published; :meth:`discard` after a failure, which leaves the
+    cache as it was found."""
 
     def __init__(self, root: Path, site: str) -> None:
         self.root, self.site = root, site
-        self._created = make_private(root)
-        """The directories this build created for the cache, innermost first (removed after a failure)."""
+        self._created = make_private(root)  # innermost first: removed again after a failure
         self._new_file = not (root / NAME).exists()
         self.store = Store(root)
         self.used: set[str] = {PUBLISHED}
@@ -95,13 +90,13 @@ class Reuse:
 
     def warnings(self) -> list[str]:
         """Why this build could not use the cache's file (the site is the same, built more slowly)."""
-        problem = self.store.problem
-        if problem is None:
+        if self.store.problem is None:
             return []
+        path = self.store.path
         return [
-            f"not using the render cache in {self.root}: {self.store.path} {problem}. The site is built without "
-            f"the cache (the same bytes, more slowly); remove {self.store.path} (and its -wal and -shm files) or "
-            f"give --cache a directory of your own."
+            f"not using the render cache in {self.root}: {path} {self.store.problem}. The site is built without the "
+            f"cache (the same bytes, more slowly); remove {path} (and its -wal and -shm files) or give --cache a "
+            f"directory of your own."
         ]
 
     def search_files(self, key: str) -> dict[str, str] | None:
@@ -118,13 +113,12 @@ class Reuse:
         self.used.add(key)
 
     def commit(self) -> None:
-        """After a published build: make this build's records the cache's, and remove every record it did
-        not use."""
+        """Make this build's records the cache's, and remove every record it did not use."""
         self.store.commit(self.used)
         self.store.close()
 
     def discard(self) -> None:
-        """After a failed build: drop its records, and the cache it created, if it created one."""
+        """Drop this build's records, and the cache file and directories it created, if it created them."""
         self.store.discard()
         self.store.close()
         if self._new_file:
@@ -134,13 +128,3 @@ class Reuse:
         for directory in self._created:
             with contextlib.suppress(OSError):
                 directory.rmdir()  # only succeeds when empty (and never on a symbolic link)
-
-
-def cache_dir(config: PortalConfig) -> Path | None:
-    """Where this build keeps its cache, or None with ``--no-cache``."""
-    if not config.use_cache:
-        return None
-    if config.cache:
-        return Path(config.cache)
-    out = Path(config.out)
-    return out.absolute().parent / ".mcp-portal-cache" / out.absolute().name

@@ -1,18 +1,15 @@
 """The one file the cache keeps: a SQLite database of *records*, each a JSON header and checked blobs.
 
-A record is named by its kind and a key (:mod:`generator.cache.reuse` lists the kinds). Its header is
-JSON, stored with its sha256; each blob is stored with its sha256 and checked when it is read. A record
-whose header does not check out, or a blob that does not, is a miss: the build makes what it would have
-given, so a damaged cache costs time but never changes a byte of the site. Records are data, never code:
-JSON and bytes, nothing read from one is run or unpickled, and a database holding anything but the two
-tables below (a trigger, a view) is not used (``trusted_schema`` is off as well).
+A record is named by its kind and a key (:mod:`generator.cache.reuse` lists the kinds). Its header and each
+blob are stored with their sha256; one that does not check out is a miss, so a damaged cache costs time but
+never a byte of the site. Records are data, never code: nothing read from one is run or unpickled, and a
+database holding anything but the two tables below (a trigger, a view) is not used.
 
-A build writes its records as *pending* (marked with its own build id), and :meth:`Store.commit` makes them
-the cache's in one transaction once the site is published, removing every record the build did not use;
-:meth:`Store.discard` drops them after a failure, so a failed build leaves the cache as it found it. SQLite's
-locking (write-ahead log, a busy timeout) keeps two builds of one cache, and a build's forked workers, from
-writing over each other: each process opens its own connection. The file is its user's alone (mode 0600);
-one that is not a regular file of the user's, or that others can read or write, is not used.
+A build writes its records as *pending* (marked with its build id); :meth:`Store.commit` makes them the
+cache's in one transaction once the site is published, removing every record the build did not use, and
+:meth:`Store.discard` drops them after a failure. SQLite's locking (write-ahead log, a busy timeout) keeps two
+builds, and a build's forked workers, from writing over each other: each process opens its own connection.
+The file must be a regular file of its user's that no one else can read or write (mode 0600).
 """
 
 from __future__ import annotations
@@ -29,25 +26,19 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-FORMAT = 13
+FORMAT = 14
 """Bumped when a record's layout or what a key covers changes: a database of another format is emptied."""
 NAME = "cache.sqlite3"
 APPLICATION = 0x6D637070  # "mcpp": SQLite's application_id, so a file of another program is never taken for ours
 _SCHEMA = (
     "CREATE TABLE record (id INTEGER PRIMARY KEY, kind TEXT NOT NULL, key TEXT NOT NULL, build TEXT NOT NULL, "
     "header TEXT NOT NULL, sha256 TEXT NOT NULL, UNIQUE (kind, key, build))",
-    "CREATE TABLE blob (record INTEGER NOT NULL, n INTEGER NOT NULL, sha256 TEXT NOT NULL, data BLOB NOT NULL, "
-    "UNIQUE (record, n))",
+    "CREATE TABLE blob (record INTEGER NOT NULL REFERENCES record (id) ON DELETE CASCADE, n INTEGER NOT NULL, "
+    "sha256 TEXT NOT NULL, data BLOB NOT NULL, UNIQUE (record, n))",
 )
-_OBJECTS = {
-    ("table", "record"),
-    ("table", "blob"),
-    ("index", "sqlite_autoindex_record_1"),
-    ("index", "sqlite_autoindex_blob_1"),
-}
-_CHECKPOINT = 1 << 18
-"""Pages (of 4 KB) the write-ahead log may grow to before SQLite copies it into the database: the copy is
-left to :meth:`Store.commit`, after the site is published, rather than done by whichever worker writes last."""
+_OBJECTS = {("table", "record"), ("table", "blob"), ("index", "sqlite_autoindex_record_1"),
+            ("index", "sqlite_autoindex_blob_1")}  # fmt: skip
+_CHECKPOINT = 1 << 18  # pages of the write-ahead log: its copy into the database is left to Store.commit
 COMMITTED = ""
 """The build id of the cache's own records; a pending record carries its build's id, ``<pid>.<random>``."""
 
@@ -74,19 +65,17 @@ class Store:
         self.problem: str | None = None
         """Why the database is not used (then every read is a miss and nothing is written), or None."""
         self._connections: dict[int, sqlite3.Connection] = {}
-        self._root = _identity(root)
-        """The cache directory as checked (device, inode): the database is opened only while it is still it."""
+        self._root = _identity(root)  # the directory as checked: the file is opened only while it is still it
         self.closed = False
 
     def _db(self) -> sqlite3.Connection | None:
-        """This process's connection, opened and checked on first use; None when the cache is not used."""
+        """This process's connection, opened and checked on first use; None when the cache is not used. (SQLite's
+        handles must not cross a fork: a worker opens its own and never touches the one it inherited.)"""
         pid = os.getpid()
         if self.problem is not None or self.closed:
             return None
         if pid not in self._connections:
             try:
-                # A forked worker opens its own and never touches (nor closes) the one it inherited: SQLite's
-                # handles must not cross a fork, and the workers end with os._exit, which closes nothing.
                 self._connections[pid] = self._open()
             except (OSError, sqlite3.Error) as exc:
                 self.problem = self.problem or f"it cannot be opened ({exc})"
@@ -104,6 +93,7 @@ class Store:
             raise OSError(self.problem)
         db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         db.execute("PRAGMA trusted_schema = OFF")
+        db.execute("PRAGMA foreign_keys = ON")  # a record's blobs go with it
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = OFF")  # a cache: what a crash may cost is time (everything is checked)
         db.execute(f"PRAGMA wal_autocheckpoint = {_CHECKPOINT}")
@@ -137,11 +127,7 @@ class Store:
 
     def get(self, kind: str, key: str) -> Record | None:
         """The cache's record of *kind* for *key*, when its header checks out; else None."""
-        return self._committed(kind, key).get(key)
-
-    def all(self, kind: str) -> dict[str, Record]:
-        """Every record of the cache of *kind* whose header checks out, by key (two queries, however many)."""
-        return self._committed(kind, None)
+        return self.all(kind, key).get(key)
 
     def _query(self, sql: str, args: tuple[object, ...]) -> list[Any]:
         """The rows *sql* selects; none when the cache is not used or cannot be read."""
@@ -151,8 +137,8 @@ class Store:
         except sqlite3.Error:
             return []
 
-    def _committed(self, kind: str, key: str | None) -> dict[str, Record]:
-        """The cache's records of *kind* (for *key* only, unless it is None) whose header checks out."""
+    def all(self, kind: str, key: str | None = None) -> dict[str, Record]:
+        """The cache's records of *kind* (of *key* only, unless None) whose header checks out, by key."""
         where, args = "kind = ? AND build = ? AND (? IS NULL OR key = ?)", (kind, COMMITTED, key, key)
         blobs: dict[int, list[str]] = {}
         for rowid, sha256 in self._query(f"SELECT record, sha256 FROM blob WHERE record IN (SELECT id FROM record "
@@ -166,8 +152,7 @@ class Store:
         return found
 
     def keep(self, kind: str, key: str, header: Any) -> None:
-        """Make *header* the cache's record of *kind* for *key* at once, in place of the one it had (what
-        describes the published site, not a build's pages: it is true once the site is out)."""
+        """Make *header* the cache's record of *kind* for *key* at once (what is true once the site is out)."""
         if self.put(kind, key, header) and (db := self._db()) is not None:
             with contextlib.suppress(sqlite3.Error), self._writing(db):
                 db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", (kind, key, COMMITTED))
@@ -180,8 +165,8 @@ class Store:
         return bytes(rows[0][1]) if rows and _sha(rows[0][1]) == rows[0][0] else None
 
     def put(self, kind: str, key: str, header: Any, blobs: Iterable[bytes] = ()) -> bool:
-        """Write a pending record of *kind* for *key* (in place of this build's earlier one) in one transaction;
-        False when it could not be written (which only costs the next build time)."""
+        """Write a pending record of *kind* for *key*, in place of this build's earlier one; False when it
+        could not be written (which only costs the next build time)."""
         db = self._db()
         if db is None:
             return False
@@ -189,8 +174,6 @@ class Store:
         mine = (kind, key, self.build)
         try:
             with self._writing(db):
-                db.execute("DELETE FROM blob WHERE record IN "
-                           "(SELECT id FROM record WHERE kind = ? AND key = ? AND build = ?)", mine)  # fmt: skip
                 db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", mine)
                 rowid = db.execute("INSERT INTO record (kind, key, build, header, sha256) VALUES (?, ?, ?, ?, ?)",
                                    (*mine, text, _sha(text.encode("utf-8")))).lastrowid  # fmt: skip
@@ -201,9 +184,8 @@ class Store:
         return True
 
     def commit(self, used: set[str]) -> None:
-        """Make this build's pending records the cache's, in one transaction, and remove every record
-        of the cache it did not use (*used*: their keys) and the pending records of builds whose process
-        is gone."""
+        """Make this build's pending records the cache's in one transaction, removing the cache's records
+        whose key is not in *used* and the pending records of builds whose process is gone."""
         db = self._db()
         if db is None:
             return
@@ -216,7 +198,6 @@ class Store:
                     if (build == COMMITTED and ((kind, key) in mine or key not in used))
                     or (build not in (COMMITTED, self.build) and _abandoned(build))
                 ]  # fmt: skip
-                db.executemany("DELETE FROM blob WHERE record = ?", gone)
                 db.executemany("DELETE FROM record WHERE id = ?", gone)
                 db.execute("UPDATE record SET build = ? WHERE build = ?", (COMMITTED, self.build))
             db.execute("PRAGMA wal_checkpoint(PASSIVE)")
@@ -229,14 +210,10 @@ class Store:
         with contextlib.suppress(sqlite3.Error):
             if db is not None:
                 with self._writing(db):
-                    db.execute(
-                        "DELETE FROM blob WHERE record IN (SELECT id FROM record WHERE build = ?)", (self.build,)
-                    )
                     db.execute("DELETE FROM record WHERE build = ?", (self.build,))
 
     def close(self) -> None:
-        """Close this process's connection (a forked worker's inherited ones are left alone); the store is
-        then done with: it opens nothing again."""
+        """Close this process's connection (not a forked worker's inherited one); the store opens nothing again."""
         self.closed = True
         db = self._connections.pop(os.getpid(), None)
         if db is not None:
@@ -258,9 +235,9 @@ def _abandoned(build: str) -> bool:
     if not pid.isdigit():  # no pid at all: never a signal to a negative (group) pid
         return False
     try:
-        os.kill(int(pid), 0)  # signal 0: only asks whether the process exists
+        os.kill(int(pid), 0)  # signal 0 only asks whether the process exists
     except ProcessLookupError:
         return True
-    except OSError:  # another user's process: not gone
-        return False
+    except OSError:  # another user's process
+        pass
     return False

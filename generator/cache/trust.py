@@ -1,9 +1,8 @@
 """Whose the render cache's directory is: a cache is used only when no one but its user can write it.
 
-Whoever can write a cache can change a site built with it, so a directory that is a symbolic link,
-another user's, or writable by its group or others is not used: the build says why in one warning and
-renders without it (:func:`usable_cache`). The directories a build creates for a cache are its user's
-alone, created exclusively and checked again once made (:func:`make_private`).
+Whoever can write a cache can change a site built with it, so a directory that is a symbolic link, another
+user's, or writable by its group or others is not used: one warning says why (:func:`usable_cache`). The
+directories a build creates for a cache are its user's alone, checked again once made (:func:`make_private`).
 """
 
 from __future__ import annotations
@@ -17,9 +16,9 @@ from generator.errors import PortalError
 
 
 def _unfit(root: Path) -> tuple[Path, str] | None:
-    """The directory that makes *root* unfit to hold a cache, and why; None when it is fit. *root*, and the
-    ``.mcp-portal-cache`` directory above it where the default location puts it, must be, where they exist,
-    directories (never symbolic links) of the current user that neither their group nor others can write."""
+    """The directory that makes *root* unfit to hold a cache, and why; None when it is fit. *root* (and the
+    default location's ``.mcp-portal-cache`` above it), where they exist, must be directories (not links) of
+    the current user that neither their group nor others can write."""
     me = os.geteuid()
     for path in (root, root.parent) if root.parent.name == ".mcp-portal-cache" else (root,):
         try:
@@ -57,9 +56,8 @@ def usable_cache(root: Path | None) -> tuple[Path | None, list[str]]:
 
 
 def make_private(root: Path) -> list[Path]:
-    """Create the missing directories of *root*, each for the current user alone (mode 0700); return
-    those created, innermost first. Each is created exclusively, and *root* is checked again after: a
-    directory someone else made in the meantime fails the build (:class:`PortalError`)."""
+    """Create the missing directories of *root*, each exclusively and for the current user alone (mode 0700);
+    return those created, innermost first. A directory someone else made meanwhile fails the build."""
     created: list[Path] = []
     for path in reversed([p for p in (root, *root.parents) if not os.path.lexists(p)]):
         try:

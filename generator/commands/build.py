@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator.cache.keys import site_key
-from generator.cache.reuse import Published, Reuse, ThemeRenderer, Warm, cache_dir
+from generator.cache.reuse import Published, Reuse, ThemeRenderer, Warm
 from generator.cache.trust import usable_cache
 from generator.commands.obtain import obtain_snapshot
 from generator.commands.progress import Progress
@@ -231,7 +231,7 @@ def build(
     out = Path(config.out)
     preflight(out, build_inputs(config, from_file))  # a bad --out fails before the server is asked anything
     template_dir_of(config)  # a missing theme fails before the server is asked and the output is locked
-    cache = cache_dir(config)
+    cache = config.cache_dir
     if cache is not None:
         check_cache_apart(cache, out)
     run.cache, refused = usable_cache(cache)  # a cache someone else can write is not used: a warning says why

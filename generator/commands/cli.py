@@ -252,7 +252,7 @@ def _read_and_build(
 def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     """``build --watch``: build, then build again in this process whenever an input changes
     (:mod:`generator.commands.watch`). A failed build is reported and the watch goes on."""
-    from generator.cache.reuse import Warm, cache_dir
+    from generator.cache.reuse import Warm
     from generator.commands import watch as watching
     from generator.commands.build import build_inputs
 
@@ -267,7 +267,7 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     def watched() -> watching.Watched:
         current = settings[0]
         inputs = [path for _, path in build_inputs(current, Path(args.from_file) if args.from_file else None)]
-        cache = cache_dir(current)
+        cache = current.cache_dir
         return watching.watched_paths(inputs, args.watch_path, [Path(current.out), *([cache] if cache else [])])
 
     if not watched().paths:

@@ -190,6 +190,15 @@ class PortalConfig:
             return self.endpoints
         return (self.server,) if self.server else ()
 
+    @property
+    def cache_dir(self) -> Path | None:
+        """Where the render cache is kept: ``cache``, else ``.mcp-portal-cache/<name of out>/`` beside
+        ``out``; None with ``--no-cache``."""
+        if not self.use_cache:
+            return None
+        out = Path(self.out).absolute()
+        return Path(self.cache) if self.cache else out.parent / ".mcp-portal-cache" / out.name
+
     def with_overrides(self, **changes: Any) -> PortalConfig:
         """A copy with the given fields replaced (CLI options win over the file)."""
         return replace(self, **{k: v for k, v in changes.items() if v is not None})

@@ -62,6 +62,7 @@ from generator.render.filters import (
 from generator.render.i18n import Catalog
 from generator.render.layout import LAYOUT_FILTERS
 from generator.render.names import names_script
+from generator.render.rendered import RenderedPage
 from generator.render.rows import row_globals
 from generator.render.sentences import HTML_GLOBALS, MD_GLOBALS
 from generator.render.shown import HtmlContext, finalize_html, rendered
@@ -347,9 +348,7 @@ def _relink(here: str, encoded: str) -> str:
     return md_url(relative(here, unquote(encoded)))
 
 
-def render_page(
-    site: SiteModel, page: Page, catalogs: Mapping[str, Catalog], renderer: Renderer
-) -> tuple[str, str, str]:
+def render_page(site: SiteModel, page: Page, catalogs: Mapping[str, Catalog], renderer: Renderer) -> RenderedPage:
     """One page: its HTML, its Markdown twin, and the twin as ``llms-full.txt`` holds it.
 
     The twin lives in two places whose links differ: its own file and ``llms-full.txt``. It is
@@ -364,9 +363,10 @@ def render_page(
     marked = renderer.page_md(site, page, catalogs, marks=marks)
     if len(_MARKED.findall(marked)) != marks[0]:
         twin, copy = renderer.page_md(site, page, catalogs), renderer.page_md(site, page, catalogs, from_path=full)
-        return html, for_twin(twin), for_full(copy)
-    twin = _MARKED.sub(lambda m: _relink(page.md_path, m.group(1)), marked)
-    return html, for_twin(twin), for_full(_MARKED.sub(lambda m: _relink(full, m.group(1)), marked))
+    else:
+        twin = _MARKED.sub(lambda m: _relink(page.md_path, m.group(1)), marked)
+        copy = _MARKED.sub(lambda m: _relink(full, m.group(1)), marked)
+    return RenderedPage(page.html_path, html, page.md_path, for_twin(twin), for_full(copy))
 
 
 TWIN_ONLY = ("\x03", "\x04")
@@ -459,8 +459,9 @@ def render_site(
     for page in pages_for(site):
         if deadline is not None:
             deadline.check(f"rendering {_name(page.html_path)}")
-        files[page.html_path], files[page.md_path], full = render_page(site, page, catalogs, renderer)
-        twins[page.locale].append(full)
+        rendered = render_page(site, page, catalogs, renderer)
+        files[page.html_path], files[page.md_path] = rendered.html, rendered.md
+        twins[page.locale].append(rendered.full)
         if on_page:
             on_page(page.html_path)
     for code, parts in twins.items():

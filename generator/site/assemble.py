@@ -26,19 +26,20 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from generator import __version__
-from generator.cache.pages import CachedGroup, Pages, RenderedPage
+from generator.cache.pages import Pages
 from generator.errors import PortalError
 from generator.forked import in_workers
 from generator.model.gather import schema_warnings
 from generator.publish.location import MANIFEST, manifest_of
 from generator.publish.staging import Staging
 from generator.render.names import names_script, parameter_names
+from generator.render.rendered import RenderedGroup
 from generator.render.renderer import find_examples, render_page, site_wide_files
 from generator.site.job import PART_TOKENS, Advance, Chunk, Job
 from generator.site.llms_full import Fragments, write_full
 
 
-def _render_group(job: Job, group: int) -> CachedGroup:
+def _render_group(job: Job, group: int) -> RenderedGroup:
     """Render one documented thing's pages in every locale (its examples are found once)."""
     indexes = job.plan.groups[group]
     first = job.plan.pages[indexes[0]]
@@ -48,10 +49,9 @@ def _render_group(job: Job, group: int) -> CachedGroup:
     for index in indexes:
         page = job.plan.pages[index]
         job.inputs.deadline.check(f"rendering {page.html_path}")
-        html, md, full = render_page(job.inputs.site, page, job.inputs.catalogs, job.inputs.renderer)
-        pages.append(RenderedPage(page.html_path, html, page.md_path, md, full))
+        pages.append(render_page(job.inputs.site, page, job.inputs.catalogs, job.inputs.renderer))
     parameters = parameter_names(first.tool) if first.tool is not None else ()
-    return CachedGroup(tuple(pages), tuple(warnings), tuple(notes), parameters)
+    return RenderedGroup(tuple(pages), tuple(warnings), tuple(notes), parameters)
 
 
 def _deal(groups: int, jobs: int) -> list[list[int]]:
