@@ -23,7 +23,7 @@ from pathlib import Path
 
 from generator.cache.keys import theme_digest
 from generator.cache.store import NAME, Store
-from generator.cache.trust import make_private
+from generator.cache.trust import make_private, not_used
 from generator.render.renderer import Renderer
 from generator.snapshot.remembered import ToolMemory
 
@@ -93,11 +93,8 @@ class Reuse:
         if self.store.problem is None:
             return []
         path = self.store.path
-        return [
-            f"not using the render cache in {self.root}: {path} {self.store.problem}. The site is built without the "
-            f"cache (the same bytes, more slowly); remove {path} (and its -wal and -shm files) or give --cache a "
-            f"directory of your own."
-        ]
+        fix = f"remove {path} (and its -wal and -shm files) or give --cache a directory of your own"
+        return [not_used(self.root, path, self.store.problem, fix)]
 
     def search_files(self, key: str) -> dict[str, str] | None:
         """The files (site path -> sha256) of the search index last built from the pages *key* names."""

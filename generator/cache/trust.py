@@ -47,12 +47,14 @@ def usable_cache(root: Path | None) -> tuple[Path | None, list[str]]:
     if unfit is None:
         return root, []
     path, problem = unfit
-    return None, [
-        f"not using the render cache in {root}: {path} {problem}. The site is built without the cache "
-        f"(the same bytes, more slowly); "
-        f"{'run chmod go-w ' + str(path) + ', ' if 'mode' in problem else ''}remove {path} or give --cache "
-        f"a directory of your own that only you can write."
-    ]
+    fix = f"run chmod go-w {path}, remove it" if "mode" in problem else f"remove {path}"
+    return None, [not_used(root, path, problem, f"{fix} or give --cache a directory that only you can write")]
+
+
+def not_used(root: Path, path: Path, problem: str, fix: str) -> str:
+    """The warning that the cache in *root* is not used, because of *problem* with *path*, and what to do."""
+    return (f"not using the render cache in {root}: {path} {problem}. The site is built without the cache "
+            f"(the same bytes, more slowly); {fix}.")  # fmt: skip
 
 
 def make_private(root: Path) -> list[Path]:
