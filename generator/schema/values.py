@@ -255,7 +255,7 @@ def named_hint(name: str | None, description: object = None, owner: str | None =
     text = description[:MAX_TEXT] if isinstance(description, str) else ""
     if _EMBEDDED_NUMBER.search(text):
         return None  # a number: number_hint says which
-    if key in ("path", "file", "file_path") or ends(key, PATH_NAMES):
+    if ends(key, PATH_NAMES):  # path, file, file_path, output_dir, ...
         return path_hint(key, description)
     if ends(key, ("_id", "_iid", "_uid", "_ids")) and _NUMERIC_ID.search(text):
         return "42"
@@ -339,7 +339,7 @@ def number_hint(name: str | None, description: object = None) -> float | None:
         return NUMBER_HINTS.get(key, 3)
     if key in NUMBER_HINTS:
         return NUMBER_HINTS[key]
-    if key in _ID_NAMES or key == "id":
+    if key in _ID_NAMES:
         return 42
     for suffixes, value in _NUMBER_SUFFIXES:
         if ends(key, suffixes):
