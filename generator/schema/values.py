@@ -265,7 +265,7 @@ def named_hint(name: str | None, description: object = None, owner: str | None =
         return "my-node"  # an edge joins two nodes, named by their names
     if key == "patch":
         return '{"spec": {"replicas": 2}}' if "json" in words(text) else "-old line\n+new line"
-    if key.startswith(_FLAG_PREFIXES) and not ends(key, ("_id", "_ids", "_key", "_name", "_path", "_url")):
+    if key.startswith(_FLAG_PREFIXES) and not ends(key, ("_id", "_ids", "_key", "_name", "_url")):  # _path: above
         return "true"  # a flag passed as text (prompt arguments)
     if key.endswith("_arn") or key == "arn":
         return arn(key)
