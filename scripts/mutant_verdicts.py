@@ -12,7 +12,7 @@ the verdict of the tests you choose, whatever mutmut recorded:
 It reads mutant names (one per line; other lines are skipped) from the file, or stdin for ``-``, or takes
 every mutant mutmut made of a module (from its ``.meta`` file: ``scripts/mutants`` must have run once); takes
 each one's diff from ``mutmut show`` (run where ``scripts/mutants`` ran), applies it to a copy of the
-tracked files in ``build/mutant-verdicts/`` (the working tree is never touched) and runs pytest on the
+tracked files in ``build/mutant-verdicts/`` (the working tree is never touched; removed after) and runs pytest on the
 tests named; it prints ``NAME killed|survived|timeout|unplaceable`` as it goes, then the counts. A mutant
 is *unplaceable* when its lines are no longer in the source (the code changed since mutmut made it).
 ``--jobs N`` (default 2) checks N mutants at once, each in a copy of its own.
@@ -24,6 +24,7 @@ import argparse
 import collections
 import concurrent.futures
 import json
+import os
 import queue
 import re
 import shutil
@@ -105,8 +106,8 @@ def main() -> int:
         text = Path(args.names).read_text(encoding="utf-8")
     names = [m.group(0) for line in text.splitlines() if (m := NAME.match(line.strip()))]
     copies: queue.Queue[Path] = queue.Queue()
-    for n in range(max(1, args.jobs)):
-        _copy(copy := ROOT / "build" / "mutant-verdicts" / str(n))
+    for n in range(max(1, args.jobs)):  # a run's own copies: two runs may go side by side
+        _copy(copy := ROOT / "build" / "mutant-verdicts" / f"{os.getpid()}.{n}")
         copies.put(copy)
 
     def check(name: str) -> str:
@@ -122,6 +123,8 @@ def main() -> int:
             counts[verdict] += 1
             print(name, verdict, flush=True)
     print(", ".join(f"{n} {verdict}" for verdict, n in sorted(counts.items())) or "no mutant names read")
+    while not copies.empty():
+        shutil.rmtree(copies.get())
     return 0
 
 
