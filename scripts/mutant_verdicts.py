@@ -9,13 +9,14 @@ the verdict of the tests you choose, whatever mutmut recorded:
     scripts/mutants --results | scripts/mutants --verdicts - tests/test_schema.py
     scripts/mutants --verdicts generator.schema.values tests/test_values.py     # every mutant of a module
 
-It reads mutant names (one per line; other lines are skipped) from the file, or stdin for ``-``, or takes
-every mutant mutmut made of a module (from its ``.meta`` file: ``scripts/mutants`` must have run once); takes
-each one's diff from ``mutmut show`` (run where ``scripts/mutants`` ran), applies it to a copy of the
-tracked files in ``build/mutant-verdicts/`` (the working tree is never touched; removed after) and runs pytest on the
-tests named; it prints ``NAME killed|survived|timeout|unplaceable`` as it goes, then the counts. A mutant
-is *unplaceable* when its lines are no longer in the source (the code changed since mutmut made it).
-``--jobs N`` (default 2) checks N mutants at once, each in a copy of its own.
+It reads mutant names (one per line; other lines are skipped) from the file, or stdin for ``-``, or
+takes every mutant mutmut made of a module (from its ``.meta`` file: ``scripts/mutants`` must have run
+once); takes each one's diff from ``mutmut show`` (run where ``scripts/mutants`` ran), applies it to a
+copy of the tracked files in ``build/mutant-verdicts/`` (the working tree is never touched; removed
+after) and runs pytest on the tests named (once without any mutant first: they must pass); it prints
+``NAME killed|survived|timeout|unplaceable`` as it goes, then the counts. A mutant is *unplaceable* when
+its lines are no longer in the source (the code changed since mutmut made it). ``--jobs N`` (default 2)
+checks N mutants at once, each in a copy of its own.
 """
 
 from __future__ import annotations
@@ -67,6 +68,12 @@ def _change(name: str, work: Path) -> list[tuple[str, str]]:
     ]
 
 
+def _pytest(copy: Path, tests: list[str], timeout: float) -> subprocess.CompletedProcess[bytes]:
+    """pytest on *tests* in *copy*, stopping at the first failure."""
+    argv = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider", *tests]
+    return subprocess.run(argv, cwd=copy, capture_output=True, timeout=timeout, check=False)
+
+
 def _verdict(name: str, copy: Path, work: Path, tests: list[str], timeout: float) -> str:
     named = NAME.match(name)
     if named is None:
@@ -80,9 +87,7 @@ def _verdict(name: str, copy: Path, work: Path, tests: list[str], timeout: float
         return "unplaceable"
     module.write_text(source.replace(*found), encoding="utf-8")
     try:
-        argv = [sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:randomly", "-p", "no:cacheprovider", *tests]
-        done = subprocess.run(argv, cwd=copy, capture_output=True, timeout=timeout, check=False)
-        return "survived" if done.returncode == 0 else "killed"
+        return "survived" if _pytest(copy, tests, timeout).returncode == 0 else "killed"
     except subprocess.TimeoutExpired:
         return "timeout"
     finally:
@@ -117,6 +122,13 @@ def main() -> int:
         finally:
             copies.put(copy)
 
+    clean = _pytest(copies.queue[0], args.tests, args.timeout)
+    if clean.returncode != 0:  # every mutant would be "killed" by a failure that is not its own
+        print(f"The tests fail without any mutant (exit {clean.returncode}); fix that first:", file=sys.stderr)
+        print(clean.stdout.decode(errors="replace")[-3000:], file=sys.stderr)
+        for copy in copies.queue:
+            shutil.rmtree(copy)
+        return 2
     counts: collections.Counter[str] = collections.Counter()
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         for name, verdict in zip(names, pool.map(check, names), strict=True):

@@ -73,7 +73,7 @@ def _binding(key: str, value: Any, branches: list[dict[str, Any]]) -> bool:
         if key in branch and json_equal(branch[key], value):
             continue
         admits = set(own_types(branch))
-        if applies is None or admits & applies or ("number" in applies and "integer" in admits):
+        if applies is None or admits & applies:
             return False
     return True
 
