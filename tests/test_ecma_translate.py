@@ -1,0 +1,102 @@
+"""What the ECMA-262 translator says of a pattern (``generator.schema.ecma_translate``), case by case.
+
+tests/test_patterns.py checks what patterns match in both engines; mutation testing (scripts/mutants)
+showed what it leaves unpinned: the reason an invalid pattern is refused (which a schema's warning
+quotes), the bounds that leave a pattern undecided, surrogate pairs at the edges of their ranges, and
+a few class edges.
+"""
+
+from __future__ import annotations
+
+import pytest
+import regex  # type: ignore[import-untyped]
+
+from generator.schema.ecma_syntax import PatternError
+from generator.schema.ecma_translate import MAX_NEST, MAX_WEIGHT, Translator
+from generator.schema.patterns import search
+
+
+@pytest.mark.parametrize(
+    ("pattern", "reason"),
+    [
+        ("(", "a group is not closed: ')' is missing"),
+        (")", "unmatched ')'"),
+        ("a{3,1}", "numbers out of order in a {n,m} quantifier"),
+        ("*a", "nothing to repeat before '*'"),
+        (r"(a)\2", "a backreference to a group that does not exist: '2'"),
+        ("\\", "the pattern ends with a lone backslash"),
+        ("[\\", "the pattern ends with a lone backslash"),
+        ("[a-\\", "the pattern ends with a lone backslash"),
+        (r"\k", "\\k must be followed by <name>"),
+        (r"\kx", "\\k must be followed by <name>"),
+        (r"\p", "\\p and \\P must be followed by {Name}"),
+        (r"\pL", "\\p and \\P must be followed by {Name}"),
+        (r"\u{110000}", "\\u{...} is past the last code point"),
+        (r"\e", "\\e is not an escape of ECMA-262"),
+        (r"[\X]", "\\X is not an escape of ECMA-262"),
+        ("[a", "a character class is not closed: ']' is missing"),
+        ("[a-", "a character class is not closed: ']' is missing"),
+        (r"[a-\d]", "a class range ends in a shorthand such as \\d"),
+        ("[z-a]", "a class range is out of order"),
+    ],
+)
+def test_an_invalid_pattern_is_refused_with_what_is_wrong(pattern: str, reason: str) -> None:
+    with pytest.raises(PatternError) as refused:
+        Translator(pattern).run()
+    assert str(refused.value) == reason
+
+
+@pytest.mark.parametrize(
+    ("pattern", "why"),
+    [
+        ("a{100000}", None),
+        ("a{100001}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),
+        ("ba{99999}", None),
+        ("bba{99999}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),
+        ("(ab){50000}", None),
+        ("(ab){50001}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),
+        ("(a{1000}){100}", None),
+        ("(a{1000}){101}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),
+        ("x(?:ab){49999}y", None),
+        ("x(?:ab){49999}yz", f"its repetitions expand to more than {MAX_WEIGHT} characters"),
+        ("(" * MAX_NEST + ")" * MAX_NEST, None),
+        ("(" * (MAX_NEST + 1) + ")" * (MAX_NEST + 1), f"groups are nested more than {MAX_NEST} deep"),
+        ("(?<a-b>x)", "the group name 'a-b' is outside [A-Za-z_][A-Za-z0-9_]*"),
+        ("(?i)x", "it uses a group syntax outside ECMA-262, such as inline flags"),
+    ],
+)
+def test_a_pattern_past_the_bounds_is_valid_but_never_decided(pattern: str, why: str | None) -> None:
+    """Every character a repetition expands to counts, once per repetition, in every enclosing group."""
+    assert Translator(pattern).run().unsupported == why
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text"),
+    [
+        # A high surrogate then a low one is one character, at both ends of both ranges...
+        (r"^\uD800\uDC00$", "\U00010000"),
+        (r"^\uD800\uDFFF$", "\U000103ff"),
+        (r"^\uDBFF\uDC00$", "\U0010fc00"),
+        (r"^\uDBFF\uDFFF$", "\U0010ffff"),
+        # ...and anything else is two.
+        (r"^\uD7FF\uDC00$", "\ud7ff\udc00"),
+        (r"^\uDC00\uDC00$", "\udc00\udc00"),
+        (r"^\u0041\uDC00$", "A\udc00"),
+    ],
+)
+def test_a_surrogate_pair_is_one_character(pattern: str, text: str) -> None:
+    assert regex.compile(Translator(pattern).run().rx, flags=regex.V0).search(text) is not None
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "matches"),
+    [
+        ("^[^a]$", "^", True),  # the ^ that negates is not a member
+        ("^[^a]$", "a", False),
+        ("^[a-]$", "-", True),  # a - before ] is a character
+        ("^[a-]$", "]", False),
+        ("^[a-a]$", "a", True),
+    ],
+)
+def test_class_edges(pattern: str, text: str, matches: bool) -> None:
+    assert search(pattern, text) is matches
