@@ -23,6 +23,11 @@ from generator.schema.patterns import search
         (")", "unmatched ')'"),
         ("a{3,1}", "numbers out of order in a {n,m} quantifier"),
         ("*a", "nothing to repeat before '*'"),
+        ("^*", "nothing to repeat before '*'"),  # an anchor, a boundary or an empty branch repeats nothing
+        ("$*", "nothing to repeat before '*'"),
+        ("a|*", "nothing to repeat before '*'"),
+        (r"\b*", "nothing to repeat before '*'"),
+        (r"\B+", "nothing to repeat before '+'"),
         (r"(a)\2", "a backreference to a group that does not exist: '2'"),
         ("\\", "the pattern ends with a lone backslash"),
         ("[\\", "the pattern ends with a lone backslash"),
@@ -34,9 +39,12 @@ from generator.schema.patterns import search
         (r"\u{110000}", "\\u{...} is past the last code point"),
         (r"\e", "\\e is not an escape of ECMA-262"),
         (r"[\X]", "\\X is not an escape of ECMA-262"),
+        (r"\X", "\\X is not an escape of ECMA-262"),
+        (r"[a-\X]", "\\X is not an escape of ECMA-262"),
         ("[a", "a character class is not closed: ']' is missing"),
         ("[a-", "a character class is not closed: ']' is missing"),
         (r"[a-\d]", "a class range ends in a shorthand such as \\d"),
+        (r"[a-\D]", "a class range ends in a shorthand such as \\d"),
         ("[z-a]", "a class range is out of order"),
     ],
 )
@@ -59,6 +67,11 @@ def test_an_invalid_pattern_is_refused_with_what_is_wrong(pattern: str, reason: 
         ("(a{1000}){101}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),
         ("x(?:ab){49999}y", None),
         ("x(?:ab){49999}yz", f"its repetitions expand to more than {MAX_WEIGHT} characters"),
+        ("a{100001,}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),  # at least lo
+        ("a{1,100001}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),  # at most hi
+        ("(){50001}", None),  # an empty group counts as one
+        ("(a{50001})*", None),  # *, + and ? count once
+        ("(a{1000}){1001}b", f"its repetitions expand to more than {MAX_WEIGHT} characters"),  # past the cap, on
         ("(" * MAX_NEST + ")" * MAX_NEST, None),
         ("(" * (MAX_NEST + 1) + ")" * (MAX_NEST + 1), f"groups are nested more than {MAX_NEST} deep"),
         ("(?<a-b>x)", "the group name 'a-b' is outside [A-Za-z_][A-Za-z0-9_]*"),
@@ -96,7 +109,44 @@ def test_a_surrogate_pair_is_one_character(pattern: str, text: str) -> None:
         ("^[a-]$", "-", True),  # a - before ] is a character
         ("^[a-]$", "]", False),
         ("^[a-a]$", "a", True),
+        (r"^[\x00-\b]$", "\x08", True),  # \b in a class is a backspace
+        (r"^[\P{L}]$", "1", True),
+        (r"^[\P{L}]$", "a", False),
     ],
 )
 def test_class_edges(pattern: str, text: str, matches: bool) -> None:
     assert search(pattern, text) is matches
+    rx = Translator(pattern).run().rx  # the backtracking form too, which RE2's hides where both exist
+    assert (regex.compile(rx, flags=regex.V0).search(text) is not None) is matches
+
+
+@pytest.mark.parametrize(
+    ("pattern", "text", "matches"),
+    [
+        ("^a+?$", "aa", True),  # lazy: the same strings
+        (r"^\cJ$", "\n", True),
+        (r"^\cj$", "\n", True),
+        (r"^\0$", "\0", True),
+        (r"^\0$", "\x01", False),
+        (r"^\x4A$", "J", True),
+        (r"^\u004A$", "J", True),
+        (r"^\u{4A}$", "J", True),
+        (r"^\u004a$", "J", True),
+        (r"^\u{4a}$", "J", True),
+        (r"^\u{10FFFF}$", "\U0010ffff", True),
+        (r"^a\Bb$", "ab", True),
+        (r"^a\bb$", "ab", False),
+        ("^(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10$", "abcdefghijj", True),  # two digits: group 10
+        (r"^\P{L}$", "1", True),
+        (r"^\P{L}$", "a", False),
+        ("^(?!a)b$", "b", True),
+        ("^(?!a).$", "a", False),
+        ("^.(?<!a)$", "b", True),
+        ("^.(?<!a)$", "a", False),
+        ("^.$", "X", True),
+    ],
+)
+def test_escapes_and_groups_mean_what_ecma_262_says(pattern: str, text: str, matches: bool) -> None:
+    assert search(pattern, text) is matches
+    rx = Translator(pattern).run().rx  # the backtracking form too, which RE2's hides where both exist
+    assert (regex.compile(rx, flags=regex.V0).search(text) is not None) is matches
