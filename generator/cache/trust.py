@@ -44,7 +44,7 @@ def _unfit(root: Path) -> tuple[Path, str] | None:
 def usable_cache(root: Path | None) -> tuple[Path | None, list[str]]:
     """*root* when it may hold the cache (:func:`_unfit`), else None and the warning that says why."""
     unfit = _unfit(root) if root is not None else None
-    if unfit is None:
+    if root is None or unfit is None:
         return root, []
     path, problem = unfit
     fix = f"run chmod go-w {path}, remove it" if "mode" in problem else f"remove {path}"
