@@ -72,7 +72,7 @@ class Published:
 
     def keep(self, site: str, files: dict[str, list[int]]) -> None:
         with contextlib.closing(Store(self.root)) as store:
-            store.keep(PUBLISHED, PUBLISHED, {"site": site, "files": files})
+            store.put(PUBLISHED, PUBLISHED, {"site": site, "files": files}, now=True)
 
 
 class Reuse:

@@ -151,27 +151,20 @@ class Store:
                     found[k] = Record(rowid, json.loads(header), tuple(blobs.get(rowid, ())))
         return found
 
-    def keep(self, kind: str, key: str, header: Any) -> None:
-        """Make *header* the cache's record of *kind* for *key* at once (what is true once the site is out)."""
-        if self.put(kind, key, header) and (db := self._db()) is not None:
-            with contextlib.suppress(sqlite3.Error), self._writing(db):
-                db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", (kind, key, COMMITTED))
-                db.execute("UPDATE record SET build = ? WHERE kind = ? AND key = ? AND build = ?",
-                           (COMMITTED, kind, key, self.build))  # fmt: skip
-
     def blob(self, record: int, n: int) -> bytes | None:
         """Blob *n* of the record whose row id is *record*; None when it cannot be read or fails its sha256."""
         rows = self._query("SELECT sha256, data FROM blob WHERE record = ? AND n = ?", (record, n))
         return bytes(rows[0][1]) if rows and _sha(rows[0][1]) == rows[0][0] else None
 
-    def put(self, kind: str, key: str, header: Any, blobs: Iterable[bytes] = ()) -> bool:
-        """Write a pending record of *kind* for *key*, in place of this build's earlier one; False when it
-        could not be written (which only costs the next build time)."""
+    def put(self, kind: str, key: str, header: Any, blobs: Iterable[bytes] = (), *, now: bool = False) -> bool:
+        """Write a pending record of *kind* for *key*, in place of this build's earlier one (with *now*, the
+        cache's own record at once: what is true once the site is out); False when it could not be written
+        (which only costs the next build time)."""
         db = self._db()
         if db is None:
             return False
         text = json.dumps(header, ensure_ascii=False, separators=(",", ":"))
-        mine = (kind, key, self.build)
+        mine = (kind, key, COMMITTED if now else self.build)
         try:
             with self._writing(db):
                 db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", mine)
