@@ -50,8 +50,10 @@ def _copy(target: Path) -> None:
 
 
 def _change(name: str, work: Path) -> list[tuple[str, str]]:
-    """The mutant's source lines before and after, from its diff: the whole hunk, then its changed lines alone
-    (found even where the code around them has changed since); none when mutmut shows no diff."""
+    """The mutant's source lines before and after, from its diff: the whole hunk; then its changed lines with
+    the code after them (the hunk's context before may hold a docstring's continuation lines, which mutmut
+    shows out of their class but not re-indented); then its changed lines alone (found even where the code
+    around them has changed since). None when mutmut shows no diff."""
     diff = subprocess.run([sys.executable, "-m", "mutmut", "show", name], cwd=work, capture_output=True,
                           text=True, check=False).stdout.splitlines()  # fmt: skip
     hunk = next((i for i, line in enumerate(diff) if line.startswith("@@")), None)
@@ -59,12 +61,13 @@ def _change(name: str, work: Path) -> list[tuple[str, str]]:
         return []
     body = diff[hunk + 1 :]
     changed = [line for line in body if line[:1] in "+-"]
+    first = next((i for i, line in enumerate(body) if line[:1] in "+-"), 0)
     return [
         (
             "\n".join(line[1:] for line in lines if line[:1] != "+"),
             "\n".join(line[1:] for line in lines if line[:1] != "-"),
         )
-        for lines in (body, changed)
+        for lines in (body, body[first:], changed)
     ]
 
 
