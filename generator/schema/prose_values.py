@@ -129,7 +129,7 @@ def _braced(tail: str) -> str | None:
 def _given_list(tail: str) -> list[str]:
     """A list of single words given as examples ("e.g., pods, deployments, services, etc."): two or more,
     each one token, up to the end of the parenthesis or sentence; else none."""
-    head = re.split(r"\)|\.\s|;|\n", tail, maxsplit=1)[0]
+    head = re.split(r"\)|\.(?:\s|$)|;|\n", tail, maxsplit=1)[0]  # a sentence's period is not the last word's
     parts = [p.strip() for p in re.split(r",|\bor\b|\band\b", head)]
     parts = [p for p in parts if p and p.lower() not in ("etc", "etc.")]
     return parts if len(parts) >= 2 and all(_TOKEN.fullmatch(p) for p in parts) else []
@@ -162,15 +162,10 @@ def _items(tail: str) -> list[str]:
         item = _ITEM.match(tail, pos)
         if item is None:
             break
-        items.append(item.group(1) or item.group(2))
+        items.append(item.group(1) or item.group(2).rstrip("."))  # "or stop." ends a sentence, not the value
         separator = _SEPARATOR.match(tail, item.end())
         if separator is None or separator.end() == item.end():
             break
         pos = separator.end()
     quoted_one = len(items) == 1 and tail.lstrip()[:1] in "`'\""
     return items if len(items) >= 2 or quoted_one else []
-
-
-def described_values(description: object) -> list[str]:
-    """What the description offers, best first: the examples it gives, then the values it lists."""
-    return list(dict.fromkeys([*given_values(description), *listed_values(description)]))
