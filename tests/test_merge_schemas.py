@@ -119,6 +119,15 @@ INSTANCES: list[object] = [None, True, 0, 3, 4, 6, 12, 2.5, -1, "", "ab", "abcde
             {"title": "A", "description": "a", "default": 1},
         ),
         ({"pattern": "^a"}, {"pattern": "^b"}, None),
+        # Where definitions and identity differ, the first schema's are kept: no keyword of an instance.
+        ({"$defs": {"a": {"type": "string"}}}, {"$defs": {"b": {}}}, {"$defs": {"a": {"type": "string"}}}),
+        ({"definitions": {"a": {}}}, {"definitions": {"b": {}}}, {"definitions": {"a": {}}}),
+        ({"$id": "https://example.com/a"}, {"$id": "https://example.com/b"}, {"$id": "https://example.com/a"}),
+        (
+            {"$schema": "https://json-schema.org/draft/2020-12/schema"},
+            {"$schema": "http://json-schema.org/draft-07/schema#"},
+            {"$schema": "https://json-schema.org/draft/2020-12/schema"},
+        ),
         ({"const": 1}, {"const": 1}, {"const": 1}),
         ({"const": 1}, {"const": 2}, None),  # numbers, but no bound: no min or max of them
         ({"prefixItems": [{"type": "integer"}]}, {"prefixItems": [{"type": "integer"}, {}]}, None),  # lists, no enum
