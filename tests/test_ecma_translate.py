@@ -26,9 +26,11 @@ from generator.schema.patterns import search
         ("^*", "nothing to repeat before '*'"),  # an anchor, a boundary or an empty branch repeats nothing
         ("$*", "nothing to repeat before '*'"),
         ("a|*", "nothing to repeat before '*'"),
+        ("a(*b)", "nothing to repeat before '*'"),  # nor does a group just opened
         (r"\b*", "nothing to repeat before '*'"),
         (r"\B+", "nothing to repeat before '+'"),
         (r"(a)\2", "a backreference to a group that does not exist: '2'"),
+        (r"(a)\k<0>", "a backreference to a group that does not exist: '0'"),
         ("\\", "the pattern ends with a lone backslash"),
         ("[\\", "the pattern ends with a lone backslash"),
         ("[a-\\", "the pattern ends with a lone backslash"),
@@ -70,12 +72,15 @@ def test_an_invalid_pattern_is_refused_with_what_is_wrong(pattern: str, reason: 
         ("a{100001,}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),  # at least lo
         ("a{1,100001}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),  # at most hi
         ("(){50001}", None),  # an empty group counts as one
+        ("a{1}b{99999}", None),  # {1} and {0} count once
+        ("a{0}b{100000}", f"its repetitions expand to more than {MAX_WEIGHT} characters"),
         ("(a{50001})*", None),  # *, + and ? count once
         ("(a{1000}){1001}b", f"its repetitions expand to more than {MAX_WEIGHT} characters"),  # past the cap, on
         ("(" * MAX_NEST + ")" * MAX_NEST, None),
         ("(" * (MAX_NEST + 1) + ")" * (MAX_NEST + 1), f"groups are nested more than {MAX_NEST} deep"),
         ("(?<a-b>x)", "the group name 'a-b' is outside [A-Za-z_][A-Za-z0-9_]*"),
         ("(?i)x", "it uses a group syntax outside ECMA-262, such as inline flags"),
+        ("(?)", "it uses a group syntax outside ECMA-262, such as inline flags"),
     ],
 )
 def test_a_pattern_past_the_bounds_is_valid_but_never_decided(pattern: str, why: str | None) -> None:
@@ -124,6 +129,10 @@ def test_class_edges(pattern: str, text: str, matches: bool) -> None:
     ("pattern", "text", "matches"),
     [
         ("^a+?$", "aa", True),  # lazy: the same strings
+        ("^a+?b$", "aab", True),
+        ("^XX$", "XX", True),
+        (r"^\d$", "7", True),
+        (r"^\d$", "X", False),
         (r"^\cJ$", "\n", True),
         (r"^\cj$", "\n", True),
         (r"^\0$", "\0", True),
@@ -137,6 +146,7 @@ def test_class_edges(pattern: str, text: str, matches: bool) -> None:
         (r"^a\Bb$", "ab", True),
         (r"^a\bb$", "ab", False),
         ("^(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10$", "abcdefghijj", True),  # two digits: group 10
+        ("^(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)\\10k$", "abcdefghijjk", True),
         (r"^\P{L}$", "1", True),
         (r"^\P{L}$", "a", False),
         ("^(?!a)b$", "b", True),
@@ -150,3 +160,21 @@ def test_escapes_and_groups_mean_what_ecma_262_says(pattern: str, text: str, mat
     assert search(pattern, text) is matches
     rx = Translator(pattern).run().rx  # the backtracking form too, which RE2's hides where both exist
     assert (regex.compile(rx, flags=regex.V0).search(text) is not None) is matches
+
+
+@pytest.mark.parametrize(
+    ("pattern", "re2"),
+    [
+        # RE2's \D and \W are ASCII, as ECMA-262's are, so a class that complements them stays RE2's.
+        (r"[^\D]", r"[^\D]"),
+        (r"[^\W]", r"[^\W]"),
+        (r"[\D]", r"[\D]"),
+        # \S is Unicode white space in ECMA-262 and not in RE2: its complement needs a lookahead.
+        (r"[^\S]", None),
+        (r"(a)\1", None),
+        ("(?=a)a", None),
+    ],
+)
+def test_which_patterns_re2_runs(pattern: str, re2: str | None) -> None:
+    """RE2 runs in linear time; a pattern it cannot run falls to the backtracking engine and its timeout."""
+    assert Translator(pattern).run().re2 == re2

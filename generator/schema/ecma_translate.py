@@ -198,7 +198,7 @@ class Translator:
             self.i += len(head)
             out.backtrack = True
             out.both("(" + head)
-        elif (m := re.match(r"\?P?<([^>]*)>", rest)) and not rest.startswith(("?<=", "?<!")):
+        elif m := re.match(r"\?P?<([^>]*)>", rest):  # after the lookbehinds above
             self.i += m.end()
             if not _NAME.fullmatch(m[1]):
                 self.unsupported = f"the group name {m[1]!r} is outside [A-Za-z_][A-Za-z0-9_]*"
