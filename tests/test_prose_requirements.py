@@ -37,6 +37,8 @@ def _props(**described: str) -> dict[str, Any]:
         (_props(title="Required when 'create'."), {"action": "create"}, ["title"]),
         # A condition that names no choice of the call says nothing, even after "except".
         (_props(note="Required except for archive."), {"action": "create"}, []),
+        # A description that names its own property is about where else it may come from, not about the call.
+        (_props(api_key="Required unless the api_key is set in the environment."), {}, []),
         # "=" ties a property to the call as "is" does.
         (
             {"mode": {"enum": ["basic", "advanced"]}, "depth": {"description": "Required when mode=advanced."}},

@@ -56,6 +56,13 @@ SCHEMAS: list[dict[str, Any]] = [
         "unevaluatedProperties": False,
     },
     {"$defs": {"d": {"properties": {"b": {}}}}, "$dynamicRef": "#/$defs/d", "unevaluatedProperties": False},
+    {  # 2019-09's $recursiveRef leads to its own resource's root: here x.json, reached through $ref
+        "$defs": {
+            "x": {"$id": "https://example.com/x.json", "properties": {"b": {}}, "$defs": {"r": {"$recursiveRef": "#"}}}
+        },
+        "$ref": "https://example.com/x.json#/$defs/r",
+        "unevaluatedProperties": False,
+    },
     # An invalid branch evaluates nothing; a valid `if` with no `then` still evaluates its own keys.
     {"anyOf": [{"properties": {"a": {"type": "string"}}, "required": ["a"]}, {}], "unevaluatedProperties": False},
     {"if": {"properties": {"a": {}}}, "unevaluatedProperties": False},
