@@ -7,13 +7,16 @@ a real staging over a real previous site pins what is kept, carried over, slimme
 from __future__ import annotations
 
 import hashlib
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
 
 from generator.errors import PortalError
+from generator.history.versions import VERSIONS
 from generator.publish.staging import Staging
-from generator.publish.versioned import keep_version, slim_version
+from generator.publish.versioned import check_layout, keep_version, slim_version
 
 FILES = {
     "1.0.0/en/index.html": b"index",
@@ -24,9 +27,10 @@ FILES = {
 }
 
 
-def _staging(tmp_path: Path, *, lazy: bool = False) -> tuple[Staging, Path]:
-    """A staging over a previous versioned site: its manifest lists FILES, one of them since edited, one gone."""
-    previous, new = tmp_path / "previous", tmp_path / "new"
+def _staging(tmp_path: Path, *, lazy: bool = False, previous: Path | None = None) -> tuple[Staging, Path]:
+    """A staging over a previous versioned site (in *previous*, else beside it): its manifest lists FILES,
+    one of them since edited, one gone."""
+    previous, new = previous or tmp_path / "previous", tmp_path / "new"
     for path, data in FILES.items():
         (previous / path).parent.mkdir(parents=True, exist_ok=True)
         (previous / path).write_bytes(data)
@@ -77,3 +81,39 @@ def test_a_kept_file_behind_a_link_is_refused_never_read(tmp_path: Path) -> None
     with pytest.raises(PortalError, match="symbolic link"):
         keep_version(staging, "1.0.0")
     assert b"not the site's" not in b"".join(_written(new).values())
+
+
+def test_a_kept_version_on_another_file_system_is_copied(tmp_path: Path) -> None:
+    """Where a hard link cannot be made (here the previous site is on another device), each kept file is
+    read from the previous site and written again, with the bytes it holds there."""
+    with tempfile.TemporaryDirectory(dir="/dev/shm") as elsewhere:
+        if os.stat(elsewhere).st_dev == os.stat(tmp_path).st_dev:
+            pytest.skip("/dev/shm is on the same file system as the test's directory here")
+        staging, new = _staging(tmp_path, previous=Path(elsewhere))
+        assert keep_version(staging, "1.0.0") == 4
+        assert _written(new) == {p: d for p, d in FILES.items() if p.startswith("1.0.0/")}
+        assert staging.hashes["1.0.0/en/index.html"] == hashlib.sha256(b"index").hexdigest()
+        assert (new / "1.0.0/en/index.html").stat().st_nlink == 1
+
+
+@pytest.mark.parametrize(
+    ("listed", "versioned", "refusal"),
+    [
+        ({}, True, None),  # an empty or new directory takes either
+        ({}, False, None),
+        ({VERSIONS: "0" * 64, "1.0.0/en/index.html": "0" * 64}, True, None),
+        ({"en/index.html": "0" * 64}, False, None),
+        ({"en/index.html": "0" * 64}, True, "holds a site built without --versioned"),
+        ({VERSIONS: "0" * 64}, False, "holds a versioned site"),
+    ],
+)
+def test_a_build_never_replaces_a_site_of_the_other_layout(
+    tmp_path: Path, listed: dict[str, str], versioned: bool, refusal: str | None
+) -> None:
+    staging = Staging(tmp_path / "new", tmp_path / "site", {}, listed=listed)
+    if refusal is None:
+        check_layout(tmp_path / "site", staging, versioned=versioned)
+        return
+    with pytest.raises(PortalError) as refused:
+        check_layout(tmp_path / "site", staging, versioned=versioned)
+    assert str(refused.value).startswith(f"The output directory {tmp_path / 'site'} {refusal}")
