@@ -35,10 +35,12 @@ def outside_files(site: Path) -> list[str]:
     return sorted(p.name for p in (site.parent / "outside").iterdir())
 
 
-@pytest.mark.parametrize("path", ["linked/new", "linked/deeper/new"])
-def test_making_a_directory_through_a_link_is_refused(site: Path, path: str) -> None:
+@pytest.mark.parametrize("path", ["linked/new/page.html", "linked/deeper/new/page.html"])
+def test_making_a_directory_through_a_link_is_refused(site: Path, path: str, tmp_path: Path) -> None:
+    source = tmp_path / "new.html"
+    source.write_bytes(b"new")
     with Confined(site) as tree, pytest.raises(ThroughLink) as refused:
-        tree.mkdir(path)
+        tree.move_in(source, path)
     assert refused.value.errno == errno.ELOOP
     assert str(refused.value).startswith(f"[Errno {errno.ELOOP}] {site / 'linked'} is a symbolic link")
     assert outside_files(site) == ["secret.txt"]
@@ -89,11 +91,12 @@ def test_move_in_makes_directories_and_replaces_a_link_not_its_target(site: Path
 def test_a_directory_removed_and_made_again_is_reached_afresh(site: Path, tmp_path: Path) -> None:
     # rmdir forgets the descriptors of the directory and of those under it: a kept one would point at the
     # removed directory, and the next file placed there would vanish with it.
-    source = tmp_path / "again.html"
+    first, source = tmp_path / "first.html", tmp_path / "again.html"
+    first.write_bytes(b"first")
     source.write_bytes(b"again")
     with Confined(site) as tree:
-        tree.mkdir("v1")
-        tree.mkdir("v1/en")
+        tree.move_in(first, "v1/en/first.html")
+        tree.unlink("v1/en/first.html")
         tree.rmdir("v1/en")
         tree.rmdir("v1")
         assert not tree.lexists("v1")

@@ -56,6 +56,10 @@ def _listed(site: Path) -> set[str]:
     return set(json.loads((site / "manifest.json").read_text(encoding="utf-8"))["files"])
 
 
+def _directories(site: Path) -> list[str]:
+    return sorted(p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_dir())
+
+
 def _inode(path: Path) -> int:
     return os.lstat(path).st_ino
 
@@ -141,12 +145,14 @@ def test_a_failure_while_placing_puts_the_site_back(tmp_path: Path, monkeypatch:
     new = _site()
     for i in range(4):
         new[f"en/tools/t{i:02d}/index.html"] = b"changed"
-    new["en/new/index.html"] = b"a new page"
+    new["en/new/deep/index.html"] = b"a new page, in two new directories"
     del new["en/tools/t05/index.html"]
+    directories = _directories(site)
     with pytest.raises(PortalError, match="previous site is unchanged"):
         _publish(site, new)
     monkeypatch.undo()
     assert tree_bytes(site) == before
+    assert _directories(site) == directories  # the new ones removed, each of them
     assert _beside(site) == []
 
 
@@ -453,3 +459,52 @@ def test_a_roll_back_never_acts_outside_the_site_whatever_its_journal_names(tmp_
     real, _ = _roll_back(tmp_path, journal)
     assert (tmp_path / "outside.txt").read_bytes() == b"not ours"
     assert _content(real) == {"kept.html": b"kept", "z/old.html": b"old"} and real.is_dir()
+
+
+def test_the_manifest_is_placed_after_every_other_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader of the live site never finds a manifest listing a file that is not there yet."""
+    site = tmp_path / "site"
+    _publish(site, _site(zz_dot_html=b"old"))
+    placed: list[str] = []
+    move_in = Confined.move_in
+
+    def recording(tree: Confined, source: Path, path: str) -> None:
+        placed.append(path)
+        move_in(tree, source, path)
+
+    monkeypatch.setattr(Confined, "move_in", recording)
+    _publish(site, _site(en__index_dot_html=b"new", zz_dot_html=b"new"))  # one path sorts after manifest.json
+    assert placed == ["en/index.html", "zz.html", "manifest.json"]
+
+
+def test_a_dropped_page_s_directory_stays_while_it_holds_a_file_we_did_not_write(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    _publish(site, _site())
+    (site / "en/tools/t05/notes.txt").write_text("mine", encoding="utf-8")
+    new = _site()
+    del new["en/tools/t05/index.html"]
+    del new["en/tools/t06/index.html"]
+    _publish(site, new)
+    assert _content(site) == new | {"en/tools/t05/notes.txt": b"mine"}
+    assert not (site / "en/tools/t06").exists()
+
+
+def test_a_roll_back_acts_through_no_link_and_keeps_a_directory_that_holds_others_files(tmp_path: Path) -> None:
+    """What the journal and the old copies name beneath a symlink (one put there since) is left alone, and
+    a directory it made that now holds a file of someone else's stays."""
+    real, undo, elsewhere = tmp_path / "site", tmp_path / "undo", tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (elsewhere / "x.html").write_bytes(b"not ours")
+    (real / "made").mkdir(parents=True)
+    (real / "made" / "notes.txt").write_bytes(b"someone else's")
+    (real / "link").symlink_to(elsewhere)
+    (undo / inplace.FILES / "link").mkdir(parents=True)
+    (undo / inplace.FILES / "link" / "y.html").write_bytes(b"old")
+    journal = {"created": ["link/x.html"], "directories": ["made", "link"]}
+    (undo / inplace.JOURNAL).write_text(json.dumps(journal), encoding="utf-8")
+    inplace.roll_back(real, undo)
+    assert sorted(p.name for p in elsewhere.iterdir()) == ["x.html"]
+    assert (real / "made" / "notes.txt").read_bytes() == b"someone else's"
+    assert (real / "link").is_symlink() and not undo.exists()
+    inplace.roll_back(real, undo)  # again, as after an interrupted roll back: nothing left to do
+    assert (real / "made" / "notes.txt").read_bytes() == b"someone else's"

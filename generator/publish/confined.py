@@ -138,10 +138,6 @@ class Confined:
             os.close(self._open.pop(inner))
         os.rmdir(name, dir_fd=above)
 
-    def mkdir(self, path: str) -> None:
-        """Make the directory *path* (its parent exists); one already there is fine, a link there is not."""
-        self._directory(path, create=True)
-
     def move_in(self, source: Path, path: str) -> None:
         """Rename the file *source* (outside the tree) to *path*, replacing what is there (a link itself,
         never its target) and making missing directories on the way."""

@@ -93,10 +93,8 @@ def _place(
     for directory in _deepest_first(emptied):
         with contextlib.suppress(OSError):  # still holds files that are not ours: it stays
             tree.rmdir(directory)
-    for directory in _deepest_first(directories_of(changed))[::-1]:
-        tree.mkdir(directory)
     for path in sorted(changed, key=lambda p: p == MANIFEST):
-        tree.move_in(_at(staging, path), path)
+        tree.move_in(_at(staging, path), path)  # making the directories it needs
 
 
 def roll_back(real: Path, undo: Path) -> None:
