@@ -303,6 +303,10 @@ DRAFT_04 = "http://json-schema.org/draft-04/schema#"
         ({"type": "number", "minimum": 1, "multipleOf": 5}, 5.0),
         ({"type": "integer", "minimum": 1, "multipleOf": 5}, 5),
         ({"type": "number", "minimum": 1.6, "multipleOf": 0.5}, 2.0),
+        # A fraction is the decimal the server wrote: the integer multiples of 0.4 (2/5) are the even numbers.
+        ({"type": "integer", "multipleOf": 0.4}, 2),
+        ({"type": "integer", "minimum": 3, "multipleOf": 0.4}, 4),
+        ({"type": "number", "minimum": 0.1, "exclusiveMaximum": 0.3, "multipleOf": 0.01}, 0.2),
         # draft-03 knows no multipleOf (it has divisibleBy): a zero or negative one is no step.
         ({"$schema": "http://json-schema.org/draft-03/schema#", "type": "number", "multipleOf": 0}, 1.5),
         ({"$schema": "http://json-schema.org/draft-03/schema#", "type": "integer", "multipleOf": 0}, 1),

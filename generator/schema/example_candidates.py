@@ -152,9 +152,10 @@ class Candidates(SchemaViews, ABC):
 
     def numbers(self, view: dict[str, Any], ctx: Ctx, *, integer: bool) -> Iterator[object]:
         def bound(key: str) -> Fraction | None:
+            """The keyword's number as the decimal the server wrote: ``0.4`` is 2/5, not the binary float near it."""
             value = view.get(key)
             if is_number(value) and math.isfinite(value):
-                return Fraction(value)
+                return Fraction(repr(value)) if isinstance(value, float) else Fraction(value)
             return None
 
         lo, hi = bound("minimum"), bound("maximum")
