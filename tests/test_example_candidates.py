@@ -242,6 +242,24 @@ DRAFT_04 = "http://json-schema.org/draft-04/schema#"
             {"type": "array", "uniqueItems": True, "minItems": 7, "items": {"type": "number"}},
             [1.5, 1.0, 2.5, 0.5, 0.0, 3.5, -0.5],
         ),
+        # Past those, each further item steps on one unit: up where the range allows, else down.
+        (
+            {"type": "array", "uniqueItems": True, "minItems": 10, "items": {"type": "integer"}},
+            [1, 2, 0, 3, -1, 4, 5, 6, 7, 8],
+        ),
+        (
+            {"type": "array", "uniqueItems": True, "minItems": 3, "items": {"type": "integer", "exclusiveMinimum": 5}},
+            [6, 7, 8],
+        ),
+        (
+            {
+                "type": "array",
+                "uniqueItems": True,
+                "minItems": 8,
+                "items": {"type": "integer", "maximum": 5, "multipleOf": 3},
+            },
+            [0, 3, -3, -6, -9, -12, -15, -18],
+        ),
         # ...in steps of multipleOf, snapped up to a multiple.
         (
             {"type": "array", "uniqueItems": True, "minItems": 3, "items": {"type": "number", "multipleOf": 0.5}},
@@ -1053,6 +1071,12 @@ def test_conditional_requirements(schema: dict[str, Any], value: Any) -> None:
             },
             ["example", 5, 5],
             id="contains-counted-after-the-prefix",
+        ),
+        pytest.param(
+            # ...so the array holds the prefix and then minContains items, with no minItems to ask it.
+            {"type": "array", "prefixItems": [{"type": "string"}], "contains": {"const": 5}, "minContains": 2},
+            ["example", 5, 5],
+            id="contains-sized-after-the-prefix",
         ),
         pytest.param(
             # draft-07: the items after the tuple follow additionalItems.

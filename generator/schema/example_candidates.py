@@ -195,8 +195,17 @@ class Candidates(SchemaViews, ABC):
         snapped = [math.ceil(x / step) * step if step is not None else x for x in raw]
         # In range first, nearest to the hint first; a salt (unique items, retries) rotates the choice.
         fitting = sorted(dict.fromkeys(x for x in snapped if inside(x)), key=lambda x: abs(x - preferred))
+        count = len(fitting)
         fitting += [x for x in dict.fromkeys(snapped) if x not in fitting]
-        start = ctx.salt % len(fitting)
+        if 0 < count <= ctx.salt:
+            # A salt past the values in range (the 8th of 8 unique items) steps on beyond them, one unit
+            # per salt: up where the range allows, else down; so each salt has a value of its own.
+            beyond = (ctx.salt - count + 1) * unit
+            past = [x for x in (max(fitting[:count]) + beyond, min(fitting[:count]) - beyond) if inside(x)]
+            fitting = past[:1] + fitting
+            start = 0
+        else:
+            start = ctx.salt % len(fitting)
         seen: list[object] = []
         for value in fitting[start:] + fitting[:start]:
             for out in self.number_forms(value, integer, whole=whole):
@@ -231,11 +240,12 @@ class Candidates(SchemaViews, ABC):
         hi = _int_or(view.get("maxItems"), -1)
         contains = view.get("contains")
         need = _int_or(view.get("minContains"), 1) if contains is not None else 0
-        realistic = max(lo, len(prefix), need, 1)
+        least = max(lo, len(prefix) + need if need else 0)  # the contained items follow the prefix's
+        realistic = max(least, len(prefix), 1)
         if rest is False:
             realistic = min(realistic, len(prefix))
         minimal = ctx.minimal or self.recurses(rest, ctx)  # a recursive tree: stop at the smallest
-        sizes = [realistic, max(lo, need)] if not minimal else [max(lo, need), realistic]
+        sizes = [realistic, least] if not minimal else [least, realistic]
         unique = view.get("uniqueItems") is True
         for size in dict.fromkeys(min(s, hi) if hi >= 0 else s for s in sizes):
             items: list[object] = []
