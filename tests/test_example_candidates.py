@@ -219,7 +219,7 @@ def unique_strings(count: int, **item: Any) -> dict[str, Any]:
         (unique_strings(3, pattern=PAIRS, allOf=[{"not": {"const": "ababab"}}]), ["ab", "abab", "cdcdcd"]),
         (
             unique_strings(6, pattern=PAIRS, allOf=[{"not": {"const": "cdcdcd"}}]),
-            ["ab", "abab", "ababab", "cd", "cdcd", "efef"],
+            ["ab", "abab", "ababab", "cd", "cdcd", "ghghgh"],
         ),
     ],
 )

@@ -56,6 +56,7 @@ class _Gen:
     alt: int
     extra: int  # repetitions added to every unbounded quantifier
     work: _Work = field(default_factory=_Work)
+    shift: int = 0  # how far on each class's choice starts: another letter of [a-z] for another string
     counter: int = 0
     steps: int = 0
     length: int = 0  # characters written so far
@@ -113,7 +114,7 @@ class _Gen:
         if not allowed:
             raise Unsupported("empty character class")
         self.counter += 1
-        return allowed[(self.counter - 1) % len(allowed)]
+        return allowed[(self.counter - 1 + self.shift) % len(allowed)]
 
 
 def generate(pattern: str, *, min_len: int = 0, max_len: int | None = None, limit: int = 6) -> list[str]:
@@ -138,44 +139,47 @@ def _search(pattern: str, min_len: int, max_len: int | None, limit: int) -> list
         return []
     found: list[str] = []
     work = _Work()
-    for style in range(len(_STYLES)):
-        for alt in range(3):
-            for extra in _extras(tree, style, alt, min_len, work):
-                text = _render(tree, style, alt, extra, work)
-                if text is None or text in found:
-                    continue
-                if len(text) < min_len or (max_len is not None and len(text) > max_len):
-                    continue
-                if compiled.search(text):  # PatternUndecided goes up: lru_cache keeps no exception
-                    found.append(text)
-                    if len(found) >= limit:
-                        return found
+    # Each style with the first three branches of each alternation; then, while fewer than *limit* are
+    # found, the first style shifted on (``b``, ``c``... of ``[a-z]``) with later branches (``(a|b|c|d)``).
+    tries = [(style, alt, 0) for style in range(len(_STYLES)) for alt in range(3)]
+    tries += [(0, shift, shift) for shift in range(1, limit + 1)]
+    for style, alt, shift in tries:
+        for extra in _extras(tree, style, alt, min_len, work, shift):
+            text = _render(tree, style, alt, extra, work, shift)
+            if text is None or text in found:
+                continue
+            if len(text) < min_len or (max_len is not None and len(text) > max_len):
+                continue
+            if compiled.search(text):  # PatternUndecided goes up: lru_cache keeps no exception
+                found.append(text)
+                if len(found) >= limit:
+                    return found
     return found
 
 
-def _render(tree: Node, style: int, alt: int, extra: int, work: _Work) -> str | None:
+def _render(tree: Node, style: int, alt: int, extra: int, work: _Work, shift: int = 0) -> str | None:
     out: list[str] = []
     try:
-        _Gen(style, alt, extra, work).run(tree, out)
+        _Gen(style, alt, extra, work, shift=shift).run(tree, out)
     except (Unsupported, RecursionError):
         return None
     return "".join(out)
 
 
-def _extras(tree: Node, style: int, alt: int, min_len: int, work: _Work) -> list[int]:
+def _extras(tree: Node, style: int, alt: int, min_len: int, work: _Work, shift: int = 0) -> list[int]:
     """Repetition boosts to try: a few small ones, then the smallest that reaches ``min_len``."""
     extras = [0, 1, 2]
-    shortest = _render(tree, style, alt, 0, work)
+    shortest = _render(tree, style, alt, 0, work, shift)
     if shortest is not None and len(shortest) < min_len:
         lo, hi = 0, 1
         while hi <= _MAX_OUTPUT:  # lengths grow with the boost: double, then bisect
-            text = _render(tree, style, alt, hi, work)
+            text = _render(tree, style, alt, hi, work, shift)
             if text is None or len(text) >= min_len:
                 break
             lo, hi = hi, hi * 2
         while lo + 1 < hi:
             mid = (lo + hi) // 2
-            text = _render(tree, style, alt, mid, work)
+            text = _render(tree, style, alt, mid, work, shift)
             if text is not None and len(text) >= min_len:
                 hi = mid
             else:
