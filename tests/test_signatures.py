@@ -100,18 +100,22 @@ def test_the_survey_keeps_what_is_not_listed_and_never_reads_beneath_a_link(tmp_
     elsewhere.mkdir()
     (elsewhere / "x.html").write_bytes(b"someone else's")
     (site / "linked").symlink_to(elsewhere)
+    (site / "b" / "deep").symlink_to(elsewhere)  # a link one level down: what is listed beneath it is beyond
     (site / "mine.txt").write_bytes(b"mine")
     (site / "empty").mkdir()
+    (site / "X").mkdir()
     (site / MANIFEST).write_bytes(b"{}")
     ours = {p: d for p, d in listed.items() if p in ("a.html", "b/c.html", "d.md")}
     listed = ours | {"linked/x.html": hashlib.sha256(b"x").hexdigest(), "a.html": "0" * 64}
+    listed |= {"b/deep/sub/y.html": "1" * 64, "gone/z.html": "2" * 64}  # the second's directory was removed
     kept = Kept()
     kept.keep(str(site), {"a.html": signature(os.lstat(site / "a.html"))})
     found = survey(site, listed, kept)
     assert [(f.path, f.kind) for f in found.kept] == [
-        ("0-link.html", "symlink"), ("empty", "dir"), ("linked", "symlink"), ("mine.txt", "file")
+        ("0-link.html", "symlink"), ("X", "dir"), ("b/deep", "symlink"), ("empty", "dir"), ("linked", "symlink"),
+        ("mine.txt", "file"),
     ]  # fmt: skip
-    assert found.beyond == ["linked/x.html"]
+    assert found.beyond == ["b/deep/sub/y.html", "linked/x.html"]
     assert found.intact == {"a.html": "0" * 64, "b/c.html": ours["b/c.html"], "d.md": ours["d.md"],
                             MANIFEST: hashlib.sha256(b"{}").hexdigest()}  # fmt: skip
     assert found.edited == [] and set(found.signatures) == {"a.html", "b/c.html", "d.md"}
