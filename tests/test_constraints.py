@@ -25,6 +25,7 @@ from generator.schema.constraints import constraints, merge_schemas, own_types
         ({"properties": {"a": {}}}, ("object",)),
         ({"patternProperties": {"^x-": {}}}, ("object",)),
         ({"required": ["a"]}, ("object",)),
+        ({"required": True}, ()),  # draft-03's boolean is about the property, not an object's names
         ({"additionalProperties": {"type": "string"}}, ("object",)),
         ({"additionalProperties": False}, ()),
         ({"items": {"type": "string"}}, ("array",)),

@@ -137,6 +137,10 @@ def test_the_type_is_inferred_from_the_keywords(schema: dict[str, Any], value: A
         ({"patternProperties": {"^a": {"type": "integer"}}}, {}),
         ({"items": {"type": "integer"}}, [1]),
         ({"items": [{"type": "integer"}]}, [1]),
+        # draft-03's boolean `required` says the property must be given, nothing of its type.
+        ({"required": True}, "example"),
+        ({"required": True, "maxLength": 3}, "exa"),
+        ({"required": True, "minProperties": 1}, {"key1": "example"}),
     ],
 )
 def test_draft_03_any_type_is_inferred_from_the_keywords(keywords: dict[str, Any], value: Any) -> None:

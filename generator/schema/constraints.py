@@ -82,8 +82,10 @@ def own_types(schema: dict[str, Any]) -> tuple[str, ...]:
             types = [t for t in [json_type(schema["const"])] if t]
         elif isinstance(schema.get("enum"), list) and schema["enum"]:
             types = [t for t in (json_type(v) for v in schema["enum"][:MAX_LIST]) if t]
-        elif any(k in schema for k in ("properties", "patternProperties", "required")) or isinstance(
-            schema.get("additionalProperties"), dict
+        elif (
+            any(k in schema for k in ("properties", "patternProperties"))
+            or isinstance(schema.get("required"), list)  # draft-03's boolean `required` is about the property
+            or isinstance(schema.get("additionalProperties"), dict)
         ):
             types = ["object"]
         elif any(k in schema for k in ("items", "prefixItems")):

@@ -96,13 +96,16 @@ class Candidates(SchemaViews, ABC):
             yield from self.typed(t, view, ctx)
 
     def infer(self, view: dict[str, Any]) -> list[str]:
+        """The types to try: those :func:`own_types` reads, else those the keywords are about. A view gets
+        here with no ``type`` or with one that names none (draft-03's ``any``); a ``required`` list or
+        ``prefixItems`` already made :func:`own_types` answer, and draft-03 has neither."""
         inferred = list(own_types(view))
         if inferred:
             return inferred
         keys = view.keys()
-        if keys & {"properties", "required", "minProperties", "maxProperties", "patternProperties"}:
+        if keys & {"properties", "minProperties", "maxProperties", "patternProperties"}:
             return ["object"]
-        if keys & {"items", "prefixItems", "minItems", "maxItems", "contains", "uniqueItems"}:
+        if keys & {"items", "minItems", "maxItems", "contains", "uniqueItems"}:
             return ["array"]
         if keys & {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}:
             return ["number"]
