@@ -47,6 +47,12 @@ def test_a_dynamic_anchor_is_an_anchor() -> None:
     assert LocalRefs({"$defs": {"n": target}}, "2020-12").lookup("#node") == (target, None)
 
 
+def test_a_recursive_anchor_names_nothing() -> None:
+    """2019-09's ``$recursiveAnchor`` is a boolean; a string there is no name a ``$ref`` can use."""
+    refs = LocalRefs({"$defs": {"n": {"$recursiveAnchor": "node"}}}, "2019-09")
+    assert refs.lookup("#node") == (None, "dangling $ref '#node' (no such anchor)")
+
+
 @pytest.mark.parametrize("key", ["enum", "const", "default", "examples", "example"])
 def test_an_anchor_inside_data_names_nothing(key: str) -> None:
     """Values under ``enum``, ``const``, ``default`` and the examples are data: an ``$anchor`` in one is text."""

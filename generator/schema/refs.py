@@ -1,7 +1,7 @@
 """Which JSON Schema dialect a document declares, and where its ``$ref`` point inside it.
 
 Knows the ``$schema`` URIs of draft-03 to 2020-12, the identifier keywords
-(``$id``/``id``, ``$anchor``, ``$dynamicAnchor``, ``$recursiveAnchor``) and JSON
+(``$id``/``id``, ``$anchor``, ``$dynamicAnchor``) and JSON
 Pointer fragments, so :class:`LocalRefs` can resolve any reference whose target
 is in the same document.  It never fetches: a reference to another document is
 reported as a problem string, not followed.  It does not know what the target
@@ -87,7 +87,7 @@ class LocalRefs:
                 value = node.get(key)
                 if isinstance(value, str):
                     self._add_id(value, node)
-            for key in ("$anchor", "$dynamicAnchor", "$recursiveAnchor"):
+            for key in ("$anchor", "$dynamicAnchor"):  # 2019-09's $recursiveAnchor is a boolean: it names nothing
                 value = node.get(key)
                 if isinstance(value, str):
                     self.anchors.setdefault(value, node)
