@@ -39,6 +39,16 @@ def _props(**described: str) -> dict[str, Any]:
         (_props(note="Required except for archive."), {"action": "create"}, []),
         # A description that names its own property is about where else it may come from, not about the call.
         (_props(api_key="Required unless the api_key is set in the environment."), {}, []),
+        # A property the prose adds counts as given, and as true: the value an example gives a boolean first.
+        (
+            {
+                "mode": {"type": "string"},
+                "verbose": {"type": "boolean", "description": "Required when mode is set."},
+                "level": {"type": "integer", "description": "Required when verbose is true."},
+            },
+            {"mode": "x"},
+            ["verbose", "level"],
+        ),
         # "=" ties a property to the call as "is" does.
         (
             {"mode": {"enum": ["basic", "advanced"]}, "depth": {"description": "Required when mode=advanced."}},
