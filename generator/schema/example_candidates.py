@@ -201,8 +201,9 @@ class Candidates(SchemaViews, ABC):
         count = len(fitting)
         fitting += [x for x in dict.fromkeys(snapped) if x not in fitting]
         if 0 < count <= ctx.salt:
-            # A salt past the values in range (the 8th of 8 unique items) steps on beyond them, one unit
-            # per salt: up where the range allows, else down; so each salt has a value of its own.
+            # A salt at or past the number of values in range (the 8th item of a unique array when 7 are)
+            # steps on beyond them, one unit per salt: up where the range allows, else down; so each salt
+            # has a value of its own.
             beyond = (ctx.salt - count + 1) * unit
             past = [x for x in (max(fitting[:count]) + beyond, min(fitting[:count]) - beyond) if inside(x)]
             fitting = past[:1] + fitting
