@@ -246,7 +246,7 @@ DRAFT_04 = "http://json-schema.org/draft-04/schema#"
             {"type": "array", "uniqueItems": True, "minItems": 7, "items": {"type": "number"}},
             [1.5, 1.0, 2.5, 0.5, 0.0, 3.5, -0.5],
         ),
-        # Past those, each further item steps on one unit: up where the range allows, else down.
+        # Past those, each further item steps on one unit: up where the range allows, else down...
         (
             {"type": "array", "uniqueItems": True, "minItems": 10, "items": {"type": "integer"}},
             [1, 2, 0, 3, -1, 4, 5, 6, 7, 8],
@@ -263,6 +263,16 @@ DRAFT_04 = "http://json-schema.org/draft-04/schema#"
                 "items": {"type": "integer", "maximum": 5, "multipleOf": 3},
             },
             [0, 3, -3, -6, -9, -12, -15, -18],
+        ),
+        # ...in steps of multipleOf.
+        (
+            {
+                "type": "array",
+                "uniqueItems": True,
+                "minItems": 12,
+                "items": {"type": "integer", "minimum": 0, "multipleOf": 3},
+            },
+            [0, 3, 6, 9, 12, 15, 18, 21, 24, 27, 30, 33],
         ),
         # ...in steps of multipleOf, snapped up to a multiple.
         (
@@ -1083,6 +1093,12 @@ def test_conditional_requirements(schema: dict[str, Any], value: Any) -> None:
             id="contains-sized-after-the-prefix",
         ),
         pytest.param(
+            # The second size tried is the least the keywords allow: no item at all, the prefix included.
+            {"type": "array", "prefixItems": [{"type": "integer"}], "not": {"minItems": 1}},
+            [],
+            id="least-size-leaves-out-the-prefix",
+        ),
+        pytest.param(
             # draft-07: the items after the tuple follow additionalItems.
             {
                 "$schema": "http://json-schema.org/draft-07/schema#",
@@ -1241,3 +1257,10 @@ def test_an_inner_array_takes_its_items_hint_from_the_description_above_it() -> 
         "required": ["labels"],
     }
     assert example_json(schema) == json.dumps({"labels": [["urgent"]]})
+
+
+def test_bounds_no_number_meets_give_no_example() -> None:
+    """No candidate falls in an empty range: the first one tried is named, nothing is invented."""
+    assert reason_of({"type": "integer", "minimum": 5, "maximum": 4}) == (
+        "no valid instance found; e.g. 1 fails: $: 1 is less than the minimum of 5"
+    )

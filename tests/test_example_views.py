@@ -115,6 +115,24 @@ TREE = {
             {"name": "root", "note": "a documented optional property", "next": {"name": "root", "next": None}},
             id="recursive-tree-inner-levels-minimal",
         ),
+        # An array of the tree's own nodes is left empty: the smallest example of a recursive tree.
+        pytest.param(
+            {
+                "$defs": {
+                    "node": {
+                        "type": "object",
+                        "properties": {
+                            "name": {"type": "string", "examples": ["root"]},
+                            "children": {"type": "array", "items": {"$ref": "#/$defs/node"}},
+                        },
+                        "required": ["name", "children"],
+                    }
+                },
+                "$ref": "#/$defs/node",
+            },
+            {"name": "root", "children": []},
+            id="recursive-array-left-empty",
+        ),
         # The walk follows 31 references in a row, not 32.
         pytest.param(references(31), 7, id="31-references"),
         pytest.param(references(32), None, id="32-references"),
