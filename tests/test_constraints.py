@@ -99,5 +99,9 @@ def test_warnings_name_the_node(schema: dict[str, Any], path: str, warnings: lis
 def test_a_closed_object_merges_with_a_draft03_required() -> None:
     """draft-03's ``required: true`` names no property, so a closed object's merge with it holds."""
     closed = {"properties": {"a": {}}, "additionalProperties": False}
-    assert merge_schemas(closed, {"required": True}, own_types) == {**closed, "required": True}
-    assert merge_schemas({"required": True}, closed, own_types) == {"required": True, **closed}
+
+    def types_of(node: object) -> tuple[str, ...]:
+        return own_types(node) if isinstance(node, dict) else ()
+
+    assert merge_schemas(closed, {"required": True}, types_of) == {**closed, "required": True}
+    assert merge_schemas({"required": True}, closed, types_of) == {"required": True, **closed}
