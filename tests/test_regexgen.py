@@ -53,6 +53,11 @@ from generator.schema.regexgen import generate
         ("^(ab|cd)+$", {"min_len": 11}, ["abababababab", "cdcdcdcdcdcd"]),
         ("^[a-z]*$", {"min_len": 5, "limit": 3}, ["abcde", "acega", "bcdef"]),
         ("^x[0-9]*$", {"min_len": 3, "max_len": 3}, ["x01", "x35", "x12", "x23", "x34", "x45"]),
+        # A back reference repeats what its own group wrote, not what came before the group.
+        ("^x(ab)\\1$", {}, ["xabab"]),
+        # A negated class that leaves out every preferred character: the one just past an excluded range,
+        # and never a code point past the last one (U+10FFFF ends the range here).
+        ("^[^\\x00\\x02-\U0010ffff]$", {}, ["\x01"]),
         # No more strings than asked for.
         ("^[a-z]{3,5}$", {"limit": 1}, ["abc"]),
     ],

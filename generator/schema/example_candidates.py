@@ -196,22 +196,8 @@ class Candidates(SchemaViews, ABC):
         if low is not None and high is not None:
             raw.append((low + high) / 2)
         snapped = [math.ceil(x / step) * step if step is not None else x for x in raw]
-        # In range first, nearest to the hint first; a salt (unique items, retries) rotates the choice.
-        fitting = sorted(dict.fromkeys(x for x in snapped if inside(x)), key=lambda x: abs(x - preferred))
-        count = len(fitting)
-        fitting += [x for x in dict.fromkeys(snapped) if x not in fitting]
-        if 0 < count <= ctx.salt:
-            # A salt at or past the number of values in range (the 8th item of a unique array when 7 are)
-            # steps on beyond them, one unit per salt: up where the range allows, else down; so each salt
-            # has a value of its own.
-            beyond = (ctx.salt - count + 1) * unit
-            past = [x for x in (max(fitting[:count]) + beyond, min(fitting[:count]) - beyond) if inside(x)]
-            fitting = past[:1] + fitting
-            start = 0
-        else:
-            start = ctx.salt % len(fitting)
         seen: list[object] = []
-        for value in fitting[start:] + fitting[:start]:
+        for value in _in_turn(snapped, inside, preferred, unit, ctx.salt):
             for out in self.number_forms(value, integer, whole=whole):
                 if not any(type(out) is type(s) and out == s for s in seen):
                     seen.append(out)
@@ -485,3 +471,22 @@ class Candidates(SchemaViews, ABC):
                 obj[name] = value
                 changed = True
         return changed
+
+
+def _in_turn(
+    values: list[Fraction], inside: Callable[[Fraction], bool], preferred: Fraction, unit: Fraction, salt: int
+) -> list[Fraction]:
+    """*values* in the order to try: in range first, nearest to *preferred* first, then the rest; a salt
+    (unique items, retries) rotates the choice."""
+    fitting = sorted(dict.fromkeys(x for x in values if inside(x)), key=lambda x: abs(x - preferred))
+    count = len(fitting)
+    fitting += [x for x in dict.fromkeys(values) if x not in fitting]
+    if 0 < count <= salt:
+        # A salt at or past the number of values in range (the 8th item of a unique array when 7 are)
+        # steps on beyond them, one unit per salt: up where the range allows, else down; so each salt
+        # has a value of its own.
+        beyond = (salt - count + 1) * unit
+        past = [x for x in (max(fitting[:count]) + beyond, min(fitting[:count]) - beyond) if inside(x)]
+        return past[:1] + fitting
+    start = salt % len(fitting)
+    return fitting[start:] + fitting[:start]
