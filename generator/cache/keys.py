@@ -1,10 +1,8 @@
-"""The render cache's keys: what a site's pages (:func:`site_key`), and each documented thing's
-(:func:`page_key`), are made from, :data:`~generator.cache.store.FORMAT` included.
+"""What a site's pages (:func:`site_key`), and each documented thing's (:func:`page_key`), are made from.
 
-Files are hashed as the loaders find them: a template directory through its symbolic links (a theme whose
-``html/`` links to a shared folder is hashed by what is found there). The installed mcp-portal code and the
-libraries that shape its output are part of every key (:func:`code_digest`), so an upgrade that changes
-output never reuses the old output.
+Files are hashed as the loaders find them, through symbolic links. The installed mcp-portal code and the
+versions of the libraries that shape output are part of every key (:func:`code_digest`), so an upgrade
+that changes output never reuses the old output.
 """
 
 from __future__ import annotations
@@ -54,7 +52,7 @@ def _files(root: Path, follow: bool) -> Iterator[tuple[str, Path | None]]:
             yield relative, None
             continue
         seen.add((info.st_dev, info.st_ino))
-        directories.sort()
+        directories[:] = sorted(d for d in directories if d != "__pycache__")  # byte code: Python's, not ours
         for name in sorted(names):
             path = os.path.join(top, name)
             if os.path.isfile(path):
@@ -94,8 +92,8 @@ def _tree(digest: Any, root: Path | None, label: str, follow: bool = False, max_
 
 @functools.cache
 def code_digest() -> str:
-    """A hash of the installed mcp-portal (every file of the ``generator`` package but byte code), of
-    Python's version and of each of :data:`LIBRARIES`' versions; once per process, whose code cannot change."""
+    """A hash of the installed ``generator`` package's files, Python's version and each of :data:`LIBRARIES`'
+    versions; once per process, whose code cannot change."""
     digest = hashlib.sha256(f"python {platform.python_implementation()} {platform.python_version()}".encode())
     for name in LIBRARIES:
         try:
@@ -103,10 +101,7 @@ def code_digest() -> str:
         except metadata.PackageNotFoundError:
             version = "-"
         digest.update(f"\0{name} {version}".encode())
-    for relative, file in _files(_PACKAGE, follow=True):
-        if file is not None and "__pycache__" not in relative.split("/") and not relative.endswith(".pyc"):
-            digest.update(f"\0{relative}\0".encode())
-            digest.update(hashlib.sha256(file.read_bytes()).digest())
+    _tree(digest, _PACKAGE, "code", follow=True)
     return digest.hexdigest()
 
 

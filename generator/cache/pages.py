@@ -1,10 +1,7 @@
-"""A build's pages, a group at a time: taken from the last build's ``pages`` record, or rendered and recorded.
-
-A documented thing's pages in every locale form a group. When the cache holds a ``pages`` record for the
-group's key naming exactly its pages, each page and twin is written from it (a hard link where the previous
-site holds the same bytes, or nothing where a lazy staging leaves it there), each blob checked against its
-sha256. Otherwise the site stage's render function (pure: model to text) renders the group, and it is
-recorded. A record that fails a check costs a rendering, never a byte.
+"""A build's pages, a group at a time (a documented thing's pages in every locale): written from the
+cache's ``pages`` record for the group's key when it names exactly those pages and each blob checks out
+(a hard link where the previous site holds the same bytes), else rendered by the site stage's pure render
+function and recorded. A record that fails a check costs a rendering, never a byte.
 """
 
 from __future__ import annotations

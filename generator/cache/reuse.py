@@ -1,18 +1,11 @@
-"""What a build takes from the last build, behind one object: :class:`Reuse`, made by the command.
+"""What a build takes from the last build, behind one object made by the command: :class:`Reuse`.
 
-A rebuild after one tool changed should cost that tool, not the site. Everything a build may reuse is a
-record of the cache's one file (:mod:`generator.cache.store`), named by its kind and a key:
-
-- ``pages``, by a documented thing's page key (:func:`generator.cache.keys.page_key`): its pages, twins,
-  the twins' copies for ``llms-full.txt`` and its warnings (:mod:`generator.cache.pages`);
-- ``search``, by the hash of the indexed pages: the files of the search index built from them;
-- ``published``: the signatures of the files of the site last published (:class:`Published`).
-
-A changed template, catalog, configuration, generator code or library version changes every key
-(:mod:`generator.cache.keys`), so a record is simply not found; anything read is checked against its hash.
-After a published build every record it did not use is removed, so the cache holds one site's worth. Where
-it lives is :attr:`generator.config.portal.PortalConfig.cache_dir`; a directory someone else could write is
-not used (:mod:`generator.cache.trust`).
+A rebuild after one tool changed should cost that tool, not the site. Everything reused is a record of the
+cache's one file (:mod:`generator.cache.store`), named by its kind and a key: ``pages`` by a documented
+thing's page key (:mod:`generator.cache.pages`), ``search`` by the hash of the indexed pages (the index's
+files), and ``published`` (:class:`Published`). Whatever shapes output is part of every key
+(:mod:`generator.cache.keys`), so a change means a record is not found; anything read is checked against its
+hash. A published build removes every record it did not use: the cache holds one site's worth.
 """
 
 from __future__ import annotations
@@ -98,16 +91,14 @@ class Reuse:
 
     def search_files(self, key: str) -> dict[str, str] | None:
         """The files (site path -> sha256) of the search index last built from the pages *key* names."""
+        self.used.add(key)
         record = self.store.get("search", key)
         files = record.header.get("files") if record is not None and isinstance(record.header, dict) else None
-        if not isinstance(files, dict) or not all(isinstance(p, str) and isinstance(h, str) for p, h in files.items()):
-            return None
-        self.used.add(key)
-        return files
+        ok = isinstance(files, dict) and all(isinstance(p, str) and isinstance(h, str) for p, h in files.items())
+        return files if ok else None
 
     def write_search_files(self, key: str, files: dict[str, str]) -> None:
         self.store.put("search", key, {"files": files})
-        self.used.add(key)
 
     def commit(self) -> None:
         """Make this build's records the cache's, and remove every record it did not use."""

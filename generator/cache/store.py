@@ -1,15 +1,11 @@
-"""The one file the cache keeps: a SQLite database of *records*, each a JSON header and checked blobs.
+"""The cache's one file: a SQLite database of *records* (a kind, a key, a JSON header and blobs), each part
+stored with its sha256. A part that does not check out is a miss: a damaged cache costs time, never a byte.
+Records are data, never code (nothing read is run or unpickled); a file holding anything but our two tables
+is not used, and it must be its user's regular file, mode 0600.
 
-A record is named by its kind and a key (:mod:`generator.cache.reuse` lists the kinds). Its header and each
-blob are stored with their sha256; one that does not check out is a miss, so a damaged cache costs time but
-never a byte of the site. Records are data, never code: nothing read from one is run or unpickled, and a
-database holding anything but the two tables below (a trigger, a view) is not used.
-
-A build writes its records as *pending* (marked with its build id); :meth:`Store.commit` makes them the
-cache's in one transaction once the site is published, removing every record the build did not use, and
-:meth:`Store.discard` drops them after a failure. SQLite's locking (write-ahead log, a busy timeout) keeps two
-builds, and a build's forked workers, from writing over each other: each process opens its own connection.
-The file must be a regular file of its user's that no one else can read or write (mode 0600).
+A build writes its records as *pending*, under its build id; :meth:`Store.commit` makes them the cache's in
+one transaction once the site is out, :meth:`Store.discard` drops them after a failure. SQLite's locking
+keeps two builds, and a build's forked workers (each opens its own connection), from writing over each other.
 """
 
 from __future__ import annotations

@@ -157,12 +157,10 @@ def index_site(staging: Staging, cache: Reuse | None = None) -> bool:
     if cache is not None and key is not None:
         files = cache.search_files(key)
         if files is not None and _reuse(staging, files):
-            cache.used.add(key)
             return True
     _run(staging)
     if cache is not None and key is not None:
         cache.write_search_files(key, {p: h for p, h in staging.hashes.items() if p.startswith(OUTPUT + "/")})
-        cache.used.add(key)
     return False
 
 
