@@ -7,6 +7,7 @@ Streamable HTTP on 127.0.0.1 with a free port) and always stopped afterwards.
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import shutil
@@ -49,6 +50,14 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.path.stem.removeprefix("test_") in SLOW_MODULES:
             item.add_marker(pytest.mark.slow)
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """Move everything collection made (modules, thousands of test items) out of the garbage collector's
+    reach: they live to the end, and every full collection would walk them again. The fast tier measured
+    about 7 % quicker."""
+    gc.collect()
+    gc.freeze()
 
 
 PYTHON = sys.executable
