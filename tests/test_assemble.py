@@ -177,6 +177,7 @@ def test_what_is_written_meanwhile_may_not_take_a_pages_path(jobs: int, tmp_path
     def fails() -> None:
         raise PortalError("the entry page could not be rendered")
 
+    (tmp_path / "b").mkdir()  # a staging directory exists before anything is written into it
     with pytest.raises(PortalError, match="entry page"):  # reported as it happens, the workers' queue dropped
         render_pages(new_job(site, catalogs_for(config), Renderer(), Deadline(600)), Staging(tmp_path / "b"), jobs,
                      lambda _: None, fails)  # fmt: skip

@@ -85,11 +85,14 @@ class Started:
     def __init__(self, tmp_path: Path, *argv: str) -> None:
         self.token = secrets.token_hex(16)
         self.log = tmp_path / f"log-{self.token}"
+        self.tmp = tmp_path / f"tmp-{self.token}"
+        """Its TMPDIR: what it leaves in the system's temporary directory, which no later build clears."""
+        self.tmp.mkdir()
         with self.log.open("w", encoding="utf-8") as log:
             self.proc = subprocess.Popen(
                 [sys.executable, "-m", "generator", *argv],
                 cwd=ROOT,
-                env={**os.environ, "PYTHONPATH": str(ROOT), TOKEN: self.token},
+                env={**os.environ, "PYTHONPATH": str(ROOT), TOKEN: self.token, "TMPDIR": str(self.tmp)},
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=subprocess.STDOUT,
@@ -220,6 +223,9 @@ def test_a_build_killed_while_rendering_leaves_no_process_and_the_next_build_run
         run.proc.send_signal(signum)
         assert run.proc.wait(timeout=30) == -signum
         _none_left(run)
+        # Its scratch files (llms-full.txt's fragments) are in its staging directory, which the next build removes.
+        assert list(run.tmp.iterdir()) == []
+        assert _leftovers(tmp_path), "the killed build left no staging directory for the next one to clear"
     # The next build into the same output: the demo's few tools are enough to show it takes the lock,
     # clears what the killed one left and publishes.
     again = subprocess.run(

@@ -85,7 +85,9 @@ def render_pages(
     runs in this process while the workers render, or after the pages when they are rendered here.
     """
     shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
-    with tempfile.TemporaryDirectory(prefix="mcp-portal-llms-") as tmp:
+    # In the staging directory, not the system's: a build killed midway leaves it where the next build
+    # clears what the killed one left (removed again before the site is placed).
+    with tempfile.TemporaryDirectory(prefix=".llms-full-", dir=staging.root) as tmp:
         fragments = Fragments(Path(tmp), shared)
         try:
             chunks = _render_all(job, staging, fragments, jobs, advance, meanwhile)

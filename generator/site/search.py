@@ -204,7 +204,8 @@ def _run(staging: Staging, *, by_locale: bool = True) -> None:
     """
     staging.complete()
     output = staging.root / OUTPUT
-    with tempfile.TemporaryDirectory(prefix="mcp-portal-search-") as tmp:
+    # Scratch in the staging directory: a build killed here leaves it where the next build clears it up.
+    with tempfile.TemporaryDirectory(prefix=".search-", dir=staging.root) as tmp:
         work = Path(tmp)
         locales = _locale_pages(staging.hashes) if by_locale else None
         if locales is None or not _by_locale(staging.root, locales, work, output):
