@@ -219,7 +219,7 @@ for (let node; (node = walker.nextNode()); ) {
   }
 }
 const mixed = args.mixed ? runs.length > 0 && rtl.test(root.innerText) : null;
-// Only what the test reports goes back: thousands of runs read as their text cost more to send than to read.
+// Only what the test reports goes back, not the thousands of runs that read as their text.
 const misread = runs.filter(r => r.read !== r.text).map(r => ({ text: r.text, read: r.read }));
 const isolated = runs.filter(r => !r.bare).length, constraints = runs.filter(r => r.constraint).length;
 return { misread, isolated, constraints, values, bare, mixed };

@@ -85,8 +85,8 @@ def render_pages(
     runs in this process while the workers render, or after the pages when they are rendered here.
     """
     shared = {code: text.encode("utf-8") for code, text in job.shared.items()}
-    # In the staging directory, not the system's: a build killed midway leaves it where the next build
-    # clears what the killed one left (removed again before the site is placed).
+    # Scratch in the staging directory, not the system's: a build killed midway leaves it there, for the next
+    # build to clear with the rest; a build that goes on removes it before the site is placed.
     with tempfile.TemporaryDirectory(prefix=".llms-full-", dir=staging.root) as tmp:
         fragments = Fragments(Path(tmp), shared)
         try:

@@ -204,7 +204,7 @@ def _run(staging: Staging, *, by_locale: bool = True) -> None:
     """
     staging.complete()
     output = staging.root / OUTPUT
-    # Scratch in the staging directory: a build killed here leaves it where the next build clears it up.
+    # Scratch in the staging directory, as render_pages keeps its own: a kill leaves it for the next build.
     with tempfile.TemporaryDirectory(prefix=".search-", dir=staging.root) as tmp:
         work = Path(tmp)
         locales = _locale_pages(staging.hashes) if by_locale else None
