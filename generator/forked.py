@@ -143,8 +143,11 @@ def _collect(busy: dict[Any, BaseProcess], ready: list[Any], tasks: Iterator[tup
 
 def _serve(work: Callable[[Any, int], Any], pipe: Any, parent: int) -> None:
     """In a worker: do the chunks this process's parent hands out, one at a time, until it sends None.
-    Ctrl-C is the parent's to report: a worker ignores SIGINT and is ended by its parent or with it."""
+    Ctrl-C is the parent's to report: a worker ignores SIGINT and is ended by its parent or with it. The
+    parent's SIGTERM (``terminate``) ends it at once, whatever handler the fork copied from the parent
+    (``build --watch`` turns SIGTERM into a stop, which in a worker would print a traceback)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     die_with_parent(parent)
     while (task := pipe.recv()) is not None:
         index, chunk = task

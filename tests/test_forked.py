@@ -89,6 +89,35 @@ def _die_on_the_first_chunk(chunk: int, index: int) -> int:
     return chunk
 
 
+def _fail_once_the_other_runs(chunk: Path, index: int) -> int:
+    """In a render worker: chunk 1 says it runs and waits for its parent to end it; chunk 0 then fails."""
+    if index == 1:
+        chunk.touch()
+        signal.pause()
+    wait_until((chunk.parent / "1").exists, 60, "the other worker to start its chunk")
+    raise ValueError("a template failed")
+
+
+def test_a_worker_ended_by_its_parent_prints_nothing_whatever_sigterm_handler_the_parent_has(
+    tmp_path: Path, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """``build --watch`` turns SIGTERM into a stop; the workers it forks must not inherit that, or the
+    parent's ``terminate`` after a failed chunk makes each worker still running print a traceback."""
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(ValueError, match="a template failed"):
+            in_workers(_fail_once_the_other_runs, [tmp_path / "0", tmp_path / "1"], 2, lambda value: None)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    err = capfd.readouterr().err
+    assert (tmp_path / "1").exists()  # the other worker was running when the first failed
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+
+
 def test_a_worker_killed_while_the_chunks_are_still_being_handed_out_is_named_by_its_signal() -> None:
     # The worker dies while this process is still submitting 20,000 chunks, before the pool is done
     # starting: the report must still name SIGKILL (the pool's SIGTERM to the other worker is not the cause).
