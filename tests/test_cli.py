@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import signal
 import subprocess
 import textwrap
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -508,6 +510,32 @@ def test_an_empty_option_is_a_usage_error(
     assert message.startswith(f"mcp-portal: error: {option} is empty.")
     assert "variable" in message and "unset or empty" in message
     assert list(tmp_path.iterdir()) == []  # the demo was not documented into ./site, nothing was written
+
+
+def test_a_build_stopped_by_sigterm_once_its_site_is_out_says_that_out_holds_it(
+    cli: Cli, tmp_path: Path, snapshot_file: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A real SIGTERM, sent as the build reports its published site: the one line must not claim the
+    previous site is unchanged. (Before the site is placed: tests/test_trust_processes.py.)"""
+    from generator.commands import cli as command_line
+
+    said = command_line.say
+
+    def say_then_stop(text: str, **how: Any) -> None:
+        said(text, **how)
+        if text.startswith("Built "):
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(command_line, "say", say_then_stop)
+    handler = signal.getsignal(signal.SIGTERM)
+    out = tmp_path / "site"
+    run = cli("build", "--from", str(snapshot_file), "--out", str(out))
+    assert run.code == 128 + signal.SIGTERM, run.err
+    assert run.out.startswith("Built ")
+    expected = f"mcp-portal: stopped by SIGTERM once the build had published its site; {out} holds the new site.\n"
+    assert run.err.endswith(expected), run.err
+    assert (out / "manifest.json").is_file()
+    assert signal.getsignal(signal.SIGTERM) == handler  # the build's own handler is gone with the build
 
 
 # --- the end of a build: no teardown of the heap (issue 13) --------------------------------------

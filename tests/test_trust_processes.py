@@ -221,11 +221,15 @@ def test_a_build_killed_while_rendering_leaves_no_process_and_the_next_build_run
         assert _locks_held(run.proc.pid), "the build holds the output's lock"
         run.look()
         run.proc.send_signal(signum)
-        assert run.proc.wait(timeout=30) == -signum
+        assert run.proc.wait(timeout=30) == -signum  # after SIGTERM too: it ends by the signal once it cleaned up
         _none_left(run)
-        # Its scratch files (llms-full.txt's fragments) are in its staging directory, which the next build removes.
+        # Its scratch files (llms-full.txt's fragments) are in its staging directory, never in the system's.
         assert list(run.tmp.iterdir()) == []
-        assert _leftovers(tmp_path), "the killed build left no staging directory for the next one to clear"
+        if signum == signal.SIGTERM:  # a stop it can see: it removes its staging directory and says so
+            assert _leftovers(tmp_path) == []
+            assert run.text().endswith("mcp-portal: stopped by SIGTERM; the previous site is unchanged.\n"), run.text()
+        else:  # a kill it cannot see: the next build removes what it left
+            assert _leftovers(tmp_path), "the killed build left no staging directory for the next one to clear"
     # The next build into the same output: the demo's few tools are enough to show it takes the lock,
     # clears what the killed one left and publishes.
     again = subprocess.run(
@@ -266,6 +270,7 @@ def test_sigterm_during_the_demo_build_stops_the_demo_servers(tmp_path: Path) ->
         assert run.proc.wait(timeout=30) == -signal.SIGTERM
         _none_left(run)
         assert not _accepting(ports[0])
+        assert "Traceback" not in run.text()  # a stop while it talks to a server ends it at once, as before
 
 
 # --- item 14: a worker killed under the build ------------------------------------------------------

@@ -2,7 +2,8 @@
 
 Exit codes: 0 success; 1 an error with a one-paragraph message; 2 a usage error;
 3 ``check`` found drift; 4 ``diff --fail-on`` found such changes; 5 ``lint`` (or ``check --lint``)
-missed ``--min-score`` or ``--fail-on`` (when ``check`` finds drift too, 3 wins).
+missed ``--min-score`` or ``--fail-on`` (when ``check`` finds drift too, 3 wins); 130 after Ctrl-C,
+and a build stopped by SIGTERM ends by it (:mod:`generator.commands.stopping`).
 Tracebacks are shown only with ``--debug``.  The parser and the options it turns into a
 configuration are in :mod:`generator.commands.arguments`; this module runs the commands.
 """
@@ -21,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from generator import heap
 from generator.commands.arguments import config_from_args, diff_limits, make_parser, reject_empty_options
+from generator.commands.stopping import TERMINATED, end_by_sigterm, stop, stoppable
 from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
@@ -227,7 +229,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
         raise UsageError("--watch-path only applies with --watch, e.g. --watch --watch-path src/.")
     if args.watch:
         return _watch_builds(args, config)
-    return _read_and_build(args, config)
+    return stoppable(functools.partial(_read_and_build, args, config), Path(config.out), say)
 
 
 def _read_and_build(
@@ -302,7 +304,7 @@ def _watch_builds(args: argparse.Namespace, config: PortalConfig) -> int:
     warm = Warm()  # what each rebuild takes from the build before: read tools, compiled templates
     if args.renderer is not None:
         warm.renderer = args.renderer
-    signal.signal(signal.SIGTERM, _stop)  # a process manager's stop ends the watch as Ctrl-C does
+    signal.signal(signal.SIGTERM, stop)  # a process manager's stop ends the watch as Ctrl-C does
     try:
         one_build(reread=False)  # a first build that fails is reported too: fix the input, and it builds again
         return watching.watch(rebuild, watched, lambda text: say(one_line(text), err=True))
@@ -348,10 +350,6 @@ def _build(
     return 0
 
 
-def _stop(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt
-
-
 def _cmd_translations(args: argparse.Namespace) -> int:
     from generator.authoring.translations import load_translations, todo
     from generator.commands.obtain import obtain_snapshot
@@ -381,7 +379,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from generator.commands.serve import serve
 
     # A process manager's stop ends the preview as Ctrl-C does: its temporary site and servers are removed.
-    signal.signal(signal.SIGTERM, _stop)
+    signal.signal(signal.SIGTERM, stop)
     if args.try_it:
         from generator.commands.try_serve import serve_try_it
 
@@ -448,10 +446,14 @@ def run() -> None:
     """Console-script entry point (``mcp-portal`` and ``python -m generator``).
 
     After ``build``, ``check`` and ``introspect`` the process ends without tearing down its heap
-    (:func:`generator.heap.end_now`).
+    (:func:`generator.heap.end_now`); after a build stopped by SIGTERM, and cleaned up, by that signal.
     """
     ran: list[str] = []
     code = main(tune_gc=True, ran=ran)
+    if code == TERMINATED:  # cleaned up: now end as SIGTERM ends a process, which is what its sender expects
+        sys.stdout.flush()
+        sys.stderr.flush()
+        end_by_sigterm()
     if ran and ran[0] in heap.KEEPING:
         heap.end_now(code)
     sys.exit(code)

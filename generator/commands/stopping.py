@@ -1,0 +1,74 @@
+"""How a command ends when it is stopped: Ctrl-C (SIGINT) or a process manager's or CI runner's SIGTERM.
+
+``build --watch`` and ``serve`` take SIGTERM as Ctrl-C (:func:`stop`) and end with 0. A one-shot build
+(:func:`stoppable`) cleans up on either as it unwinds (its staging directory, scratch files and cache
+records), says in one line which site ``--out`` holds, and after SIGTERM ends by that signal.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+TERMINATED = 128 + signal.SIGTERM
+"""What a build stopped by SIGTERM returns; :func:`generator.commands.cli.run` then ends by the signal."""
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM during a one-shot build: raised where the build is, so every clean-up a Ctrl-C runs runs."""
+
+
+def stop(signum: int, frame: object) -> None:
+    """SIGTERM handler of ``build --watch`` and ``serve``: a stop, as Ctrl-C is."""
+    raise KeyboardInterrupt
+
+
+def stoppable(build: Callable[[], int], out: Path, say: Callable[..., None]) -> int:
+    """Run *build* (one build into *out*) so that Ctrl-C or SIGTERM ends it cleanly; its exit code, or 130
+    after Ctrl-C and :data:`TERMINATED` after SIGTERM, once one line on stderr has said which site *out*
+    holds: the previous one, or the new one when the stop came after the build placed it."""
+    from generator.commands.watch import site_digest
+
+    was = site_digest(out)
+    before = signal.signal(signal.SIGTERM, _terminated)
+    try:
+        return build()
+    except KeyboardInterrupt as stopped:
+        how = "stopped by SIGTERM" if isinstance(stopped, Terminated) else "interrupted"
+        if site_digest(out) == was:
+            say(f"mcp-portal: {how}; the previous site is unchanged.", err=True)
+        else:
+            say(f"mcp-portal: {how} once the build had published its site; {out} holds the new site.", err=True)
+        return TERMINATED if isinstance(stopped, Terminated) else 130
+    finally:
+        signal.signal(signal.SIGTERM, before)
+
+
+def end_by_sigterm() -> None:
+    """End this process by SIGTERM's default action (after a build stopped by it has cleaned up)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM in a one-shot build: :class:`Terminated`, except while the build talks to a server (an event
+    loop runs). Then nothing of the site is written yet, and an exception raised inside the loop would reach
+    the user as the loop's traceback: the process ends at once, as SIGTERM ends it by default."""
+    if _in_event_loop():
+        end_by_sigterm()
+    raise Terminated
+
+
+def _in_event_loop() -> bool:
+    """Whether this thread is running an asyncio event loop (asyncio is imported only by a connection)."""
+    asyncio = sys.modules.get("asyncio")
+    if asyncio is None:
+        return False
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
