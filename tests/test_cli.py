@@ -538,6 +538,16 @@ def test_a_build_stopped_by_sigterm_once_its_site_is_out_says_that_out_holds_it(
     assert signal.getsignal(signal.SIGTERM) == handler  # the build's own handler is gone with the build
 
 
+def test_a_build_on_another_thread_than_the_main_one_runs(tmp_path: Path, snapshot_file: Path) -> None:
+    """Only the main thread may set a signal handler: a program that runs a build on a thread of its own
+    (as the browser tests do, beside Playwright's loop) gets its site, without the build's SIGTERM handling."""
+    out = tmp_path / "site"
+    argv = ["build", "--from", str(snapshot_file), "--out", str(out), "--locales", "en", "--no-search"]
+    with ThreadPoolExecutor(1) as pool:
+        assert pool.submit(main, argv, renderer=TEMPLATES).result(timeout=120) == 0
+    assert (out / "manifest.json").is_file()
+
+
 # --- the end of a build: no teardown of the heap (issue 13) --------------------------------------
 
 _ENDING = """

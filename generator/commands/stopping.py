@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
@@ -33,7 +34,10 @@ def stoppable(build: Callable[[], int], out: Path, say: Callable[..., None]) -> 
     from generator.commands.watch import site_digest
 
     was = site_digest(out)
-    before = signal.signal(signal.SIGTERM, _terminated)
+    # Only the main thread may set a handler, and signals reach only it: a build run on another thread (a
+    # program that embeds mcp-portal) keeps the program's own handling.
+    here = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _terminated) if here else None
     try:
         return build()
     except KeyboardInterrupt as stopped:
@@ -44,7 +48,8 @@ def stoppable(build: Callable[[], int], out: Path, say: Callable[..., None]) -> 
             say(f"mcp-portal: {how} once the build had published its site; {out} holds the new site.", err=True)
         return TERMINATED if isinstance(stopped, Terminated) else 130
     finally:
-        signal.signal(signal.SIGTERM, before)
+        if here:
+            signal.signal(signal.SIGTERM, before)
 
 
 def end_by_sigterm() -> None:
