@@ -353,3 +353,34 @@ def test_a_client_that_goes_away_mid_answer_prints_no_traceback(
         thread.join(timeout=5)
     err = capfd.readouterr().err
     assert "Traceback" not in err and "BrokenPipe" not in err and "ConnectionReset" not in err, err
+
+
+def test_a_stop_that_comes_after_a_connection_s_thread_gave_its_place_back_is_not_lost(
+    site: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C reaches the main thread anywhere: here just after the connection's thread started, served it
+    and gave its place back. The stop must end the preview, not turn into "released too many times"
+    (which the preview reported as a failed answer, and went on serving)."""
+    from generator.commands.serve import MAX_CONNECTIONS, PreviewServer
+
+    server = make_server(site, "127.0.0.1", 0)
+    assert isinstance(server, PreviewServer)
+    started = threading.Thread.start
+
+    def start_then_stop(thread: threading.Thread) -> None:
+        started(thread)
+        thread.join(timeout=30)  # served (the client end is closed) and its place given back
+        raise KeyboardInterrupt
+
+    ours, theirs = socket.socketpair()
+    theirs.close()
+    monkeypatch.setattr(threading.Thread, "start", start_then_stop)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            server.process_request(ours, ("127.0.0.1", 1))
+    finally:
+        monkeypatch.undo()
+        server.server_close()
+    places = server.connections  # every place is free again, and no more than that
+    assert all(places.acquire(blocking=False) for _ in range(MAX_CONNECTIONS))
+    assert not places.acquire(blocking=False)

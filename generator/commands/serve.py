@@ -445,8 +445,8 @@ class PreviewServer(ThreadingHTTPServer):
             return
         try:
             super().process_request(request, client_address)
-        except BaseException:
-            self.connections.release()
+        except Exception:  # no thread started: its place goes back here. Not on a stop (Ctrl-C, SIGTERM): the
+            self.connections.release()  # thread may have given it back, and a second release would lose the stop
             raise
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
