@@ -12,7 +12,7 @@ import functools
 import hashlib
 import os
 import platform
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -36,31 +36,6 @@ highlighting, plurals and dates, the search index)."""
 _PACKAGE = Path(__file__).resolve().parent.parent  # the installed generator package
 
 
-def _files(root: Path, follow: bool) -> Iterator[tuple[str, Path | None]]:
-    """Every regular file under the directory *root*, by relative path, in a stable order; with *follow*,
-    also through links to directories, as a template loader goes. A directory reached again through a link
-    is ``(path/, None)`` and a link that leads nowhere ``(path, None)``: where they point is hashed instead."""
-    seen: set[tuple[int, int]] = set()
-    for top, directories, names in os.walk(root, followlinks=follow):
-        relative = os.path.relpath(top, root) + "/"
-        try:
-            info = os.stat(top)
-        except OSError:  # gone since it was listed
-            continue
-        if (info.st_dev, info.st_ino) in seen:
-            directories.clear()
-            yield relative, None
-            continue
-        seen.add((info.st_dev, info.st_ino))
-        directories[:] = sorted(d for d in directories if d != "__pycache__")  # byte code: Python's, not ours
-        for name in sorted(names):
-            path = os.path.join(top, name)
-            if os.path.isfile(path):
-                yield os.path.normpath(relative + name), Path(path)
-            elif not os.path.exists(path):  # a link that leads nowhere
-                yield os.path.normpath(relative + name), None
-
-
 def theme_digest(template_dir: Path | None) -> str:
     """The hash of every file of the theme directory *template_dir*, symlinks followed ("" for none)."""
     if template_dir is None:
@@ -71,23 +46,37 @@ def theme_digest(template_dir: Path | None) -> str:
 
 
 def _tree(digest: Any, root: Path | None, label: str, follow: bool = False, max_bytes: int | None = None) -> None:
-    """Feed every file under *root* (a file or a directory) into *digest*: its relative path and its
-    content's sha256. A file larger than *max_bytes* is not read (the build refuses it unread)."""
+    """Feed *root* (a file or a directory) into *digest*: each file's relative path and its content's sha256,
+    in a stable order; with *follow*, through links to directories too, as a template loader goes. A directory
+    reached again through a link, or a link that leads nowhere, is hashed as where it points (what a loader
+    sees). A file larger than *max_bytes* is not read (the build refuses it unread)."""
     digest.update(f"\0{label}\0".encode())
     if root is None or not root.exists():
         return
     if not root.is_dir():
-        if max_bytes is not None and root.stat().st_size > max_bytes:
-            digest.update(b"\0too large\0")
-            return
-        digest.update(b"\0" + hashlib.sha256(root.read_bytes()).digest())
+        large = max_bytes is not None and root.stat().st_size > max_bytes
+        digest.update(b"\0too large\0" if large else b"\0" + hashlib.sha256(root.read_bytes()).digest())
         return
-    for relative, file in _files(root, follow):
-        digest.update(relative.encode() + b"\0")
-        if file is None:  # a link that leads nowhere, or back up: where it points is what a loader sees
-            digest.update(os.path.realpath(root / relative).encode() + b"\0")
-        else:
-            digest.update(hashlib.sha256(file.read_bytes()).digest())
+    seen: set[tuple[int, int]] = set()
+    for top, directories, names in os.walk(root, followlinks=follow):
+        relative = os.path.relpath(top, root) + "/"
+        try:
+            info = os.stat(top)
+        except OSError:  # gone since it was listed
+            continue
+        if (info.st_dev, info.st_ino) in seen:
+            directories.clear()
+            digest.update(f"{relative}\0{os.path.realpath(top)}\0".encode())
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        directories[:] = sorted(d for d in directories if d != "__pycache__")  # byte code: Python's, not ours
+        for name in sorted(names):
+            path = os.path.join(top, name)
+            if os.path.isfile(path):
+                digest.update(os.path.normpath(relative + name).encode() + b"\0")
+                digest.update(hashlib.sha256(Path(path).read_bytes()).digest())
+            elif not os.path.exists(path):
+                digest.update(f"{os.path.normpath(relative + name)}\0{os.path.realpath(path)}\0".encode())
 
 
 @functools.cache

@@ -68,15 +68,12 @@ class Store:
         """This process's connection, opened and checked on first use; None when the cache is not used. (SQLite's
         handles must not cross a fork: a worker opens its own and never touches the one it inherited.)"""
         pid = os.getpid()
-        if self.problem is not None or self.closed:
-            return None
-        if pid not in self._connections:
+        if self.problem is None and not self.closed and pid not in self._connections:
             try:
                 self._connections[pid] = self._open()
             except (OSError, sqlite3.Error) as exc:
                 self.problem = self.problem or f"it cannot be opened ({exc})"
-                return None
-        return self._connections[pid]
+        return self._connections.get(pid) if self.problem is None and not self.closed else None
 
     def _open(self) -> sqlite3.Connection:
         if self._root is None or _identity(self.path.parent) != self._root:
