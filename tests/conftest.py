@@ -36,7 +36,7 @@ SLOW_MODULES = frozenset({
     "ci_workflow", "cli", "demo_server", "discovery_site", "docs_server", "fast_paths", "fidelity", "forked", "golden",
     "hostile", "hosting", "hosting_mcp", "html_validity", "introspect", "links", "lint_page", "lint_servers",
     "llms_full", "optional_methods", "overlays_changes", "overrides", "page_weight", "product", "prove", "publish",
-    "reader", "rtl_runs", "schema_properties", "search", "search_reuse", "secrets", "sequences",
+    "reader", "rtl_runs", "schema_properties", "search", "search_order", "search_reuse", "secrets", "sequences",
     "serve_limits", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
     "trust_json", "trust_processes", "trust_replies", "trust_symlinks", "try_it", "try_it_browser", "try_it_serve",
     "versioned", "versions_browser", "watch", "wheel", "xss",

@@ -27,6 +27,8 @@ from generator.errors import PortalError, UsageError
 from generator.forked import usable_jobs
 from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from generator.publish.location import MANIFEST
+from generator.site.search import OUTPUT as SEARCH
+from generator.site.search import same_index
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot, SnapshotError, canonical_json, parse_snapshot, read_bounded
 from generator.text import json_report, one_line
@@ -155,6 +157,7 @@ def _manifest_hashes(raw: bytes | None) -> dict[str, str] | None:
 def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snapshot: Snapshot) -> DriftReport:
     """The drift between the files on disk and a fresh in-memory build of *snapshot*."""
     hashes = _manifest_hashes(on_disk.get(MANIFEST))
+    fresh = _same_search(on_disk, fresh, hashes)
     # Files the manifest does not list are the user's: a build carries them over, so they are not drift.
     kept = tuple(sorted(p for p in set(on_disk) - set(fresh) if hashes is not None and p not in hashes))
     files = Changes(
@@ -180,6 +183,29 @@ def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snap
         notes.append("the site's manifest.json is missing or unreadable, so hand edits cannot be told apart")
     hand = _by_hand(files, on_disk, hashes) if hashes is not None else ()
     return DriftReport(site, len(fresh), tools, files, hand, tuple(notes), items=tuple(items), kept=kept)
+
+
+def _same_search(on_disk: dict[str, bytes], fresh: dict[str, bytes], hashes: dict[str, str] | None) -> dict[str, bytes]:
+    """*fresh* with the site's search files and manifest in place of its own when the site's search files
+    are intact (as its manifest lists them) and hold the same index in another page order: a build on
+    another file system (:func:`~generator.site.search.same_index`). Else *fresh* as it is."""
+    bundle = [path for path in on_disk if path.startswith(SEARCH + "/")]
+    intact = hashes is not None and all(hashes.get(p) == hashlib.sha256(on_disk[p]).hexdigest() for p in bundle)
+    unlisted = [_unlisted_search(raw) for raw in (on_disk.get(MANIFEST), fresh.get(MANIFEST))]
+    if not intact or unlisted[0] is None or unlisted[0] != unlisted[1] or not same_index(on_disk, fresh):
+        return fresh
+    same = {path: data for path, data in fresh.items() if not path.startswith(SEARCH + "/")}
+    return same | {path: on_disk[path] for path in (*bundle, MANIFEST)}
+
+
+def _unlisted_search(raw: bytes | None) -> Any:
+    """A manifest without its search files' entries; None when it is unreadable."""
+    try:
+        manifest = json.loads(raw or b"")
+        manifest["files"] = {p: h for p, h in manifest["files"].items() if not p.startswith(SEARCH + "/")}
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return manifest
 
 
 def _by_hand(files: Changes, on_disk: dict[str, bytes], hashes: dict[str, str]) -> tuple[str, ...]:

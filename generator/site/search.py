@@ -7,8 +7,9 @@ It runs once per locale directory, one locale after another, and the runs' files
 merged into what one run over every page writes (:func:`_run`): half the peak memory.
 
 The Pagefind command line (``python -m pagefind``, the wheel's documented entry
-point) indexes the pages where the build has just written them, in the staging
-directory (:func:`index_site`), so they are neither held in memory nor copied.
+point) indexes the pages the build has just written to the staging directory
+(:func:`index_site`), through hard links made in one order (:func:`_in_order`), so they
+are neither held in memory nor copied.
 Not the Python wrapper's long-running service: that wrapper ends the
 service with SIGTERM as soon as it answers ``WriteFiles``, while Pagefind's async
 file writes may still be in flight, so a file could be left empty or cut short
@@ -20,10 +21,11 @@ A locale with more pages than one run should hold is indexed in parts, a Pagefin
 bundle of its own under ``pagefind/parts/``, which the search script merges into the search as it
 loads (Pagefind's ``mergeIndex``), as ``pagefind/parts.json`` lists.
 
-Pagefind's output is a pure function of its version, its settings and the pages it reads (two
-builds are byte-identical), so a build whose indexed pages are all the previous site's, byte for
-byte, reuses that site's index files instead of running it again (:func:`search_key`; the
-record of which files those are lives in the render cache).
+Pagefind's output is a pure function of its version, its settings, the pages it reads and the
+order it finds them in, which :func:`_in_order` fixes on each file system (two builds are
+byte-identical), so a build whose indexed pages are all the previous site's, byte for byte,
+reuses that site's index files instead of running it again (:func:`search_key`; the record of
+which files those are lives in the render cache).
 """
 
 from __future__ import annotations
@@ -38,6 +40,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
@@ -207,11 +210,12 @@ def _run(staging: Staging, *, by_locale: bool = True) -> None:
     # Scratch in the staging directory, as render_pages keeps its own: a kill leaves it for the next build.
     with tempfile.TemporaryDirectory(prefix=".search-", dir=staging.root) as tmp:
         work = Path(tmp)
+        site = _in_order(staging.root, sorted(p for p in staging.hashes if indexed(p) and "/" in p), work / "pages")
         locales = _locale_pages(staging.hashes) if by_locale else None
-        if locales is None or not _by_locale(staging.root, locales, work, output):
+        if locales is None or not _by_locale(site, locales, work, output):
             shutil.rmtree(output, ignore_errors=True)
             (work / "all").mkdir()
-            config = CONFIG | {"site": str(staging.root), "output_path": str(output), "glob": PAGES}
+            config = CONFIG | {"site": str(site), "output_path": str(output), "glob": PAGES}
             _pagefind(config, work / "all")
             _write_json(output / PARTS_LIST, {})
     files = {p.relative_to(output).as_posix(): p for p in sorted(output.rglob("*")) if p.is_file()}
@@ -222,6 +226,75 @@ def _run(staging: Staging, *, by_locale: bool = True) -> None:
         # Pagefind writes its language map in hash-map order; sort it so builds are byte-identical.
         _write_json(entry, json.loads(entry.read_bytes()))
     staging.adopt(OUTPUT)
+
+
+def _in_order(root: Path, pages: Sequence[str], view: Path) -> Path:
+    """The *pages* below *root* (site paths, sorted), linked into the new directory *view* one by one in
+    that order, and *view*; a copy where a link cannot be made.
+
+    Pagefind numbers pages in the order it finds them, which is the order a directory lists its entries.
+    Render workers write pages in whatever order they finish; a file system that lists entries in the
+    order they were made (tmpfs, btrfs, XFS) would so give two builds of the same pages two indexes.
+    Made in one order, the pages are listed in one order on such file systems. ext4 lists entries in
+    the order of a hash of their names, seeded per file system: the same order for every build on it.
+    """
+    for path in pages:
+        target = view / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.link(root / path, target, follow_symlinks=False)
+        except OSError:  # a file system without hard links
+            shutil.copyfile(root / path, target, follow_symlinks=False)
+    return view
+
+
+def same_index(built: Mapping[str, bytes], fresh: Mapping[str, bytes]) -> bool:
+    """Whether the search bundle of the site files *built* (site path -> bytes) is the one of *fresh*,
+    or holds the same in another page order: Pagefind read the pages in another file system's order
+    (:func:`_in_order`).
+
+    The same pages with the same text give the same fragments (each page's indexed text, named by its
+    hash) and the same scripts, whatever the order; the order shows only in the index, filter and meta
+    files (numbered pages, named by their hashes) and in the meta files' names in each entry. So: every
+    other file is the same, each directory has as many index, filter and meta files, and the entries are
+    the same but for those names.
+    """
+    mine, theirs = _bundle(built), _bundle(fresh)
+    if mine == theirs:
+        return True
+    if {p: d for p, d in mine.items() if not _in_page_order(p)} != {
+        p: d for p, d in theirs.items() if not _in_page_order(p)
+    }:
+        return False
+    entries = sorted(p for p in theirs if p.endswith("/pagefind-entry.json"))
+    if _kinds(mine) != _kinds(theirs) or entries != sorted(p for p in mine if p.endswith("/pagefind-entry.json")):
+        return False
+    return all(_unnamed(theirs[p]) is not None and _unnamed(mine[p]) == _unnamed(theirs[p]) for p in entries)
+
+
+def _bundle(files: Mapping[str, bytes]) -> dict[str, bytes]:
+    return {path: data for path, data in files.items() if path.startswith(OUTPUT + "/")}
+
+
+def _kinds(bundle: Mapping[str, bytes]) -> Counter[str]:
+    """How many files of each kind each directory of *bundle* holds, of those :func:`_in_page_order` names."""
+    return Counter(f"{p.rpartition('/')[0]} {p.rpartition('.')[2]}" for p in bundle if _in_page_order(p))
+
+
+def _in_page_order(path: str) -> bool:
+    """Whether Pagefind's file at *path* records pages by their number (the order they were read in)."""
+    return path.endswith((".pf_meta", ".pf_index", ".pf_filter", "/pagefind-entry.json"))
+
+
+def _unnamed(raw: bytes) -> object:
+    """A Pagefind entry without its languages' meta file names; None when *raw* is no entry."""
+    try:
+        entry = json.loads(raw)
+        for language in entry["languages"].values():
+            language.pop("hash")
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+    return entry
 
 
 def _write_json(path: Path, value: object) -> None:
