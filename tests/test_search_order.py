@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from generator.commands.build import site_files
+from generator.commands.check import REORDERED
 from generator.publish.staging import Staging
 from generator.site import search
 from generator.snapshot.snapshot import load_snapshot
@@ -92,7 +93,10 @@ def test_check_finds_no_drift_in_an_index_another_file_system_ordered(
         monkeypatch.setattr(tempfile, "tempdir", str(scratch))  # where check's fresh build goes
         checked = cli("check", "--from", str(SNAPSHOT), "--out", str(site), "--format", "json")
         assert checked.code == 0, checked.out + checked.err
-        assert json.loads(checked.out)["status"] == "ok"
+        assert json.loads(checked.out)["status"] == "ok" and json.loads(checked.out)["notes"] == [REORDERED]
+        # On the file system it was built on, the index is the fresh one byte for byte: no note.
+        same = cli("check", "--from", str(SNAPSHOT), "--out", str(elsewhere), "--format", "json")
+        assert same.code == 0 and json.loads(same.out)["notes"] == [], same.out + same.err
 
         # A search file edited after the build is still drift, and a hand edit.
         meta = next(p for p in sorted(site.glob("pagefind/*.pf_meta")))

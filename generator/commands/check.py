@@ -54,7 +54,8 @@ class Changes:
 
 @dataclass(frozen=True)
 class DriftReport:
-    """What ``check`` found; ``status`` is ``ok`` only when the site is byte-identical."""
+    """What ``check`` found; ``status`` is ``ok`` only when the site is byte-identical (its search index may be
+    numbered in another order: :attr:`search_reordered`)."""
 
     site: Path
     files_checked: int
@@ -77,6 +78,8 @@ class DriftReport:
     """What the fresh build was made from (``check --lint`` lints it)."""
     invalid: tuple[str, ...] = ()
     """Where the site's ``server.json`` or Server Card breaks its schema (:mod:`generator.model.discovery`)."""
+    search_reordered: bool = False
+    """Whether the site's search index differs from the fresh one only in Pagefind's page order (a note says so)."""
 
     @property
     def status(self) -> str:
@@ -157,7 +160,8 @@ def _manifest_hashes(raw: bytes | None) -> dict[str, str] | None:
 def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snapshot: Snapshot) -> DriftReport:
     """The drift between the files on disk and a fresh in-memory build of *snapshot*."""
     hashes = _manifest_hashes(on_disk.get(MANIFEST))
-    fresh = _same_search(on_disk, fresh, hashes)
+    same = _same_search(on_disk, fresh, hashes)
+    reordered, fresh = same is not fresh, same
     # Files the manifest does not list are the user's: a build carries them over, so they are not drift.
     kept = tuple(sorted(p for p in set(on_disk) - set(fresh) if hashes is not None and p not in hashes))
     files = Changes(
@@ -165,7 +169,7 @@ def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snap
         removed=tuple(sorted(set(fresh) - set(on_disk))),
         changed=tuple(sorted(p for p in set(fresh) & set(on_disk) if fresh[p] != on_disk[p])),
     )
-    notes: list[str] = []
+    notes: list[str] = [REORDERED] if reordered else []
     tools = Changes()
     items: list[tuple[str, Changes]] = []
     if files:
@@ -182,14 +186,25 @@ def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snap
     if files and hashes is None:
         notes.append("the site's manifest.json is missing or unreadable, so hand edits cannot be told apart")
     hand = _by_hand(files, on_disk, hashes) if hashes is not None else ()
-    return DriftReport(site, len(fresh), tools, files, hand, tuple(notes), items=tuple(items), kept=kept)
+    return DriftReport(
+        site, len(fresh), tools, files, hand, tuple(notes), items=tuple(items), kept=kept, search_reordered=reordered
+    )
+
+
+REORDERED = (
+    "the search index in pagefind/ holds the same pages as a fresh build's, numbered in another order: it was "
+    "built on a file system that lists directories in another order"
+)
+"""The note of a site whose search index differs from a fresh build's only in Pagefind's page order."""
 
 
 def _same_search(on_disk: dict[str, bytes], fresh: dict[str, bytes], hashes: dict[str, str] | None) -> dict[str, bytes]:
     """*fresh* with the site's search files and manifest in place of its own when the site's search files
     are intact (as its manifest lists them) and hold the same index in another page order: a build on
-    another file system (:func:`~generator.site.search.same_index`). Else *fresh* as it is."""
+    another file system (:func:`~generator.site.search.same_index`). Else *fresh* itself."""
     bundle = [path for path in on_disk if path.startswith(SEARCH + "/")]
+    if {p: on_disk[p] for p in bundle} == {p: data for p, data in fresh.items() if p.startswith(SEARCH + "/")}:
+        return fresh
     intact = hashes is not None and all(hashes.get(p) == hashlib.sha256(on_disk[p]).hexdigest() for p in bundle)
     unlisted = [_unlisted_search(raw) for raw in (on_disk.get(MANIFEST), fresh.get(MANIFEST))]
     if not intact or unlisted[0] is None or unlisted[0] != unlisted[1] or not same_index(on_disk, fresh):
@@ -356,6 +371,7 @@ def render_text(report: DriftReport) -> str:
     if not report.files:
         if report.status == "ok":
             head = f"The site in {report.site} is up to date: all {report.files_checked} files match a fresh build."
+            head += f"\nNote: {REORDERED}." if report.search_reordered else ""
         else:
             head = (
                 f"Drift: all {report.files_checked} files of the site in {report.site} match a fresh build, but "
