@@ -160,8 +160,9 @@ def _manifest_hashes(raw: bytes | None) -> dict[str, str] | None:
 def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snapshot: Snapshot) -> DriftReport:
     """The drift between the files on disk and a fresh in-memory build of *snapshot*."""
     hashes = _manifest_hashes(on_disk.get(MANIFEST))
-    same = _same_search(on_disk, fresh, hashes)
-    reordered, fresh = same is not fresh, same
+    reordered = _reordered_search(on_disk, fresh, hashes)
+    if reordered is not None:
+        fresh = reordered
     # Files the manifest does not list are the user's: a build carries them over, so they are not drift.
     kept = tuple(sorted(p for p in set(on_disk) - set(fresh) if hashes is not None and p not in hashes))
     files = Changes(
@@ -169,7 +170,7 @@ def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snap
         removed=tuple(sorted(set(fresh) - set(on_disk))),
         changed=tuple(sorted(p for p in set(fresh) & set(on_disk) if fresh[p] != on_disk[p])),
     )
-    notes: list[str] = [REORDERED] if reordered else []
+    notes: list[str] = [REORDERED] if reordered is not None else []
     tools = Changes()
     items: list[tuple[str, Changes]] = []
     if files:
@@ -186,9 +187,8 @@ def compare(site: Path, on_disk: dict[str, bytes], fresh: dict[str, bytes], snap
     if files and hashes is None:
         notes.append("the site's manifest.json is missing or unreadable, so hand edits cannot be told apart")
     hand = _by_hand(files, on_disk, hashes) if hashes is not None else ()
-    return DriftReport(
-        site, len(fresh), tools, files, hand, tuple(notes), items=tuple(items), kept=kept, search_reordered=reordered
-    )
+    report = DriftReport(site, len(fresh), tools, files, hand, tuple(notes), items=tuple(items), kept=kept)
+    return replace(report, search_reordered=reordered is not None)
 
 
 REORDERED = (
@@ -198,17 +198,19 @@ REORDERED = (
 """The note of a site whose search index differs from a fresh build's only in Pagefind's page order."""
 
 
-def _same_search(on_disk: dict[str, bytes], fresh: dict[str, bytes], hashes: dict[str, str] | None) -> dict[str, bytes]:
-    """*fresh* with the site's search files and manifest in place of its own when the site's search files
-    are intact (as its manifest lists them) and hold the same index in another page order: a build on
-    another file system (:func:`~generator.site.search.same_index`). Else *fresh* itself."""
+def _reordered_search(
+    on_disk: dict[str, bytes], fresh: dict[str, bytes], hashes: dict[str, str] | None
+) -> dict[str, bytes] | None:
+    """*fresh* with the site's search files and manifest in place of its own, when the site's search files
+    differ from *fresh*'s but are intact (as its manifest lists them) and hold the same index in another
+    page order: a build on another file system (:func:`~generator.site.search.same_index`); else None."""
     bundle = [path for path in on_disk if path.startswith(SEARCH + "/")]
     if {p: on_disk[p] for p in bundle} == {p: data for p, data in fresh.items() if p.startswith(SEARCH + "/")}:
-        return fresh
+        return None
     intact = hashes is not None and all(hashes.get(p) == hashlib.sha256(on_disk[p]).hexdigest() for p in bundle)
     unlisted = [_unlisted_search(raw) for raw in (on_disk.get(MANIFEST), fresh.get(MANIFEST))]
     if not intact or unlisted[0] is None or unlisted[0] != unlisted[1] or not same_index(on_disk, fresh):
-        return fresh
+        return None
     same = {path: data for path, data in fresh.items() if not path.startswith(SEARCH + "/")}
     return same | {path: on_disk[path] for path in (*bundle, MANIFEST)}
 
