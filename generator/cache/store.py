@@ -17,7 +17,7 @@ import os
 import secrets
 import sqlite3
 import stat
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -90,7 +90,7 @@ class Store:
         db.execute("PRAGMA journal_mode = WAL")
         db.execute("PRAGMA synchronous = OFF")  # a cache: what a crash may cost is time (everything is checked)
         db.execute(f"PRAGMA wal_autocheckpoint = {_CHECKPOINT}")
-        with self._writing(db):
+        with _writing(db):
             app = db.execute("PRAGMA application_id").fetchone()[0]
             version = db.execute("PRAGMA user_version").fetchone()[0]
             objects = {(t, n) for t, n in db.execute("SELECT type, name FROM sqlite_schema")}
@@ -105,18 +105,6 @@ class Store:
                 db.execute(f"PRAGMA application_id = {APPLICATION}")
                 db.execute(f"PRAGMA user_version = {FORMAT}")
         return db
-
-    @staticmethod
-    @contextlib.contextmanager
-    def _writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-        """One write transaction on *db*, rolled back when it fails."""
-        db.execute("BEGIN IMMEDIATE")
-        try:
-            yield db
-        except BaseException:
-            db.execute("ROLLBACK")
-            raise
-        db.execute("COMMIT")
 
     def get(self, kind: str, key: str) -> Record | None:
         """The cache's record of *kind* for *key*, when its header checks out; else None."""
@@ -159,7 +147,7 @@ class Store:
         text = json.dumps(header, ensure_ascii=False, separators=(",", ":"))
         mine = (kind, key, COMMITTED if now else self.build)
         try:
-            with self._writing(db):
+            with _writing(db):
                 db.execute("DELETE FROM record WHERE kind = ? AND key = ? AND build = ?", mine)
                 rowid = db.execute("INSERT INTO record (kind, key, build, header, sha256) VALUES (?, ?, ?, ?, ?)",
                                    (*mine, text, _sha(text.encode("utf-8")))).lastrowid  # fmt: skip
@@ -176,7 +164,7 @@ class Store:
         if db is None:
             return
         try:
-            with self._writing(db):
+            with _writing(db):
                 rows = db.execute("SELECT id, kind, key, build FROM record").fetchall()
                 mine = {(kind, key) for _, kind, key, build in rows if build == self.build}
                 gone = [
@@ -195,7 +183,7 @@ class Store:
         db = self._db()
         with contextlib.suppress(sqlite3.Error):
             if db is not None:
-                with self._writing(db):
+                with _writing(db):
                     db.execute("DELETE FROM record WHERE build = ?", (self.build,))
 
     def close(self) -> None:
@@ -204,6 +192,12 @@ class Store:
         db = self._connections.pop(os.getpid(), None)
         if db is not None:
             db.close()
+
+
+def _writing(db: sqlite3.Connection) -> sqlite3.Connection:
+    """*db* in a write transaction: as a ``with`` block's context manager, it commits, or rolls back on an error."""
+    db.execute("BEGIN IMMEDIATE")
+    return db
 
 
 def _identity(directory: Path) -> tuple[int, int] | None:
