@@ -124,6 +124,23 @@ def for_terminal(text: str) -> str:
     return _OLD_WORKFLOW_COMMAND.sub("#[U+0023][", text)
 
 
+def encodable(text: str, encoding: str | None) -> str:
+    """*text* as a stream in *encoding* can write it: each character the encoding has no bytes for (a lone
+    surrogate too, from a file name that is not UTF-8) becomes a JSON escape, ``\\u0441`` (two of them beyond
+    U+FFFF). A person can still read it, and a JSON report stays valid JSON. On a terminal or CI log that is not
+    UTF-8 (``LANG=en_US.ISO-8859-1``, ``PYTHONIOENCODING=ascii``) every line then comes out whole, where
+    Python would stop the command with an encoding error."""
+    if encoding is None or text.isascii():
+        return text
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return "".join(c if c.encode(encoding, "ignore") else json.dumps(c)[1:-1] for c in text)
+    except LookupError:  # an encoding Python does not know: the stream itself will say so
+        pass
+    return text
+
+
 _BACKTICKS = re.compile(r"`+")
 _LINE_BREAK = re.compile(r"\s*\n\s*")
 

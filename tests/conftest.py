@@ -33,13 +33,13 @@ NODE_BIN = TESTS / "node_modules" / ".bin"
 
 SLOW_MODULES = frozenset({
     "accessibility", "action", "advice_errors", "assemble", "browser", "build", "build_properties", "cache", "check",
-    "ci_workflow", "cli", "demo_server", "discovery_site", "docs_server", "fast_paths", "fidelity", "forked", "golden",
-    "hostile", "hosting", "hosting_mcp", "html_validity", "introspect", "links", "lint_page", "lint_servers",
-    "llms_full", "optional_methods", "overlays_changes", "overrides", "page_weight", "product", "prove", "publish",
-    "reader", "rtl_runs", "schema_properties", "search", "search_order", "search_reuse", "secrets", "sequences",
-    "serve_limits", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache", "trust_inputs",
-    "trust_json", "trust_processes", "trust_replies", "trust_symlinks", "try_it", "try_it_browser", "try_it_serve",
-    "versioned", "versions_browser", "watch", "wheel", "xss",
+    "ci_workflow", "cli", "demo_server", "discovery_site", "docs_server", "encodings", "fast_paths", "fidelity",
+    "forked", "golden", "hostile", "hosting", "hosting_mcp", "html_validity", "introspect", "links", "lint_page",
+    "lint_servers", "llms_full", "optional_methods", "overlays_changes", "overrides", "page_weight", "product",
+    "prove", "publish", "reader", "rtl_runs", "schema_properties", "search", "search_order", "search_reuse", "secrets",
+    "sequences", "serve_limits", "shown", "slug_collisions", "snapshot_mutations", "startup", "trust_cache",
+    "trust_inputs", "trust_json", "trust_processes", "trust_replies", "trust_symlinks", "try_it", "try_it_browser",
+    "try_it_serve", "versioned", "versions_browser", "watch", "wheel", "xss",
 })  # fmt: skip
 """The test modules (``tests/test_NAME.py``) marked ``slow``: they build whole sites, start real servers, browsers
 or the CLI as a process. ``scripts/test --fast`` leaves them out; a new module is fast until it is listed here."""

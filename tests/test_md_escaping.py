@@ -14,6 +14,7 @@ CI runner would take for a workflow command and no control character.
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 from collections.abc import Callable
@@ -30,7 +31,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.render.filters import md_cell, md_code, md_link, md_text, md_url, yaml_str
 from generator.snapshot.snapshot import Snapshot, new_snapshot
-from generator.text import for_terminal, json_report, visible
+from generator.text import encodable, for_terminal, json_report, visible
 from tests.conftest import PYTHON, ROOT, TEMPLATES
 from tests.test_install_links import INSTALL_LINK
 
@@ -309,6 +310,18 @@ def test_finalize_escapes_strings_no_filter_made_safe(tmp_path: Path) -> None:
 
 
 # --- the command line -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1", "cp1252", "utf-8"])
+def test_a_stream_gets_only_what_its_encoding_can_write_and_json_stays_json(encoding: str) -> None:
+    text = json.dumps({"site": "сайт/é", "emoji": "😀", "path": os.fsdecode(b"bad\xffname")}, ensure_ascii=False)
+    out = encodable(text, encoding)
+    out.encode(encoding)  # a stream in that encoding writes it whole
+    assert json.loads(out) == json.loads(text)  # the same JSON: each escape is JSON's own, a pair beyond U+FFFF
+    assert ("é" in out) == (encoding != "ascii")  # what the encoding has stays as it is
+    assert ("\\u0441" in out) == (encoding != "utf-8") and "\\udcff" in out  # a lone surrogate: no encoding has it
+    assert encodable("plain ascii", "ascii") == "plain ascii" and encodable("é", None) == "é"
+    assert encodable("сайт", "no-such-encoding") == "сайт"  # the stream itself will say what is wrong
 
 
 def test_for_terminal_neutralizes_controls_and_workflow_commands() -> None:

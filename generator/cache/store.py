@@ -144,7 +144,7 @@ class Store:
         db = self._db()
         if db is None:
             return False
-        text = json.dumps(header, ensure_ascii=False, separators=(",", ":"))
+        text = json.dumps(header, separators=(",", ":"))  # ASCII: a path that is not UTF-8 holds lone surrogates
         mine = (kind, key, COMMITTED if now else self.build)
         try:
             with _writing(db):

@@ -28,7 +28,7 @@ from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
 from generator.errors import PortalError, UsageError
 from generator.forked import usable_jobs
-from generator.text import for_terminal, one_line
+from generator.text import encodable, for_terminal, one_line
 
 if TYPE_CHECKING:
     from generator.cache.reuse import ThemeRenderer, Warm
@@ -39,10 +39,11 @@ def say(text: str, *, err: bool = False, end: str = "\n") -> None:
 
     Server text (names, versions, error messages, a stdio server's stderr) reaches these lines,
     and a terminal or a CI log would obey control characters and GitHub Actions workflow
-    commands in it; :func:`generator.text.for_terminal` shows them instead.
+    commands in it; :func:`generator.text.for_terminal` shows them instead. A character the stream's
+    encoding cannot write is escaped (:func:`generator.text.encodable`), never an error.
     """
     stream = sys.stderr if err else sys.stdout
-    stream.write(for_terminal(text) + end)
+    stream.write(encodable(for_terminal(text) + end, getattr(stream, "encoding", None)))
     stream.flush()
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from pathlib import Path
 from typing import Any
 from urllib.parse import quote
@@ -89,8 +90,9 @@ def _result(finding: Finding, index: dict[str, int], source: Path | None, lines:
 
 def _uri(path: Path) -> str:
     """The snapshot's location as a URI reference: relative paths stay relative (code scanning wants
-    them relative to the repository), absolute ones become ``file://`` URIs."""
-    return path.resolve().as_uri() if path.is_absolute() else quote(path.as_posix())
+    them relative to the repository), absolute ones become ``file://`` URIs. A URI names the path's bytes,
+    as ``as_uri`` does: a name that is not UTF-8 is percent-encoded byte for byte."""
+    return path.resolve().as_uri() if path.is_absolute() else quote(os.fsencode(path.as_posix()))
 
 
 def tool_lines(path: Path) -> dict[str, int]:

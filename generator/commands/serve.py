@@ -45,7 +45,7 @@ from typing import Any, Protocol
 from generator.errors import PortalError
 from generator.model.try_it import PROXY_PATH, panel_origin
 from generator.render.extras import CONTENT_SECURITY_POLICY, content_security_policy
-from generator.text import for_terminal
+from generator.text import encodable, for_terminal
 
 CONTENT_TYPES: dict[str, str] = {
     ".html": "text/html; charset=utf-8",
@@ -494,7 +494,7 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000, *, proxy: 
         shown = f"[{shown}]"
     message = f"Serving {directory} at http://{shown}:{bound_port}/{start} (Ctrl+C to stop)"
     with server, contextlib.suppress(KeyboardInterrupt):  # a stop from the moment the line is out is a clean end
-        print(for_terminal(message), file=sys.stdout, flush=True)
+        print(encodable(for_terminal(message), sys.stdout.encoding), file=sys.stdout, flush=True)
         if meanwhile is not None:
             meanwhile(server)
         server.serve_forever()

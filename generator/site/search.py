@@ -393,8 +393,11 @@ def _merge(runs: Sequence[Path], output: Path) -> bool:
 
 
 def _pagefind(config: Mapping[str, object], work: Path) -> None:
-    """Run Pagefind with *config* in the directory *work*; a failure is one paragraph."""
-    (work / "pagefind.json").write_text(json.dumps(config), encoding="utf-8")
+    """Run Pagefind with *config* in the directory *work*; a failure is one paragraph. Its paths are given
+    relative to *work*: they stay inside the staging directory, so Pagefind never reads the output's own path
+    (which need not be UTF-8, and which Pagefind's JSON cannot hold then)."""
+    relative = {key: os.path.relpath(str(config[key]), work) for key in ("site", "output_path")}
+    (work / "pagefind.json").write_text(json.dumps({**config, **relative}), encoding="utf-8")
     # Pagefind also reads PAGEFIND_* variables; the build must not depend on the caller's shell.
     env = {key: value for key, value in os.environ.items() if not key.upper().startswith("PAGEFIND_")}
     try:

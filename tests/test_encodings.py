@@ -1,0 +1,78 @@
+"""Any terminal, any path: what the command line prints reaches a terminal or a CI log that is not UTF-8
+whole, and an output directory whose name is not UTF-8 (Linux allows any bytes but ``/`` and NUL) builds,
+searches, caches and checks as any other.
+
+Before :func:`generator.text.encodable`, ``PYTHONIOENCODING=ascii mcp-portal build --out сайт`` published
+the site and then ended in an internal error on its summary line; a name such as ``b"bad\\xffname"``
+stopped Pagefind (its configuration is JSON, which holds no such name) and the render cache.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import PYTHON, ROOT, Run
+from tests.golden_tool import SNAPSHOT
+
+NOT_UTF8 = os.fsdecode(b"bad\xffname")
+"""A file name that is not UTF-8, as Python holds it: the byte 0xff as the lone surrogate U+DCFF."""
+Cli = Callable[..., Run]
+
+
+def _run(*argv: str, encoding: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": encoding}
+    env.pop("PYTHONUTF8", None)
+    return subprocess.run(
+        [PYTHON, "-m", "generator", *argv], env=env, cwd=ROOT, capture_output=True, text=True,
+        encoding=encoding, timeout=120, check=False,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "latin-1"])
+def test_a_terminal_that_is_not_utf8_gets_every_line_and_json_stays_json(tmp_path: Path, encoding: str) -> None:
+    out = tmp_path / "сайт"
+    built = _run("build", "--from", str(SNAPSHOT), "--out", str(out), "--no-search", encoding=encoding)
+    assert built.returncode == 0, built.stderr
+    assert "internal error" not in built.stderr
+    assert f"into {tmp_path}/\\u0441\\u0430\\u0439\\u0442 in " in built.stdout, built.stdout
+    checked = _run("check", "--from", str(SNAPSHOT), "--out", str(out), "--no-search", "--format", "json",
+                   encoding=encoding)  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    assert json.loads(checked.stdout)["site"] == str(out)
+    linted = _run("lint", "--from", str(SNAPSHOT), encoding=encoding)
+    assert linted.returncode == 0 and "Agent readiness of " in linted.stdout, linted.stderr
+
+
+def test_an_output_directory_whose_name_is_not_utf8_builds_searches_caches_and_checks(cli: Cli, tmp_path: Path) -> None:
+    out, cache = tmp_path / NOT_UTF8, tmp_path / f"cache-{NOT_UTF8}"
+    argv = ("--from", str(SNAPSHOT), "--out", str(out), "--locales", "en")
+    for _ in range(2):  # the second build reads the cache the first one wrote, and its search record
+        built = cli("build", *argv, "--cache", str(cache))
+        assert built.code == 0, built.err
+        assert "\\udcff" in built.out and "warning" not in built.err, (built.out, built.err)
+    assert (out / "pagefind" / "pagefind-entry.json").is_file()
+    assert (cache / "cache.sqlite3").is_file()
+    checked = cli("check", *argv)
+    assert checked.code == 0 and "up to date" in checked.out, (checked.out, checked.err)
+
+
+def test_a_sarif_report_names_a_snapshot_whose_name_is_not_utf8_by_its_bytes(
+    cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    snapshot = tmp_path / f"{NOT_UTF8}.json"
+    snapshot.write_bytes(SNAPSHOT.read_bytes())
+    monkeypatch.chdir(tmp_path)  # a relative path stays relative in the report (code scanning wants that)
+    relative = cli("lint", "--from", snapshot.name, "--format", "sarif")
+    absolute = cli("lint", "--from", str(snapshot), "--format", "sarif")
+    uris = {
+        run["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+        for report in (relative, absolute)
+        for run in json.loads(report.out)["runs"]
+    }
+    assert uris == {"bad%FFname.json", snapshot.as_uri()}, uris
