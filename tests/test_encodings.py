@@ -1,10 +1,12 @@
 """Any terminal, any path: what the command line prints reaches a terminal or a CI log that is not UTF-8
-whole, and an output directory whose name is not UTF-8 (Linux allows any bytes but ``/`` and NUL) builds,
+whole, a command started with its output closed still does its work and says how it went by its exit code,
+and an output directory whose name is not UTF-8 (Linux allows any bytes but ``/`` and NUL) builds,
 searches, caches and checks as any other.
 
 Before :func:`generator.text.encodable`, ``PYTHONIOENCODING=ascii mcp-portal build --out сайт`` published
 the site and then ended in an internal error on its summary line; a name such as ``b"bad\\xffname"``
-stopped Pagefind (its configuration is JSON, which holds no such name) and the render cache.
+stopped Pagefind (its configuration is JSON, which holds no such name) and the render cache; and
+``mcp-portal build >&-`` ended in an internal error with a traceback.
 """
 
 from __future__ import annotations
@@ -76,3 +78,20 @@ def test_a_sarif_report_names_a_snapshot_whose_name_is_not_utf8_by_its_bytes(
         for run in json.loads(report.out)["runs"]
     }
     assert uris == {"bad%FFname.json", snapshot.as_uri()}, uris
+
+
+@pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&- <&-"])
+def test_a_command_started_with_its_output_closed_builds_and_exits_by_its_result(tmp_path: Path, closed: str) -> None:
+    def run(*argv: str) -> subprocess.CompletedProcess[str]:
+        # bash closes the descriptors and then becomes the command: Python starts with them closed.
+        command = ["bash", "-c", f'exec "$@" {closed}', "bash", PYTHON, "-m", "generator", *argv]
+        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+
+    out = tmp_path / "site"
+    built = run("build", "--from", str(SNAPSHOT), "--out", str(out), "--no-search")
+    assert built.returncode == 0, built
+    assert "internal error" not in built.stderr and "Traceback" not in built.stderr, built.stderr
+    assert (out / "en" / "index.html").is_file()
+    assert run("check", "--from", str(SNAPSHOT), "--out", str(out), "--no-search").returncode == 0
+    (out / "en" / "index.html").write_text("edited", encoding="utf-8")
+    assert run("check", "--from", str(SNAPSHOT), "--out", str(out), "--no-search").returncode == 3  # drift

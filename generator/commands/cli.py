@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import functools
 import logging
+import os
 import signal
 import sys
 import traceback
@@ -449,6 +450,11 @@ def run() -> None:
     After ``build``, ``check`` and ``introspect`` the process ends without tearing down its heap
     (:func:`generator.heap.end_now`); after a build stopped by SIGTERM, and cleaned up, by that signal.
     """
+    for name in ("stdout", "stderr"):
+        if getattr(sys, name) is None:  # started with it closed (`>&-`, some service managers)
+            # The null device takes the free descriptor, 1 or 2: its lines go nowhere, as print's would, and no
+            # file opened later (the cache's database, a page) can end up as a descriptor a child writes to.
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 (open for the process)
     ran: list[str] = []
     code = main(tune_gc=True, ran=ran)
     if code == TERMINATED:  # cleaned up: now end as SIGTERM ends a process, which is what its sender expects
