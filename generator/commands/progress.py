@@ -62,8 +62,9 @@ class Progress:
         self.report(name, done, unit, time.perf_counter() - started)
 
     def report(self, name: str, count: int, unit: str, seconds: float) -> None:
-        """The summary line of a stage timed elsewhere: ``name: N unit in S s``."""
-        amount = f"{count:,} {unit} " if count else ""
+        """The summary line of a stage timed elsewhere: ``name: N unit in S s`` (*unit* is plural: one of it is
+        ``1 version``)."""
+        amount = f"{count:,} {unit[:-1] if count == 1 and unit.endswith('s') else unit} " if count else ""
         self._line(f"{name}: {amount}in {seconds:.2f} s")
 
     def note(self, text: str) -> None:
