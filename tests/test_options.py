@@ -131,3 +131,15 @@ def test_the_cli_reference_documents_every_command_line_option_with_an_example()
         assert option in rows, f"docs/cli.md has no row for {option}"
         example = re.split(r"(?<!\\)\|", rows[option])[3]  # cells split on the pipes that are not escaped
         assert f"`{option}" in example, f"the docs/cli.md row of {option} has no example"
+
+
+@pytest.mark.parametrize("command", [["serve", "--out", "site"], ["mcp", "site", "--http"]])
+@pytest.mark.parametrize("value", ["70000", "-1", "8080x", ""])
+def test_a_port_out_of_range_is_a_usage_error_naming_the_option(
+    capsys: pytest.CaptureFixture[str], command: list[str], value: str
+) -> None:
+    # Before, serve --port 70000 reached the socket and ended in an internal error (OverflowError).
+    assert main([*command, "--port", value], renderer=TEMPLATES) == 2
+    err = capsys.readouterr().err
+    assert f"argument --port: {value!r} is not a port: give a number from 1 to 65535" in err, err
+    assert "internal error" not in err

@@ -6,7 +6,18 @@ declaration (:mod:`generator.commands.arguments` adds it to its commands) and it
 
 from __future__ import annotations
 
+import argparse
+
 from generator.config.option import Flag
+
+
+def port(text: str) -> int:
+    """A TCP port for ``--port``: 0 to 65535, where 0 picks a free one (argparse names the option on error)."""
+    value = int(text) if text.strip().isdigit() else -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: give a number from 1 to 65535 (0 picks a free one)")
+    return value
+
 
 STDIO = Flag(
     names=("--stdio",),
@@ -253,7 +264,7 @@ PORT = Flag(
     help="port (default 8000)",
     reference="port (default 8000)",
     usage="--port 8080",
-    settings={"type": int, "default": 8000},
+    settings={"type": port, "default": 8000},
 )
 
 LINT_FORMAT = Flag(
@@ -333,7 +344,7 @@ MCP_PORT = Flag(
         "with `--http`, the port of 127.0.0.1 to listen on (default 8001, beside `serve`'s 8000; 0 picks a free one)"
     ),
     usage="--port 8001",
-    settings={"type": int, "default": None},
+    settings={"type": port, "default": None},
 )
 
 VERSION = Flag(
