@@ -311,6 +311,15 @@ def test_missing_locale_names_the_file_to_add() -> None:
     assert "ru" in message and "ar" in message  # lists what is available
 
 
+@pytest.mark.parametrize(("code", "meant"), [("AR", "ar"), ("Ru", "ru")])
+def test_a_locale_written_in_another_case_is_named_as_its_file_is(code: str, meant: str) -> None:
+    with pytest.raises(PortalError) as info:
+        load_catalog(code)
+    message = info.value.message
+    assert f"Did you mean {meant}? A code must match its file name, case included." in message
+    assert "copy locales/en.yaml" not in message  # no advice to translate a locale that exists
+
+
 def test_extra_locale_directory_is_used(tmp_path: Path) -> None:
     (tmp_path / "eo.yaml").write_text("meta:\n  languages: Lingvoj\n", encoding="utf-8")
     catalog = load_catalog("eo", extra=tmp_path)

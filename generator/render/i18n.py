@@ -365,10 +365,13 @@ def load_catalog(code: str, extra: Path | None = None) -> Catalog:
         shipped = _read_shipped(code)
         theme = _theme_file(code, extra)
         if shipped is None and theme is None:
-            known = ", ".join(available_locales(extra))
+            known = available_locales(extra)
+            same = [k for k in known if k.lower() == code.lower()]  # --locales AR: a code is its file's name
+            fix = (f"Did you mean {same[0]}? A code must match its file name, case included." if same else
+                   f"To add one, copy locales/en.yaml to locales/{code}.yaml and translate it.")  # fmt: skip
             raise PortalError(
-                f"There is no locale {code!r}: no locales/{code}.yaml was found. Available locales: {known}. "
-                f"To add one, copy locales/en.yaml to locales/{code}.yaml and translate it."
+                f"There is no locale {code!r}: no locales/{code}.yaml was found. Available locales: "
+                f"{', '.join(known)}. {fix}"
             )
         own = shipped or {}
         strings = own | _layer(theme, set(own) | set(shipped_base), notes)
