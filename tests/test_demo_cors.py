@@ -17,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from generator.demo.server import main as demo_main
 from tests.conftest import wait_until
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -133,3 +134,13 @@ def test_a_token_variable_that_is_not_set_is_refused() -> None:
     )
     assert done.returncode == 2
     assert "--token-env NO_SUCH_TOKEN: that environment variable is empty or not set." in done.stderr
+
+
+@pytest.mark.parametrize("port", ["70000", "-1"])
+def test_a_port_out_of_range_is_refused_in_one_line(port: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # Before, uvicorn's bind raised OverflowError with a traceback.
+    with pytest.raises(SystemExit) as done:
+        demo_main(["--http", "--port", port])
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument --port: {port} is not a port: give a number from 1 to 65535" in err and "Traceback" not in err

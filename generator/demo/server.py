@@ -308,7 +308,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the demo server; return the process exit status."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not 0 <= args.port <= 65535:
+        parser.error(f"argument --port: {args.port} is not a port: give a number from 1 to 65535 (0 picks a free one)")
     level: LogLevel = args.log_level.upper()
     behaviour = Behaviour.from_options(args, tuple((s.fn.__name__, s.component) for s in TOOL_SPECS if s.component))
     if not args.http:
