@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -181,6 +182,34 @@ def test_two_builds_of_one_cache_at_once_each_commit_whole(tmp_path: Path) -> No
     with opened(tmp_path) as db:
         assert db.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
         assert db.execute("SELECT DISTINCT build FROM record").fetchall() == [("",)]
+
+
+def _open_at_once(root: str, barrier: Any, problems: Any) -> None:
+    barrier.wait(60)
+    store = Store(Path(root))
+    written = store.put("pages", str(os.getpid()), {}, [b"x"])
+    problems.put(store.problem or ("" if written else "not written"))
+    store.close()
+
+
+def test_two_builds_opening_a_new_cache_at_the_same_moment_both_use_it(tmp_path: Path) -> None:
+    """Two processes open one new cache file together, 200 times: each time both use it. SQLite answers
+    "database is locked" at once, without its busy wait, to the second of two connections turning a new
+    file's journal to WAL; without the store's lock one build in twenty did not use the cache (and said so)."""
+    context = multiprocessing.get_context("fork")
+    problems = context.Queue()
+    for n in range(200):
+        root = tmp_path / str(n)
+        root.mkdir(mode=0o700)
+        barrier = context.Barrier(2)
+        pair = [context.Process(target=_open_at_once, args=(str(root), barrier, problems)) for _ in range(2)]
+        for process in pair:
+            process.start()
+        for process in pair:
+            process.join(60)
+            assert process.exitcode == 0
+    seen = [problems.get(timeout=10) for _ in range(400)]
+    assert seen == [""] * 400, sorted(set(seen))
 
 
 def test_two_build_commands_at_once_share_one_cache(tmp_path: Path) -> None:

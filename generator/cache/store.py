@@ -11,6 +11,7 @@ keeps two builds, and a build's forked workers (each opens its own connection), 
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import hashlib
 import json
 import os
@@ -87,7 +88,12 @@ class Store:
         db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         db.execute("PRAGMA trusted_schema = OFF")
         db.execute("PRAGMA foreign_keys = ON")  # a record's blobs go with it
-        db.execute("PRAGMA journal_mode = WAL")
+        directory = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
+        try:  # one process at a time: SQLite answers "locked" at once, without waiting, when two builds starting
+            fcntl.flock(directory, fcntl.LOCK_EX)  # together both turn a new file's journal to WAL
+            db.execute("PRAGMA journal_mode = WAL")
+        finally:
+            os.close(directory)  # and with it the lock
         db.execute("PRAGMA synchronous = OFF")  # a cache: what a crash may cost is time (everything is checked)
         db.execute(f"PRAGMA wal_autocheckpoint = {_CHECKPOINT}")
         with _writing(db):
