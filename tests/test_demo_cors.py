@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from generator.demo.server import main as demo_main
-from tests.conftest import wait_until
+from tests.conftest import wait_for_line, wait_until
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 DOCS = "https://docs.example.com"
@@ -136,7 +136,7 @@ def test_a_token_variable_that_is_not_set_is_refused() -> None:
     assert "--token-env NO_SUCH_TOKEN: that environment variable is empty or not set." in done.stderr
 
 
-@pytest.mark.parametrize("port", ["70000", "-1"])
+@pytest.mark.parametrize("port", ["70000", "-1", "0"])
 def test_a_port_out_of_range_is_refused_in_one_line(port: str, capsys: pytest.CaptureFixture[str]) -> None:
     # Before, uvicorn's bind raised OverflowError with a traceback.
     with pytest.raises(SystemExit) as done:
@@ -144,3 +144,29 @@ def test_a_port_out_of_range_is_refused_in_one_line(port: str, capsys: pytest.Ca
     assert done.value.code == 2
     err = capsys.readouterr().err
     assert f"argument --port: {port} is not a port: give a number from 1 to 65535" in err and "Traceback" not in err
+
+
+@pytest.mark.slow
+def test_on_ipv6_loopback_the_printed_address_is_a_url_that_answers(tmp_path: Path) -> None:
+    with socket.socket(socket.AF_INET6) as probe:
+        probe.bind(("::1", 0))  # the machine has IPv6 loopback (the test's subject needs it)
+        port = probe.getsockname()[1]
+    log = tmp_path / "demo.log"
+    argv = [sys.executable, "-m", "generator.demo", "--http", "--host", "::1", "--port", str(port)]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen(argv, cwd=REPO_ROOT, stdout=out, stderr=subprocess.STDOUT)
+    try:
+        url = wait_for_line(log, r"full: (\S+)", proc).group(1)
+        assert url == f"http://[::1]:{port}/mcp/"  # before: http://::1:PORT/mcp/, which no client can open
+        answered: list[int] = []
+
+        def answers() -> bool:
+            with contextlib.suppress(httpx.TransportError):  # listening a moment after the line is out
+                answered.append(httpx.post(url, json=INITIALIZE, headers=HEADERS, timeout=5).status_code)
+            return bool(answered)
+
+        wait_until(answers, 30, "the demo did not answer at the address it printed", every=0.1)
+        assert answered == [200]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)

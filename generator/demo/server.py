@@ -310,8 +310,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the demo server; return the process exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    if not 0 <= args.port <= 65535:
-        parser.error(f"argument --port: {args.port} is not a port: give a number from 1 to 65535 (0 picks a free one)")
+    if not 0 < args.port <= 65535:  # 0 is refused too: the address is printed before uvicorn binds
+        parser.error(f"argument --port: {args.port} is not a port: give a number from 1 to 65535")
     level: LogLevel = args.log_level.upper()
     behaviour = Behaviour.from_options(args, tuple((s.fn.__name__, s.component) for s in TOOL_SPECS if s.component))
     if not args.http:
@@ -336,8 +336,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"--token-env {args.token_env}: that environment variable is empty or not set.", file=sys.stderr)
             return 2
     app = build_http_app(args.host, log_level=level, cors_origins=args.cors_origin, token=token, behaviour=behaviour)
+    host = f"[{args.host}]" if ":" in args.host else args.host  # an IPv6 address is bracketed in a URL
     for profile, path in PROFILES.items():
-        print(f"{profile}: http://{args.host}:{args.port}{path}", file=sys.stderr, flush=True)
+        print(f"{profile}: http://{host}:{args.port}{path}", file=sys.stderr, flush=True)
     uvicorn.run(app, host=args.host, port=args.port, log_level=args.log_level)
     return 0
 
