@@ -313,8 +313,35 @@ def test_missing_directory_is_a_portal_error(tmp_path: Path) -> None:
 
 
 def test_busy_port_is_a_portal_error(site: Path, port: int) -> None:
-    with pytest.raises(PortalError, match="Cannot listen"):
+    with pytest.raises(PortalError) as raised:
         make_server(site, "127.0.0.1", port)
+    assert raised.value.message == (
+        f"Cannot listen on 127.0.0.1:{port} (Address already in use). Choose another port, e.g. --port 8080."
+    )
+
+
+@pytest.mark.parametrize("host", ["192.0.2.7", "no-such-host.invalid"])
+def test_a_host_that_is_no_address_of_this_machine_is_named_as_the_problem(site: Path, host: str) -> None:
+    with pytest.raises(PortalError) as raised:
+        make_server(site, host, 0)
+    assert raised.value.message.startswith(f"Cannot listen on {host}:0 (")
+    assert raised.value.message.endswith("). Choose an address of this machine, e.g. --host 127.0.0.1.")
+
+
+def test_an_ipv6_host_is_listened_on_and_answered(site: Path) -> None:
+    """``--host ::1`` used to fail ("Address family for hostname not supported"): the preview listened on IPv4 only."""
+    server = make_server(site, "::1", 0)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        connection = http.client.HTTPConnection("::1", int(server.server_address[1]), timeout=10)
+        connection.request("GET", "/en/")
+        assert connection.getresponse().status == 200
+        connection.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
 
 
 def test_preview_sends_the_published_content_security_policy(port: int) -> None:

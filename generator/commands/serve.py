@@ -27,12 +27,14 @@ It is a preview for one person on their own machine, not a production server.
 from __future__ import annotations
 
 import contextlib
+import errno
 import functools
 import io
 import ipaddress
 import os
 import posixpath
 import re
+import socket
 import sys
 import threading
 import urllib.parse
@@ -101,11 +103,10 @@ def prefers_markdown(accept: str | None) -> bool:
 
 
 class CallProxy(Protocol):
-    """What answers a Try it panel's calls (``serve --try-it``, :mod:`generator.commands.try_serve`)."""
+    """What answers a Try it panel's calls (``serve --try-it``, :mod:`generator.commands.try_serve`), and
+    gives the status, headers and body of :data:`START_PATH`."""
 
-    def start_page(self) -> tuple[int, dict[str, str], bytes]:
-        """The status, headers and body of :data:`START_PATH`."""
-        ...
+    def start_page(self) -> tuple[int, dict[str, str], bytes]: ...
 
     def reply(self, path: str, headers: Any, body: bytes, own_origins: set[str]) -> tuple[int, str, dict[str, str]]: ...
 
@@ -429,10 +430,11 @@ class PreviewServer(ThreadingHTTPServer):
     request_queue_size = 128
     """The listen backlog (the standard library's is 5, so a burst of connections was reset)."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, address: tuple[str, int], *args: Any, **kwargs: Any) -> None:
+        self.address_family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET  # --host ::1 or ::
         self.connections = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self.calls = threading.BoundedSemaphore(MAX_CALLS)
-        super().__init__(*args, **kwargs)
+        super().__init__(address, *args, **kwargs)
 
     def process_request(self, request: Any, client_address: Any) -> None:
         """Serve *request* in a thread of its own, when fewer than :data:`MAX_CONNECTIONS` are served;
@@ -467,9 +469,7 @@ def make_server(
     directory: Path | str, host: str = "127.0.0.1", port: int = 8000, proxy: CallProxy | None = None
 ) -> ThreadingHTTPServer:
     """A server for *directory*, bound and ready; call ``serve_forever()`` on it (port 0 picks a free one).
-
-    Raises :class:`PortalError` when the directory is missing or the address cannot be bound.
-    """
+    Raises :class:`PortalError` when the directory is missing or the address cannot be bound."""
     root = Path(directory)
     if not root.is_dir():
         raise PortalError(f"There is no site at {root}: build one first with `mcp-portal build --out {root}`.")
@@ -477,10 +477,11 @@ def make_server(
     handler = functools.partial(PreviewHandler, directory=str(root.resolve()), host=host, policy=policy, proxy=proxy)
     try:
         return PreviewServer((host, port), handler)
-    except OSError as exc:
-        raise PortalError(
-            f"Cannot listen on {host}:{port} ({exc.strerror or exc}). Choose another port with --port."
-        ) from None
+    except OSError as exc:  # a port in use or reserved, or a --host that is no address of this machine
+        taken = exc.errno in (errno.EADDRINUSE, errno.EACCES)
+        fix = "another port, e.g. --port 8080" if taken else "an address of this machine, e.g. --host 127.0.0.1"
+        said = f"{_shown_address(host)}:{port} ({exc.strerror or exc})"
+        raise PortalError(f"Cannot listen on {said}. Choose {fix}.") from None
 
 
 def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000, *, proxy: CallProxy | None = None,
@@ -489,9 +490,7 @@ def serve(directory: Path, host: str = "127.0.0.1", port: int = 8000, *, proxy: 
     *start*); *meanwhile* is called with the server once the URL is printed (``serve --try-it`` builds then)."""
     server = make_server(directory, host, port, proxy)
     bound_host, bound_port = server.server_address[:2]
-    shown = bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host)
-    if ":" in shown:
-        shown = f"[{shown}]"
+    shown = _shown_address(bound_host.decode() if isinstance(bound_host, bytes) else str(bound_host))
     message = f"Serving {directory} at http://{shown}:{bound_port}/{start} (Ctrl+C to stop)"
     with server, contextlib.suppress(KeyboardInterrupt):  # a stop from the moment the line is out is a clean end
         print(encodable(for_terminal(message), sys.stdout.encoding), file=sys.stdout, flush=True)
