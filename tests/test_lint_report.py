@@ -7,8 +7,10 @@ it comes from).
 
 from __future__ import annotations
 
+import io
 import json
 import re
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +18,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from generator.commands import lint
 from generator.snapshot.snapshot import new_snapshot
 from tests.conftest import TESTS, Run
 
@@ -73,6 +76,27 @@ def test_the_text_report_is_a_table_of_tools_and_findings(cli: Cli) -> None:
     assert any(line.startswith("search_chat") and " 100 " in line for line in rest)
     assert any(line.startswith("warning    behaviour-undeclared") for line in rest)
     assert "How to fix:" in rest
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("columns", [40, 80, 140])
+def test_on_a_narrow_terminal_the_table_keeps_every_tool_name(
+    cli: Cli, monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    """At 80 columns and fewer the table library dropped the tool column whole: the marks had no names."""
+    monkeypatch.setenv("COLUMNS", str(columns))
+    terminal = _Terminal()
+    monkeypatch.setattr(sys, "stdout", terminal)
+    assert lint.width() == max(columns, lint.MIN_WIDTH)
+    assert cli("lint", "--from", str(GOLDEN)).code == 0
+    table = terminal.getvalue().split("\n\n")[0]  # the tools table, before the findings
+    names = [str(tool.get("name")) for tool in json.loads(GOLDEN.read_text(encoding="utf-8"))["tools"]]
+    rows = [line for line in table.splitlines() if line[:1].isalpha() and not line.startswith(("tool ", "Agent "))]
+    assert [name for name in names if not any(row.startswith(name[:15]) for row in rows)] == [], table
 
 
 def test_the_reports_are_deterministic(cli: Cli) -> None:

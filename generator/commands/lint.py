@@ -79,9 +79,14 @@ def rules_from_args(args: argparse.Namespace, gate: Gate) -> tuple[str, ...]:
     return select(enable | named, disable)
 
 
+MIN_WIDTH = 100
+"""The narrowest table: below it the tools table has no room for its tool names, which the table library would
+drop (a terminal wraps the wider lines instead, and every name is there)."""
+
+
 def width() -> int:
-    """The terminal table's width: the terminal's own, or 100 columns in a pipe or a CI log."""
-    return shutil.get_terminal_size((100, 24)).columns if sys.stdout.isatty() else 100
+    """The terminal table's width: the terminal's own, at least :data:`MIN_WIDTH`; 100 in a pipe or a CI log."""
+    return max(MIN_WIDTH, shutil.get_terminal_size((100, 24)).columns) if sys.stdout.isatty() else MIN_WIDTH
 
 
 def run(args: argparse.Namespace, say: Say) -> int:
