@@ -143,3 +143,18 @@ def test_a_port_out_of_range_is_a_usage_error_naming_the_option(
     err = capsys.readouterr().err
     assert f"argument --port: {value!r} is not a port: give a number from 1 to 65535" in err, err
     assert "internal error" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "example"),
+    [(["introspect", "-o", "-"], "snapshot.json"), (["translations", "--locale", "ru", "-o", "-"], "ru.todo.yaml")],
+)
+def test_dash_as_the_output_is_refused_before_a_server_is_asked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], argv: list[str], example: str
+) -> None:
+    # "-" is no server: a command that asked one first would fail on the command, not on -o.
+    monkeypatch.chdir(tmp_path)
+    assert main([*argv, "--stdio", "no-such-server-program"], renderer=TEMPLATES) == 2
+    err = capsys.readouterr().err
+    assert "-o - would write a file named '-'" in err and f"e.g. -o {example}." in err, err
+    assert list(tmp_path.iterdir()) == []  # before: a file named "-"

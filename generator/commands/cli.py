@@ -197,10 +197,19 @@ def _cmd_lint(args: argparse.Namespace) -> int:
     return run(args, say)
 
 
+def _a_file(output: str | None, what: str, example: str) -> None:
+    """Refuse ``-o -`` before a server is asked anything: the usual name of standard output would be a file
+    named ``-`` here, since *what* is written to a file (renamed into place, never seen half written)."""
+    if output == "-":
+        raise UsageError(f"-o - would write a file named '-': {what} is written to a file, renamed into place so "
+                         f"that no reader sees half of it. Give a file name, e.g. -o {example}.")  # fmt: skip
+
+
 def _cmd_introspect(args: argparse.Namespace) -> int:
     from generator.commands.obtain import obtain_snapshot
     from generator.model.proofs import proof_warnings
 
+    _a_file(args.output, "the snapshot", "snapshot.json")
     snapshot, _ = obtain_snapshot(
         config_from_args(args), None, lenient=args.lenient, introspect_warnings=args.introspect_warnings
     )
@@ -356,6 +365,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
     from generator.authoring.translations import load_translations, todo
     from generator.commands.obtain import obtain_snapshot
 
+    _a_file(args.output, "the list of translations to do", f"{args.locale}.todo.yaml")
     config = config_from_args(args)
     snapshot, config = obtain_snapshot(
         config,
