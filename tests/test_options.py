@@ -66,9 +66,14 @@ BAD = [
     ("limits: {max_pages: 0}", ["--max-pages", "0"], "must be a positive whole number"),
     ("limits: {request_timeout: -1}", ["--request-timeout", "-1"], "must be a positive number"),
     ("base_url: ftp://example.com/", ["--base-url", "ftp://example.com/"], "must be an absolute http(s) URL"),
+    # Before, these built: the password on 88 pages of the public site, or ?a=1/en/ in every page address.
+    ("base_url: https://ci:s3cr3t@example.com/", ["--base-url", "https://ci:s3cr3t@example.com/"],
+     "must not hold a user name or password"),
+    ("base_url: https://example.com/docs?v=1", ["--base-url", "https://example.com/docs?v=1"],
+     "must be the site's address without ?query or #fragment"),
     ("locales: ['e n']", ["--locales", "e n"], "has an invalid locale code"),
     ("capability_version: latest", ["--capability-version", "latest"], "must be `server`, `fingerprint` or"),
-]
+]  # fmt: skip
 
 
 @pytest.mark.parametrize(("yaml_text", "argv", "problem"), BAD)
@@ -86,6 +91,7 @@ def test_a_bad_value_gets_the_same_words_in_the_file_and_on_the_command_line(
     assert code == 2
     err = capsys.readouterr().err
     assert f"`{argv[0]}` {problem}" in err
+    assert "s3cr3t" not in err + raised.value.message
     assert not (tmp_path / "site").exists()
 
 

@@ -105,6 +105,13 @@ def site_url(value: Any, key: str, collect: Collector) -> str | None:
     if url_problem(base):
         collect.add(key, "must be an absolute http(s) URL such as https://docs.example.com/mcp/")
         return None
+    parts = urlsplit(base)
+    if parts.username is not None or parts.password is not None:  # never quoted: it may be a password
+        collect.add(key, "must not hold a user name or password: every page of the public site shows it")
+        return None
+    if parts.query or parts.fragment or base.endswith(("?", "#")):
+        collect.add(key, "must be the site's address without ?query or #fragment: each page's path is added to it")
+        return None
     return base if base.endswith("/") else base + "/"
 
 
