@@ -204,6 +204,8 @@ def test_the_validators_refuse_what_the_schemas_refuse() -> None:
         ("package: weather-mcp", "`registry.package` and `registry.package_type` go together"),
         ("package_type: cargo\n  package: x", "`registry.package_type` must be one of npm, pypi"),
         ("repository: ftp://example.com/x", "`registry.repository` must be an absolute http(s) URL"),
+        # A clone URL with its token: server.json and the Server Card would publish it.
+        ("repository: https://bot:ghp_x@github.com/acme/w", "`registry.repository` must not hold a user name or"),
         ("nmae: x", "`registry.nmae` is not a known key"),
     ],
 )
