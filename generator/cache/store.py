@@ -88,9 +88,11 @@ class Store:
         db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
         db.execute("PRAGMA trusted_schema = OFF")
         db.execute("PRAGMA foreign_keys = ON")  # a record's blobs go with it
+        # Turning a new file's journal to WAL takes one process at a time: when two builds start together, SQLite
+        # answers the second "database is locked" at once, without its busy wait. A lock on the directory orders them.
         directory = os.open(self.path.parent, os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC)
-        try:  # one process at a time: SQLite answers "locked" at once, without waiting, when two builds starting
-            fcntl.flock(directory, fcntl.LOCK_EX)  # together both turn a new file's journal to WAL
+        try:
+            fcntl.flock(directory, fcntl.LOCK_EX)
             db.execute("PRAGMA journal_mode = WAL")
         finally:
             os.close(directory)  # and with it the lock
