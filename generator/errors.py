@@ -31,7 +31,7 @@ class ConfigError(PortalError):
     fix them all in one pass.
     """
 
-    def __init__(self, source: str, problems: list[str]) -> None:
+    def __init__(self, source: str, problems: list[str], fix: str = "Fix these keys and run again.") -> None:
         listing = "; ".join(problems)
-        super().__init__(f"The configuration in {source} is invalid: {listing}. Fix these keys and run again.")
+        super().__init__(f"The configuration in {source} is invalid: {listing}. {fix}")
         self.problems = problems

@@ -164,3 +164,25 @@ def test_dash_as_the_output_is_refused_before_a_server_is_asked(
     err = capsys.readouterr().err
     assert "-o - would write a file named '-'" in err and f"e.g. -o {example}." in err, err
     assert list(tmp_path.iterdir()) == []  # before: a file named "-"
+
+
+@pytest.mark.parametrize(
+    ("content", "problem", "fix"),
+    [
+        (None, "the file cannot be read (Is a directory)", "Check that the path names a file you can read."),
+        ("title: [unclosed\n", "it is not valid YAML (line 2:", "Fix the file and run again."),
+        ("- a\n- b\n", "the top level must be a mapping", "Fix the file and run again."),
+    ],
+)
+def test_a_file_that_is_no_configuration_gets_advice_about_the_file_not_its_keys(
+    tmp_path: Path, content: str | None, problem: str, fix: str
+) -> None:
+    path = tmp_path / "portal.yaml"
+    if content is None:
+        path.mkdir()
+    else:
+        path.write_text(content, encoding="utf-8")
+    with pytest.raises(ConfigError) as raised:
+        load_config(path)
+    assert problem in raised.value.message and raised.value.message.endswith(fix), raised.value.message
+    assert "Fix these keys" not in raised.value.message  # before: there were no keys to fix

@@ -368,15 +368,19 @@ def _read_yaml(path: Path) -> dict[str, Any]:
     try:
         raw = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(str(path), [f"the file cannot be read ({exc.strerror or exc})"]) from None
+        fix = "Check that the path names a file you can read."
+        raise ConfigError(str(path), [f"the file cannot be read ({exc.strerror or exc})"], fix) from None
     try:
         data = load_yaml(raw)
     except yaml.YAMLError as exc:
-        raise ConfigError(str(path), [f"it is not valid YAML ({yaml_problem(exc)})"]) from None
+        raise ConfigError(
+            str(path), [f"it is not valid YAML ({yaml_problem(exc)})"], "Fix the file and run again."
+        ) from None
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise ConfigError(str(path), ["the top level must be a mapping of keys such as `title` and `server`"])
+        top = "the top level must be a mapping of keys such as `title` and `server`"
+        raise ConfigError(str(path), [top], "Fix the file and run again.")
     return data
 
 
