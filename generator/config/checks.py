@@ -97,6 +97,11 @@ def flag(value: Any, key: str, collect: Collector) -> bool | None:
     return None
 
 
+def has_credentials(url: str) -> bool:
+    """Whether *url* holds a user name or password (``https://bot:TOKEN@host/``): a URL the site publishes must not."""
+    return "@" in urlsplit(url).netloc
+
+
 def site_url(value: Any, key: str, collect: Collector) -> str | None:
     """The site's public address: an absolute http(s) URL, always ending in ``/``."""
     base = collect.text(key, value)
@@ -105,10 +110,10 @@ def site_url(value: Any, key: str, collect: Collector) -> str | None:
     if url_problem(base):
         collect.add(key, "must be an absolute http(s) URL such as https://docs.example.com/mcp/")
         return None
-    parts = urlsplit(base)
-    if parts.username is not None or parts.password is not None:  # never quoted: it may be a password
+    if has_credentials(base):  # never quoted: it may be a password
         collect.add(key, "must not hold a user name or password: every page of the public site shows it")
         return None
+    parts = urlsplit(base)
     if parts.query or parts.fragment or base.endswith(("?", "#")):
         collect.add(key, "must be the site's address without ?query or #fragment: each page's path is added to it")
         return None

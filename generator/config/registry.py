@@ -11,7 +11,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, fields
 from typing import Any
-from urllib.parse import urlsplit
 
 from generator.config import checks
 from generator.config.checks import Collector
@@ -46,7 +45,7 @@ def web_url(value: Any, key: str, collect: Collector) -> str | None:
     if text is not None and checks.url_problem(text):
         collect.add(key, "must be an absolute http(s) URL such as https://github.com/acme/weather-mcp")
         return None
-    if text is not None and "@" in urlsplit(text).netloc:  # a clone URL with its token, say
+    if text is not None and checks.has_credentials(text):  # a clone URL with its token, say
         collect.add(key, "must not hold a user name or password: server.json and the Server Card publish it")
         return None
     return text
