@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from generator.commands.cli import main
+from generator.commands.versioned import today
 from generator.errors import PortalError
 from generator.history.kept import kept_snapshot, read_kept
 from generator.history.labels import newest_first
@@ -247,3 +248,36 @@ def test_version_label_needs_versioned(tmp_path: Path, capsys: pytest.CaptureFix
     assert code == 2
     assert "only applies to a versioned build" in capsys.readouterr().err
     assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize(
+    ("epoch", "date"), [("0", "1970-01-01"), (" 1767225600 ", "2026-01-01"), ("253402300799", "9999-12-31")]
+)
+def test_source_date_epoch_dates_a_release(monkeypatch: pytest.MonkeyPatch, epoch: str, date: str) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    assert today() == date
+
+
+@pytest.mark.parametrize(
+    ("epoch", "hint"),
+    [
+        ("1767225600000", "in milliseconds"),  # date +%s%3N, Date.now(): once an internal error (year out of range)
+        ("253402300800", ""),
+        ("9" * 5000, ""),  # more digits than int() converts
+        ("١٧٦٧٢٢٥٦٠٠", ""),  # digits, but not ASCII ones
+        ("²", ""),  # isdigit() yet no int()
+        ("-1", ""),
+        ("1.5e9", ""),
+        ("\x1b[31mnow", ""),
+    ],
+)
+def test_a_source_date_epoch_that_names_no_day_is_explained(
+    monkeypatch: pytest.MonkeyPatch, epoch: str, hint: str
+) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    with pytest.raises(PortalError) as caught:
+        today()
+    message = caught.value.message
+    assert message.startswith("SOURCE_DATE_EPOCH is ") and "git log -1 --format=%ct" in message
+    assert hint in message and (hint or "milliseconds" not in message)
+    assert "\x1b" not in message and len(message) < 300

@@ -45,21 +45,25 @@ from generator.site.versioned import (
 )
 from generator.snapshot.snapshot import Snapshot
 
+LAST_EPOCH = 253402300799
+"""9999-12-31T23:59:59Z: the last second a ``YYYY-MM-DD`` date can name."""
+
 
 def today() -> str:
     """The date a new version is published on, ``YYYY-MM-DD`` in UTC; ``SOURCE_DATE_EPOCH`` sets it (the
     reproducible-builds convention), so a CI job can date a release from its tag."""
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
-    if epoch:
-        if not epoch.isdigit():
-            raise PortalError(
-                f"SOURCE_DATE_EPOCH is {epoch[:40]!r}, not a number of seconds since 1970; unset it or give e.g. "
-                f"SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)."
-            )
-        moment = datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC)
-    else:
-        moment = datetime.datetime.now(tz=datetime.UTC)
-    return moment.date().isoformat()
+    if not epoch:
+        return datetime.datetime.now(tz=datetime.UTC).date().isoformat()
+    digits = epoch.isascii() and epoch.isdigit()
+    if not digits or len(epoch) > len(str(LAST_EPOCH)) or int(epoch) > LAST_EPOCH:
+        # A value in milliseconds (``date +%s%3N``, JavaScript's ``Date.now()``) is the likely slip.
+        hint = " (in milliseconds? give seconds)" if digits and len(epoch) in (13, 14) else ""
+        raise PortalError(
+            f"SOURCE_DATE_EPOCH is {epoch[:40]!r}, not a number of seconds since 1970 before the year 10000{hint}; "
+            f"unset it or give e.g. SOURCE_DATE_EPOCH=$(git log -1 --format=%ct)."
+        )
+    return datetime.datetime.fromtimestamp(int(epoch), tz=datetime.UTC).date().isoformat()
 
 
 @dataclass
