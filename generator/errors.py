@@ -7,6 +7,9 @@ with the error's code; tracebacks are shown only with ``--debug``.
 
 from __future__ import annotations
 
+import errno
+import os
+
 
 class PortalError(Exception):
     """A failure with a one-paragraph, user-facing explanation (exit code 1)."""
@@ -35,3 +38,34 @@ class ConfigError(PortalError):
         listing = "; ".join(problems)
         super().__init__(f"The configuration in {source} is invalid: {listing}. {fix}")
         self.problems = problems
+
+
+def os_failure(exc: OSError, instead: str) -> str:
+    """What *exc* says, naming the file it was about, then what to do (by its errno), ending with *instead*
+    (e.g. ``"choose another --out"``): the close of a message about a file that could not be written or read."""
+    name = exc.filename if isinstance(exc.filename, str) else None
+    said = f"{exc.strerror or exc}: {name}" if name else f"{exc.strerror or exc}"
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        advice = f"Free some space on its file system (or raise your quota), or {instead}."
+    elif exc.errno == errno.EROFS:
+        advice = f"Its file system is mounted read-only: {instead}."
+    elif exc.errno in (errno.EACCES, errno.EPERM) and name:
+        # A file not made yet is refused by the directory that was to hold it.
+        at = name if os.path.lexists(name) else os.path.dirname(name) or "."
+        owner, mine = _owner(at), os.geteuid()
+        advice = (
+            f"{at} belongs to uid {owner}, not to you (uid {mine}): run as that user, or {instead}."
+            if owner is not None and owner != mine
+            else f"Check the permissions of {at} and of the directory that holds it, or {instead}."
+        )
+    else:
+        advice = f"Check the path and its file system, or {instead}."
+    return f"({said}). {advice}"
+
+
+def _owner(path: str) -> int | None:
+    """The uid that owns *path* (not followed through a link), or None when it cannot be examined."""
+    try:
+        return os.lstat(path).st_uid
+    except OSError:
+        return None

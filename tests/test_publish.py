@@ -192,6 +192,39 @@ def test_a_kill_between_the_two_renames_is_repaired_under_the_next_lock(built: t
     assert _leftovers(site.parent) == []
 
 
+@contextlib.contextmanager
+def _immutable(path: Path) -> Iterator[None]:
+    """*path* with the file system's immutable flag (``chattr +i``), which refuses even root: no entry of the
+    directory can be made, removed or renamed, nor the directory itself renamed."""
+    subprocess.run(["chattr", "+i", str(path)], check=True)
+    try:
+        yield
+    finally:
+        subprocess.run(["chattr", "-i", str(path)], check=True)
+
+
+@pytest.mark.parametrize("share", [0.01, 0.9], ids=["in place", "swapped"])
+def test_a_site_that_cannot_be_written_is_named_with_what_to_do(
+    built: tuple[Path, dict[str, bytes]], share: float
+) -> None:
+    """A write the file system refuses (EPERM) fails with the file it refused and what to do, and leaves the
+    previous site as it was, whether the build changes a few files in place or swaps in a new site."""
+    site, before = built
+    edited = sorted(before)[: max(1, int(len(before) * share))]
+    with _immutable(site), pytest.raises(PortalError) as caught:
+        publish(site, before | {path: before[path] + b"\n" for path in edited})
+    # The site's own file is named (in place) or the site (swapped), never a staged copy nor a bare name.
+    refused = re.escape(str(site)) + (r"/404\.html" if share < 0.5 else "")
+    assert re.fullmatch(
+        f"Writing the site to {re.escape(str(site))} failed, and the previous site is unchanged "
+        f"\\(Operation not permitted: {refused}\\)\\. Check the permissions of {refused} and of the directory "
+        f"that holds it, or choose another --out\\.",
+        caught.value.message,
+    ), caught.value.message
+    assert tree_bytes(site) == before
+    assert _leftovers(site.parent) == []
+
+
 # ---------------------------------------------------------------- (b) concurrent builds
 
 

@@ -27,7 +27,7 @@ from generator.commands.stopping import TERMINATED, end_by_sigterm, stop, stoppa
 from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
-from generator.errors import PortalError, UsageError
+from generator.errors import PortalError, UsageError, os_failure
 from generator.forked import usable_jobs
 from generator.text import encodable, for_terminal, one_line
 
@@ -219,7 +219,7 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
         # Renamed over the name: a watching build never sees half a snapshot, a symlink there is replaced.
         replace_file(output, snapshot.to_json())
     except OSError as exc:
-        raise PortalError(f"Cannot write the snapshot to {output} ({exc.strerror}).") from None
+        raise PortalError(f"Cannot write the snapshot to {output} {os_failure(exc, 'choose another -o')}") from None
     say(
         f"Wrote {output}: {len(snapshot.tools)} tools from {one_line(snapshot.server.get('name', 'the server'))} "
         f"over {len(snapshot.endpoints)} endpoint{'s' if len(snapshot.endpoints) != 1 else ''} "
@@ -382,7 +382,7 @@ def _cmd_translations(args: argparse.Namespace) -> int:
         output.parent.mkdir(parents=True, exist_ok=True)
         replace_file(output, text)  # a symlink planted at the name is replaced, never written through
     except OSError as exc:
-        raise PortalError(f"Cannot write {output} ({exc.strerror}).") from None
+        raise PortalError(f"Cannot write {output} {os_failure(exc, 'choose another -o')}") from None
     say(f"Wrote {output}: {count} missing or stale entr{'y' if count == 1 else 'ies'} for locale {args.locale}.")
     return 0
 

@@ -21,6 +21,7 @@ import errno
 import os
 import shutil
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 from types import TracebackType
 
@@ -123,8 +124,9 @@ class Confined:
     def unlink(self, path: str) -> None:
         """Remove the file (or the link itself) at *path*; nothing to do when it is gone."""
         try:
-            above, name = self._parent(path)
-            os.unlink(name, dir_fd=above)
+            with self._naming(path):
+                above, name = self._parent(path)
+                os.unlink(name, dir_fd=above)
         except (FileNotFoundError, NotADirectoryError):  # a ThroughLink is neither: it goes on up
             pass
 
@@ -141,8 +143,20 @@ class Confined:
     def move_in(self, source: Path, path: str) -> None:
         """Rename the file *source* (outside the tree) to *path*, replacing what is there (a link itself,
         never its target) and making missing directories on the way."""
-        above, name = self._parent(path, create=True)
-        os.replace(source, name, dst_dir_fd=above)
+        with self._naming(path):
+            above, name = self._parent(path, create=True)
+            os.replace(source, name, dst_dir_fd=above)
+
+    @contextlib.contextmanager
+    def _naming(self, path: str) -> Iterator[None]:
+        """An OSError raised within names the site's file *path* (the call named it relative to a descriptor, or
+        by the staged copy): that is where a write was refused, and what a message shows."""
+        try:
+            yield
+        except ThroughLink:
+            raise
+        except OSError as exc:
+            raise OSError(exc.errno, exc.strerror, str(self.root / path)) from exc
 
     def copy_out(self, path: str, target: Path) -> None:
         """Put the entry at *path* at *target* (outside the tree): a hard link to it, else a copy (a link as a link)."""

@@ -54,7 +54,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from generator.errors import PortalError
+from generator.errors import PortalError, os_failure
 from generator.publish.inplace import apply, roll_back
 from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect
 from generator.publish.signatures import Kept, record_published
@@ -222,7 +222,9 @@ def publish(
     try:
         real.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise PortalError(f"Cannot create the output's parent directory {real.parent} ({exc.strerror}).") from None
+        raise PortalError(
+            f"Cannot create the output's parent directory {real.parent} {os_failure(exc, 'choose another --out')}"
+        ) from None
     if real.exists() and not real.is_dir():
         raise PortalError(f"The output path {out} exists and is not a directory. Choose another --out.")
     paths = _Paths(real, later is not None)
@@ -242,7 +244,8 @@ def publish(
             untouched = _place(out, paths, site.exists, site.listed, found, written)
         except OSError as exc:
             raise PortalError(
-                f"Writing the site to {out} failed ({exc.strerror or exc}); the previous site is unchanged."
+                f"Writing the site to {out} failed, and the previous site is unchanged "
+                f"{os_failure(exc, 'choose another --out')}"
             ) from None
         finally:
             _settle(real, paths.staging, paths.old, paths.done)
