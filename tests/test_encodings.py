@@ -80,12 +80,17 @@ def test_a_sarif_report_names_a_snapshot_whose_name_is_not_utf8_by_its_bytes(
     assert uris == {"bad%FFname.json", snapshot.as_uri()}, uris
 
 
+def _closed(*argv: str, closed: str) -> subprocess.CompletedProcess[str]:
+    """``mcp-portal ARGV`` started with the descriptors *closed* names closed (``>&-``, ``<&-``): bash closes them
+    and then becomes the command, so Python starts with them closed."""
+    command = ["bash", "-c", f'exec "$@" {closed}', "bash", PYTHON, "-m", "generator", *argv]
+    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+
+
 @pytest.mark.parametrize("closed", [">&-", "2>&-", ">&- 2>&- <&-"])
 def test_a_command_started_with_its_output_closed_builds_and_exits_by_its_result(tmp_path: Path, closed: str) -> None:
     def run(*argv: str) -> subprocess.CompletedProcess[str]:
-        # bash closes the descriptors and then becomes the command: Python starts with them closed.
-        command = ["bash", "-c", f'exec "$@" {closed}', "bash", PYTHON, "-m", "generator", *argv]
-        return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+        return _closed(*argv, closed=closed)
 
     out = tmp_path / "site"
     built = run("build", "--from", str(SNAPSHOT), "--out", str(out), "--no-search")
@@ -95,3 +100,17 @@ def test_a_command_started_with_its_output_closed_builds_and_exits_by_its_result
     assert run("check", "--from", str(SNAPSHOT), "--out", str(out), "--no-search").returncode == 0
     (out / "en" / "index.html").write_text("edited", encoding="utf-8")
     assert run("check", "--from", str(SNAPSHOT), "--out", str(out), "--no-search").returncode == 3  # drift
+
+
+def test_mcp_on_stdio_with_its_input_closed_says_so(tmp_path: Path) -> None:
+    """``mcp-portal mcp SITE <&-`` has no stream to read requests from: a usage error that says what to do
+    (once an internal error: an AttributeError inside the SDK's stdio transport)."""
+    out = tmp_path / "site"
+    assert _closed("build", "--from", str(SNAPSHOT), "--out", str(out), "--no-search", closed="").returncode == 0
+    served = _closed("mcp", str(out), closed="<&-")
+    assert served.returncode == 2, served
+    assert served.stderr.endswith(
+        "mcp-portal: error: Standard input is closed, and `mcp` on stdio reads a client's requests from it. Let the "
+        "MCP client start the command (docs/agents.md shows client configurations), or serve Streamable HTTP with "
+        "--http.\n"
+    ), served.stderr

@@ -438,6 +438,11 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
         raise UsageError(f"--port {args.port} is not a port; give 0 to 65535, e.g. --port 8001.")
     if args.http:
         return serve_http(args.site, 8001 if args.port is None else args.port)
+    if sys.stdin is None:  # started with it closed (`<&-`): the SDK's stdio transport would fail on it
+        raise UsageError(
+            "Standard input is closed, and `mcp` on stdio reads a client's requests from it. Let the MCP client "
+            "start the command (docs/agents.md shows client configurations), or serve Streamable HTTP with --http."
+        )
     return serve_stdio(args.site)
 
 
