@@ -142,7 +142,14 @@ def encodable(text: str, encoding: str | None) -> str:
 
 
 _BACKTICKS = re.compile(r"`+")
-_LINE_BREAK = re.compile(r"\s*\n\s*")
+_LINE_BREAK = re.compile(r"(?<!\s)\s*\n\s*")
+"""A run of blanks that holds a line break. It starts only where the run starts (the look-behind), so a long run
+without one is scanned once, not from each of its characters: linear in the text, as server text needs."""
+
+
+def fold_lines(text: str) -> str:
+    """*text* with each run of blanks that holds a line break made one space (a paragraph as one line)."""
+    return _LINE_BREAK.sub(" ", text) if "\n" in text else text
 
 
 def code_span(value: Any) -> str:
@@ -152,9 +159,7 @@ def code_span(value: Any) -> str:
     plain text it is the name in backticks, and read as Markdown (a PR comment) the name cannot
     end the span early, whatever backticks it holds.
     """
-    text = visible(str(value))
-    if "\n" in text:
-        text = _LINE_BREAK.sub(" ", text)
+    text = fold_lines(visible(str(value)))
     if "`" not in text:  # the common case: a single backtick fence
         return f"` {text} `" if not text.strip() else f"`{text}`"
     longest = max((len(m) for m in _BACKTICKS.findall(text)), default=0)

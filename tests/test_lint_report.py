@@ -15,6 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cmarkgfm  # type: ignore[import-untyped]
 import jsonschema
 import pytest
 
@@ -151,7 +152,7 @@ def test_sarif_of_a_relative_snapshot_path_stays_relative(
 
 
 def test_hostile_server_text_is_inert_in_every_report(cli: Cli, tmp_path: Path) -> None:
-    path = snapshot_of(tmp_path, [HOSTILE])
+    path = snapshot_of(tmp_path, [HOSTILE], name="shop (https://evil.example/shop, ops@evil.example)")
     text = cli("lint", "--from", str(path)).out
     assert "\x1b" not in text and "\u202e" not in text
     assert "[U+001B]" in text  # the hidden-text finding shows what it found
@@ -168,6 +169,8 @@ def test_hostile_server_text_is_inert_in_every_report(cli: Cli, tmp_path: Path) 
     assert markdown.startswith("<!-- mcp-portal lint -->\n")
     outside = _outside_code(markdown)
     assert "https://evil.example" in markdown  # the text is shown...
+    html = cmarkgfm.github_flavored_markdown_to_html(markdown)  # GitHub's renderer, its autolinks included
+    assert "<a " not in html and "<img" not in html, html
     assert not re.search(r"(?<!\\)\]\(", outside) and not re.search(r"(?<!\\)!\[", outside)  # ...as no link or image
     for table_line in (line for line in markdown.splitlines() if line.startswith("|")):
         cells = _cells(table_line)

@@ -17,11 +17,13 @@ import json
 import os
 import re
 import subprocess
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import cmarkgfm  # type: ignore[import-untyped]
 import pytest
 import yaml
 from llms_txt import parse_llms_file
@@ -31,7 +33,7 @@ from generator.commands.build import site_files
 from generator.config.portal import PortalConfig
 from generator.render.filters import md_cell, md_code, md_link, md_text, md_url, yaml_str
 from generator.snapshot.snapshot import Snapshot, new_snapshot
-from generator.text import encodable, for_terminal, json_report, visible
+from generator.text import code_span, encodable, for_terminal, json_report, visible
 from tests.conftest import PYTHON, ROOT, TEMPLATES
 from tests.test_install_links import INSTALL_LINK
 
@@ -39,6 +41,7 @@ PAYLOAD = (
     "1.0\n\n## Injected\n| a | b |\n| --- | --- |\n<img src=x onerror=alert(1)>\n<script>alert(1)</script>"
     " [x](javascript:alert(1)) ![i](https://t.example/p.png) <https://auto.example> `tick` ``x`` ```\n"
     "::error::pwned\n  ::add-mask::x ##[error]old \x1b[31mred\x1b[0m \x9b2J @everyone #1 owner/repo#2"
+    " https://bare.example/p www.bare.example mail@bare.example"
     " &#60;b&#62; *em* _em_ ~~del~~ \u202egnp\r\n1. item\n> quote\n---\n===\n- [ ] task\n[ref]: https://x.example\n"
 )
 SAFE_SCHEMES = {"", "http", "https", "mailto"}
@@ -270,7 +273,10 @@ def test_pr_text_turns_mentions_and_references_into_code() -> None:
     assert md_text("ping @everyone about #12 and org/repo#3", pr=True) == (
         "ping `@everyone` about `#12` and `org/repo#3`"
     )
-    assert md_text("mail a@b.example", pr=True) == "mail a@b.example"
+    # What GitHub's Markdown links by itself: a URL, a www. address, an e-mail address.
+    assert md_text("mail a@b.example, see https://x.example/a?b=1|c or WWW.x.example", pr=True) == (
+        "mail `a@b.example`, see `https://x.example/a?b=1`\\|c or `WWW.x.example`"
+    )
     assert md_text("@x", pr=False) == "@x"
 
 
@@ -384,7 +390,10 @@ def test_command_line_output_is_safe_for_terminals_and_ci_logs(tmp_path: Path) -
 
 
 def _assert_pr_comment_is_inert(text: str) -> None:
-    """No link, image, HTML, heading or bold of the server's; @everyone and #1 only inside code."""
+    """No link, image, HTML, heading or bold of the server's; @everyone and #1 only inside code. GitHub's own
+    renderer (cmark-gfm, whose autolink extension links bare URLs, www. and e-mail addresses) links nothing."""
+    html = cmarkgfm.github_flavored_markdown_to_html(text)
+    assert "<a " not in html and "<img" not in html, html
     tokens = _walk(text)
     kinds = {t.type for t in tokens}
     assert not kinds & {"link_open", "image", "html_inline", "html_block", "s_open", "em_open"}, kinds
@@ -399,3 +408,16 @@ def _assert_pr_comment_is_inert(text: str) -> None:
     # every table row keeps its six cells
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert rows and all(len(re.findall(r"(?<!\\) \| ", row)) == 5 for row in rows), rows
+
+
+@pytest.mark.parametrize("run", ["a.", "a-", "a/", "a.b@", "www.", "a+", "a.b/", "#1", "@a", " ", "\t", " \u3000"])
+def test_escaping_takes_time_linear_in_the_text(run: str) -> None:
+    """Each pattern of the escapes can start only where its run of characters starts. A server name of 200,000
+    characters ``a.a.a...`` once took about 30 s in a pull-request comment (each position tried
+    ``owner/repo#123`` to the end of the run), and a description holding 100,000 blanks 20 s in every page
+    (each blank tried a line break to the end of the run). A linear pass takes hundredths of a second."""
+    text = "x" + run * (200_000 // len(run)) + "y"
+    start = time.perf_counter()
+    escaped = [md_cell(text, pr=True), md_text(text), md_cell(text), code_span(text + "\n")]
+    assert time.perf_counter() - start < 3
+    assert all(len(e) >= len(text) for e in escaped)

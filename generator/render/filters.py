@@ -26,7 +26,7 @@ from generator.render.i18n import Catalog
 from generator.render.prose import SAFE_SCHEMES, markdown, markdown_inline, plain_text, safe_link, wbr
 from generator.render.shown import DirectContext, is_recorded, record
 from generator.schema.rows import Row
-from generator.text import code_span, json_inline, visible
+from generator.text import code_span, fold_lines, json_inline, visible
 
 # Re-exported: the HTML sanitizer lives in its own module, and callers import it from here with the filters.
 __all__ = ["FILTERS", "GLOBALS", "SAFE_SCHEMES", "markdown", "markdown_inline", "plain_text", "safe_link", "wbr"]
@@ -59,7 +59,6 @@ class Md(str):
     __slots__ = ()
 
 
-_FOLD = re.compile(r"\s*\n\s*")
 _TICK_RUN = re.compile(r"`+")
 # Characters that start emphasis, links, images, strikethrough or code anywhere in a line.
 _INLINE = re.compile(r"([*\[\]`~])")
@@ -72,17 +71,23 @@ _SPECIAL = re.compile(r"[\\*\[\]`~_&|<]")
 # At the start of a line: headings, block quotes, list items, setext underlines, thematic breaks.
 # Only what can open a block there is escaped, so a version "1.0" or a name "-x" stays as it is.
 _LINE_START = re.compile(r"^(?:([#>]|[+=-](?=[\s+=-]|$))|(\d{1,9})([.)])(?=\s|$))")
-# What GitHub links in a PR comment: @mentions (and @org/team), #123, GH-123, owner/repo#123.
+# What GitHub links in a PR comment: @mentions (and @org/team), #123, GH-123, owner/repo#123, and what its
+# Markdown (cmark-gfm's autolink extension) links: bare URLs, www. addresses, e-mail addresses. Each pattern can
+# start only where its run of characters starts (the look-behinds), so a long run is scanned once, never from
+# every position in it: matching stays linear in the text.
 _AUTOREF = re.compile(
-    r"(?<![\w@/.`])@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9_.-]+)?"
-    r"|(?<![\w&#/`])(?:[\w.-]+/[\w.-]+)?#\d+\b"
+    r"(?i:https?|ftp)://[^\s<|`]+|(?<![\w.-])(?i:www)\.[^\s<|`]+|(?<![\w:])(?i:mailto|xmpp):[^\s<|`]+"
+    r"|(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+    r"|(?<![\w@/.`])@[A-Za-z0-9][A-Za-z0-9-]*(?:/[A-Za-z0-9_.-]+)?"
+    r"|(?<![\w.&#/`-])[\w.-]+/[\w.-]+#\d+\b"
+    r"|(?<![\w&#/`])#\d+\b"
     r"|\bGH-\d+\b",
 )
 
 
 def _one_line(value: Any) -> str:
     """The value as one line of visible text: newlines (and the blanks around them) become a space."""
-    return _FOLD.sub(" ", visible(str(value))).strip()
+    return fold_lines(visible(str(value))).strip()
 
 
 def _code_spans(text: str) -> list[tuple[bool, str]]:
