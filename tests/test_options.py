@@ -151,6 +151,43 @@ def test_a_port_out_of_range_is_a_usage_error_naming_the_option(
     assert "internal error" not in err
 
 
+SECRET = "s3cretPASS"
+
+
+@pytest.mark.parametrize(
+    ("site", "said"),
+    [
+        (f"https://ci:{SECRET}@docs.example.com/", "SITE has a user name, a password, a query or a fragment"),
+        (f"https://docs.example.com/?token={SECRET}", "SITE has a user name, a password, a query or a fragment"),
+        (f"https://docs.example.com/#{SECRET}", "SITE has a user name, a password, a query or a fragment"),
+        (f"ftp://ci:{SECRET}@docs.example.com/", "SITE is not a usable URL: it must start with http:// or https://"),
+        # A password with an unescaped "/" reads as a port: once an internal error (httpx's InvalidURL).
+        (f"https://ci:{SECRET}/x@docs.example.com/", "SITE is not a usable URL: its port is not a number"),
+        ("https://docs.example.com:99999/", "SITE is not a usable URL: its port is not a number"),
+        ("https://[::1/", "SITE is not a usable URL: it cannot be parsed as a URL"),  # once a ValueError
+        ("https://docs example.com/", "SITE is not a usable URL: it contains spaces"),
+    ],
+)
+def test_mcp_refuses_a_site_url_it_cannot_read_without_showing_it(
+    capsys: pytest.CaptureFixture[str], site: str, said: str
+) -> None:
+    # Before, the URL was quoted whole, its password or token too, and some ended in an internal error.
+    assert main(["mcp", site], renderer=TEMPLATES) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mcp-portal: error: {said}") and "https://docs.example.com/." in err, err
+    assert SECRET not in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("side", ["OLD", "NEW"])
+def test_diff_refuses_a_url_side_without_showing_it(capsys: pytest.CaptureFixture[str], side: str) -> None:
+    url = f"https://ci:{SECRET}@docs.example.com/snapshot.json"
+    sides = [url, "new.json"] if side == "OLD" else ["old.json", url]
+    assert main(["diff", *sides], renderer=TEMPLATES) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"mcp-portal: error: {side} is a URL, and diff compares files on this machine"), err
+    assert SECRET not in err  # before: "https:/ci:s3cretPASS@docs.example.com/snapshot.json does not exist"
+
+
 @pytest.mark.parametrize(
     ("argv", "example"),
     [(["introspect", "-o", "-"], "snapshot.json"), (["translations", "--locale", "ru", "-o", "-"], "ru.todo.yaml")],

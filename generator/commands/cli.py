@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 from generator import heap
 from generator.commands.arguments import config_from_args, diff_limits, make_parser, reject_empty_options
 from generator.commands.stopping import TERMINATED, end_by_sigterm, stop, stoppable
+from generator.config.checks import url_problem
 from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
@@ -143,6 +144,13 @@ def _cmd_diff(args: argparse.Namespace) -> int:
     from generator.compare.changes import DIFF_EXIT
     from generator.compare.diff import diff
 
+    for name, value in (("OLD", args.old), ("NEW", args.new)):
+        if "://" in value:  # never echoed: a URL may carry a token
+            raise UsageError(
+                f"{name} is a URL, and diff compares files on this machine: a snapshot file or a built site "
+                f"directory. Download the published snapshot first (curl -fsSLo old.json "
+                f"https://docs.example.com/snapshot.json) and give that file."
+            )
     found = diff(_side(Path(args.old)), _side(Path(args.new)), diff_limits(args).max_snapshot_bytes)
     say(render(found, args.format), end="")
     return DIFF_EXIT if found.fails(args.fail_on) else 0
@@ -436,6 +444,10 @@ def _cmd_mcp(args: argparse.Namespace) -> int:
         raise UsageError("--port applies to --http; over stdio there is nothing to listen on. Add --http.")
     if args.port is not None and not 0 <= args.port <= 65535:
         raise UsageError(f"--port {args.port} is not a port; give 0 to 65535, e.g. --port 8001.")
+    if "://" in args.site and (problem := url_problem(args.site)) is not None:  # the reason never quotes it
+        raise UsageError(
+            f"SITE is not a usable URL: {problem}. Give the portal's base URL, e.g. https://docs.example.com/."
+        )
     if args.http:
         return serve_http(args.site, 8001 if args.port is None else args.port)
     if sys.stdin is None:  # started with it closed (`<&-`): the SDK's stdio transport would fail on it

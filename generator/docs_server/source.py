@@ -175,12 +175,16 @@ class URLSource:
 
     def __init__(self, base: str) -> None:
         parts = urlsplit(base)
+        # A user name, a password (which may hold an unescaped "/"), a query or a fragment may hold a token:
+        # a URL that may have one is never shown.
+        shown = "SITE" if any(c in base for c in "@?#") else f"SITE {_shown(base)}"
         if parts.scheme not in ("http", "https") or not parts.hostname:
-            raise UsageError(f"SITE {_shown(base)} is not an http:// or https:// URL with a host.")
+            raise UsageError(f"{shown} is not an http:// or https:// URL with a host.")
         if parts.username or parts.password or parts.query or parts.fragment:
             raise UsageError(
-                f"SITE {_shown(base)} has a user name, a query or a fragment; give the portal's base URL "
-                "alone, e.g. https://docs.example.com/."
+                "SITE has a user name, a password, a query or a fragment (the URL is not shown here, as any of them "
+                "may hold a token); a portal is read without them: give its base URL alone, e.g. "
+                "https://docs.example.com/."
             )
         path = parts.path if parts.path.endswith("/") else parts.path + "/"
         self.base_url: str | None = f"{parts.scheme}://{parts.netloc}{path}"
