@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -49,6 +50,9 @@ def test_a_terminal_that_is_not_utf8_gets_every_line_and_json_stays_json(tmp_pat
     assert json.loads(checked.stdout)["site"] == str(out)
     linted = _run("lint", "--from", str(SNAPSHOT), encoding=encoding)
     assert linted.returncode == 0 and "Agent readiness of " in linted.stdout, linted.stderr
+    # The table in ASCII: a rule under each head, + and x for marks, never escapes such as \u2500 or \u2713.
+    assert "\\u" not in linted.stdout and linted.stdout.count("\n" + "-" * 100 + "\n") == 2, linted.stdout
+    assert re.search(r"\n\w+ +\d+( +[+x]){8}\n", linted.stdout), linted.stdout
 
 
 def test_an_output_directory_whose_name_is_not_utf8_builds_searches_caches_and_checks(cli: Cli, tmp_path: Path) -> None:

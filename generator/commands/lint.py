@@ -89,6 +89,16 @@ def width() -> int:
     return max(MIN_WIDTH, shutil.get_terminal_size((100, 24)).columns) if sys.stdout.isatty() else MIN_WIDTH
 
 
+def ascii_only() -> bool:
+    """Whether standard output cannot write the text table's rules and marks (a terminal or CI log that is not
+    UTF-8): the table is then drawn in ASCII, not in escapes such as ``\\u2500``."""
+    try:
+        "─✓✗“”…".encode(getattr(sys.stdout, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return True
+    return False
+
+
 def run(args: argparse.Namespace, say: Say) -> int:
     """``mcp-portal lint``: print the report in ``--format``; :data:`LINT_EXIT` when the gate is missed."""
     gate = gate_from_args(args)
@@ -98,7 +108,11 @@ def run(args: argparse.Namespace, say: Say) -> int:
         config_from_args(args), from_file, lenient=args.lenient, introspect_warnings=args.introspect_warnings
     )
     report = lint(snapshot, rules)
-    text = render_sarif(report, from_file) if args.format == "sarif" else render(report, args.format, width=width())
+    text = (
+        render_sarif(report, from_file)
+        if args.format == "sarif"
+        else render(report, args.format, width=width(), ascii_only=ascii_only())
+    )
     say(text, end="")
     return finish(report, gate, say)
 
@@ -115,7 +129,7 @@ def with_drift(drift_text: str, drift: dict[str, Any], report: Report, fmt: str)
     report under ``"lint"``."""
     if fmt == "json":
         return json_report({**drift, "lint": report.to_dict()})
-    return drift_text + "\n" + render(report, "text", width=width())
+    return drift_text + "\n" + render(report, "text", width=width(), ascii_only=ascii_only())
 
 
 def finish(report: Report, gate: Gate, say: Say) -> int:

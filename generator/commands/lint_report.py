@@ -29,19 +29,23 @@ COMMENT_MARKER = "<!-- mcp-portal lint -->"
 SHORT = {"parameters": "params", "conciseness": "concise", "behaviour": "behav."}
 """Column heads of the terminal table, narrowed so that it fits 100 columns."""
 _MARK = {"good": "✓", "poor": "✗"}
+_ASCII_MARK = {"good": "+", "poor": "x"}
+_ASCII_HEAD = box.Box("    \n    \n -- \n    \n    \n    \n    \n    \n", ascii=True)
+"""``box.SIMPLE_HEAD`` (one rule under the head) drawn in ASCII."""
 MAX_ROWS = 150
 """Findings a Markdown report lists: a GitHub comment holds at most 65,536 characters."""
 QUOTE_MD = 100
 """Characters of the server's text a Markdown finding quotes."""
 
 
-def render(report: Report, fmt: str, *, width: int = 100) -> str:
-    """The report as ``text`` (a table *width* columns wide), ``json`` or ``markdown``."""
+def render(report: Report, fmt: str, *, width: int = 100, ascii_only: bool = False) -> str:
+    """The report as ``text`` (a table *width* columns wide, in ASCII alone with *ascii_only*), ``json`` or
+    ``markdown``."""
     if fmt == "json":
         return json_report({"format": "mcp-portal-lint/1", **report.to_dict()})
     if fmt == "markdown":
         return render_markdown(report)
-    return render_text(report, width)
+    return render_text(report, width, ascii_only)
 
 
 def summary(report: Report) -> str:
@@ -59,21 +63,23 @@ def _cell(value: Any) -> Text:
     return Text(one_line(value))
 
 
-def render_text(report: Report, width: int = 100) -> str:
-    """The terminal report: the score line, a table of tools by dimension, the findings, how to fix them."""
+def render_text(report: Report, width: int = 100, ascii_only: bool = False) -> str:
+    """The terminal report: the score line, a table of tools by dimension, the findings, how to fix them. With
+    *ascii_only* (a terminal or CI log that is not UTF-8), its rules, marks and quotes are ASCII characters."""
     console = Console(file=io.StringIO(), width=width, color_system=None, markup=False, emoji=False, highlight=False)
     console.print(_cell(f"Agent readiness of {report.server or 'the server'}: {summary(report)}."))
-    tools = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    head, mark = (_ASCII_HEAD, _ASCII_MARK) if ascii_only else (box.SIMPLE_HEAD, _MARK)
+    tools = Table(box=head, show_edge=False, pad_edge=False)
     tools.add_column("tool", overflow="fold", ratio=1)
     tools.add_column("score", justify="right", no_wrap=True)
     for dimension in DIMENSIONS:
         tools.add_column(SHORT.get(dimension, dimension), justify="center", no_wrap=True)
     for tool in sorted(report.tools, key=lambda t: (t.score, t.name)):
-        tools.add_row(_cell(tool.name), str(tool.score), *(_MARK[tool.verdict(d)] for d in DIMENSIONS))
+        tools.add_row(_cell(tool.name), str(tool.score), *(mark[tool.verdict(d)] for d in DIMENSIONS))
     if report.tools:
         console.print(tools)
     if report.findings:
-        console.print(_findings_table(report.findings))
+        console.print(_findings_table(report.findings, ascii_only))
         fixes = Table.grid(padding=(0, 2))
         fixes.add_column(no_wrap=True)
         fixes.add_column(ratio=1)
@@ -89,8 +95,9 @@ QUOTE = 48
 """Characters of the server's text a terminal finding quotes."""
 
 
-def _findings_table(findings: tuple[Finding, ...]) -> Table:
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+def _findings_table(findings: tuple[Finding, ...], ascii_only: bool) -> Table:
+    table = Table(box=_ASCII_HEAD if ascii_only else box.SIMPLE_HEAD, show_edge=False, pad_edge=False)
+    opening, closing, cut = ('"', '"', "...") if ascii_only else ("“", "”", "…")
     table.add_column("severity", no_wrap=True)
     table.add_column("rule", no_wrap=True)
     table.add_column("tool", overflow="fold", max_width=22)
@@ -99,7 +106,7 @@ def _findings_table(findings: tuple[Finding, ...]) -> Table:
         said = f"{one_line(finding.field)}: {one_line(finding.message)}"
         text = one_line(finding.text)
         if text and text != finding.tool and text not in said:
-            said += f": “{text if len(text) <= QUOTE else text[: QUOTE - 1] + '…'}”"
+            said += f": {opening}{text if len(text) <= QUOTE else text[: QUOTE - 1] + cut}{closing}"
         table.add_row(finding.severity, finding.rule, _cell(finding.tool or "(server)"), Text(said))
     return table
 
