@@ -225,6 +225,25 @@ def test_a_site_that_cannot_be_written_is_named_with_what_to_do(
     assert _leftovers(site.parent) == []
 
 
+def test_a_copy_of_the_site_that_cannot_be_removed_is_named_in_a_warning(built: tuple[Path, dict[str, bytes]]) -> None:
+    """A copy a build left beside the site that cannot be removed (here an immutable folder in it; for a user, a
+    site an earlier CI step built as root) is named in a warning with how to remove it, once per build, never
+    kept silently."""
+    site, before = built
+    left = site.parent / f".site.old-{_dead_pid()}"
+    (left / "en").mkdir(parents=True)
+    (left / "en" / "index.html").write_text("an old page", encoding="utf-8")
+    with _immutable(left / "en"):
+        for _ in range(2):
+            warnings = publish(site, before)
+            assert warnings == [
+                f"could not remove {left}, a copy of the site whose permissions refuse it; the site itself is "
+                f"complete. Remove the copy yourself, e.g. rm -rf {left}"
+            ]
+            assert tree_bytes(site) == before
+    assert publish(site, before) == [] and not left.exists()
+
+
 # ---------------------------------------------------------------- (b) concurrent builds
 
 

@@ -49,6 +49,7 @@ import errno
 import fcntl
 import glob
 import os
+import shlex
 import shutil
 import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -173,16 +174,32 @@ def _leftovers(out: Path, kind: str) -> list[Path]:
     return sorted(found, key=lambda p: p.stat().st_mtime)
 
 
-def _clean_leftovers(out: Path) -> None:
-    """Tidy up after killed builds; call only while holding the lock."""
+def _clean_leftovers(out: Path) -> list[str]:
+    """Tidy up after killed builds; call only while holding the lock. Returns a warning for each leftover that
+    could not be removed."""
     for undo in _leftovers(out, "undo"):
         roll_back(out, undo)  # killed while placing a change in the site: put the site back as it was
     olds = _leftovers(out, "old")
     if olds and not os.path.lexists(out):
         # Killed between ``out -> old`` and ``staging -> out``: the newest old is the published site.
         os.rename(olds.pop(), out)
-    for path in [*olds, *_leftovers(out, "staging"), *_leftovers(out, "done")]:
-        shutil.rmtree(path, ignore_errors=True)
+    return [w for path in [*olds, *_leftovers(out, "staging"), *_leftovers(out, "done")] if (w := _remove(path))]
+
+
+def _remove(directory: Path) -> str | None:
+    """Remove *directory*, a copy of the site that a build of mcp-portal made beside it; a warning when some of it
+    stays (files of another user, such as a site an earlier CI step built as root): then it is the user's to remove."""
+    shutil.rmtree(directory, ignore_errors=True)
+    try:
+        owner = os.lstat(directory).st_uid
+    except OSError:
+        return None  # removed
+    mine = os.geteuid()
+    whose = f"that belongs to uid {owner}, not to you (uid {mine})" if owner != mine else "whose permissions refuse it"
+    return (
+        f"could not remove {directory}, a copy of the site {whose}; the site itself is complete. Remove the copy "
+        f"yourself, e.g. {'sudo ' if owner != mine else ''}rm -rf {shlex.quote(str(directory))}"
+    )
 
 
 def _writing(files: Mapping[str, bytes]) -> Producer:
@@ -229,10 +246,11 @@ def publish(
         raise PortalError(f"The output path {out} exists and is not a directory. Choose another --out.")
     paths = _Paths(real, later is not None)
     found = Survey()
+    stuck: list[str] = []
     with _locked(real):
         written: Staging | None = None
         try:
-            _clean_leftovers(real)
+            stuck += _clean_leftovers(real)
             site = inspect(out, real, protected)
             found = survey(real, site.listed, record) if site.exists else Survey()
             shutil.rmtree(paths.staging, ignore_errors=True)
@@ -248,11 +266,11 @@ def publish(
                 f"{os_failure(exc, 'choose another --out')}"
             ) from None
         finally:
-            _settle(real, paths.staging, paths.old, paths.done)
+            stuck += _settle(real, paths.staging, paths.old, paths.done)
             if later is not None and paths.done is not None and os.path.lexists(paths.done):
                 later.append(paths.done)
         record_published(record, real, written.hashes | {MANIFEST: ""}, untouched)
-    return _warnings(out, found)
+    return _warnings(out, found) + stuck
 
 
 class _Paths:
@@ -332,18 +350,20 @@ def _refuse_kept(out: Path, kept: Sequence[Foreign], new_files: set[str], new_di
         )
 
 
-def _settle(real: Path, staging: Path, old: Path, done: Path | None = None) -> None:
+def _settle(real: Path, staging: Path, old: Path, done: Path | None = None) -> list[str]:
     """After the swap or a failure: the site is at *real*, and no staging or old directory is left (the
     old site is renamed to *done*, when given, for the caller to remove, and what is left of the staging
-    goes into it when it exists)."""
+    goes into it when it exists). Returns a warning for each that could not be removed."""
+    stuck: list[str | None] = []
     if os.path.lexists(old):
         if not os.path.lexists(real):
             os.rename(old, real)  # the swap failed between its two renames: put the old site back
         elif done is not None and not os.path.lexists(done):
             os.rename(old, done)
         else:
-            shutil.rmtree(old, ignore_errors=True)
+            stuck.append(_remove(old))
     if done is not None and os.path.lexists(done) and os.path.lexists(staging):
         with contextlib.suppress(OSError):  # else removed right here
             os.rename(staging, done / "staging")
-    shutil.rmtree(staging, ignore_errors=True)
+    stuck.append(_remove(staging))
+    return [warning for warning in stuck if warning]
