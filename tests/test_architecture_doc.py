@@ -1,4 +1,5 @@
-"""docs/architecture.md stays true: every module under ``generator/`` is named in its package's section.
+"""docs/architecture.md stays true: every module under ``generator/`` is named in its package's section; and the
+README's package list and CONTRIBUTING.md's test counts are what the scripts install and pytest collects.
 
 A section starts at a line ``**`generator/<package>/`**`` and runs to the next one; a module is named
 when its file name appears there in backticks (a table row or the section's prose). Modules at the
@@ -8,8 +9,11 @@ top of ``generator/`` are named in the "Shared helpers" paragraph.
 from __future__ import annotations
 
 import re
+import subprocess
 
-from tests.conftest import ROOT
+import pytest
+
+from tests.conftest import PYTHON, ROOT
 
 DOC = ROOT / "docs" / "architecture.md"
 PACKAGE = ROOT / "generator"
@@ -63,3 +67,25 @@ def test_the_readme_lists_the_debian_packages_scripts_test_installs() -> None:
     assert bullet, "README.md: the bullet on Debian packages is gone"
     named = set(re.findall(r"`([a-z][a-z0-9-]+)`", bullet.group(0))) - {"apt-get", "sudo"}
     assert named == set(installed.group(1).split()), "README.md and scripts/test disagree on the Debian packages"
+
+
+def _collected(*options: str) -> int:
+    """How many tests pytest collects with *options*, as its summary line says (``4438/5711 tests collected``)."""
+    done = subprocess.run(
+        [PYTHON, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider", *options],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=True,
+    )  # fmt: skip
+    summary = re.search(r"^(\d+)(?:/\d+)? tests? collected", done.stdout, re.M)
+    assert summary, done.stdout[-500:]
+    return int(summary.group(1))
+
+
+@pytest.mark.slow  # collects the whole suite twice, in child processes
+def test_contributing_states_the_test_counts_pytest_collects() -> None:
+    text = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
+    fast = re.search(r"^\| `scripts/test --fast` \|[^|]*?\(([\d,]+) tests;", text, re.M)
+    full = re.search(r"^\| `scripts/test` \| everything \(([\d,]+) tests\)", text, re.M)
+    assert fast and full, "CONTRIBUTING.md: the table of the test commands lost its counts"
+    assert int(full.group(1).replace(",", "")) == _collected(), "update the full suite's count in CONTRIBUTING.md"
+    tier = _collected("-m", "not slow and not browser and not npm")
+    assert int(fast.group(1).replace(",", "")) == tier, "update the fast tier's count in CONTRIBUTING.md"
