@@ -49,6 +49,8 @@ def os_failure(exc: OSError, instead: str) -> str:
         advice = f"Free some space on its file system (or raise your quota), or {instead}."
     elif exc.errno == errno.EROFS:
         advice = f"Its file system is mounted read-only: {instead}."
+    elif exc.errno in (errno.EMFILE, errno.ENFILE):
+        advice = "Too few files may be open at once: raise the limit (e.g. ulimit -n 1024) and run again."
     elif exc.errno in (errno.EACCES, errno.EPERM) and name:
         # A file not made yet is refused by the directory that was to hold it.
         at = name if os.path.lexists(name) else os.path.dirname(name) or "."

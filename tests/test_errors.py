@@ -58,3 +58,8 @@ def test_other_errors_say_what_they_can(name: object) -> None:
     said = os_failure(_error(errno.EIO, name), "choose another --out")
     shown = f": {name}" if isinstance(name, str) else ""
     assert said == f"(Input/output error{shown}). Check the path and its file system, or choose another --out."
+
+
+def test_too_many_open_files_asks_for_a_higher_limit() -> None:
+    said = os_failure(_error(errno.EMFILE, "/site/.site.staging-7/en/index.html"), "choose another --out")
+    assert said.endswith("Too few files may be open at once: raise the limit (e.g. ulimit -n 1024) and run again.")
