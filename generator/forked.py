@@ -4,7 +4,7 @@
 :mod:`generator.site.assemble`); with one job, nothing is forked and the calls run in this
 process. Every process a build starts dies with it (:func:`die_with_parent`): a build killed by
 any signal, SIGKILL included, leaves no render worker or server running on for nothing.
-:func:`usable_jobs` caps ``--jobs`` at the CPUs this process may use.
+:func:`usable_jobs` caps ``--jobs`` at the CPUs this process may use, its control group's CPU quota included.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from __future__ import annotations
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from generator.errors import PortalError
@@ -23,12 +24,39 @@ T = TypeVar("T")
 A = TypeVar("A")
 
 
+CGROUP = Path("/sys/fs/cgroup")
+"""Where a container sees its own control group (Docker, Podman and Kubernetes mount it there)."""
+
+
 def usable_cpus() -> int:
-    """The number of CPUs this process may use (the default ``--jobs``)."""
+    """The number of CPUs this process may use (the default ``--jobs``): the cores it may run on, and no more
+    than its control group's CPU quota allows (:func:`quota_cpus`)."""
     try:
-        return max(1, len(os.sched_getaffinity(0)))
+        cores = max(1, len(os.sched_getaffinity(0)))
     except AttributeError:  # not Linux
-        return max(1, os.cpu_count() or 1)
+        cores = max(1, os.cpu_count() or 1)
+    return min(cores, quota_cpus() or cores)
+
+
+def quota_cpus(root: Path = CGROUP) -> int | None:
+    """The CPUs' worth of time the control group at *root* may use, rounded up; None when it sets no quota.
+
+    A container started with ``--cpus 2``, or a Kubernetes pod limited to 2 CPUs, may run on every core of a
+    64-core host, but for only 2 cores' worth of time: 64 workers would take turns on it, each holding its
+    own memory. Read as joblib's loky reads it: cgroup v2's ``cpu.max`` (``200000 100000``, or ``max``),
+    else cgroup v1's ``cpu/cpu.cfs_quota_us`` (-1 for none) over ``cpu/cpu.cfs_period_us``.
+    """
+    try:
+        quota, period = (root / "cpu.max").read_text(encoding="ascii").split()[:2]
+    except (OSError, ValueError, UnicodeDecodeError):
+        try:
+            quota = (root / "cpu" / "cpu.cfs_quota_us").read_text(encoding="ascii").strip()
+            period = (root / "cpu" / "cpu.cfs_period_us").read_text(encoding="ascii").strip()
+        except (OSError, UnicodeDecodeError):
+            return None
+    if not (quota.isdigit() and period.isdigit() and int(period) > 0):  # "max", "-1": no quota
+        return None
+    return max(1, -(-int(quota) // int(period)))
 
 
 def usable_jobs(asked: int | None) -> tuple[int, str]:

@@ -6,7 +6,8 @@
 - SIGTERM during the demo build stops the demo's HTTP server with it.
 - A render worker killed by SIGKILL (what the out-of-memory killer sends) fails the build with one
   paragraph naming the signal and memory, exit code 1.
-- ``--jobs 200`` on a machine with fewer CPUs starts one worker per CPU and says so in one line.
+- ``--jobs 200`` on a machine with fewer CPUs starts one worker per CPU and says so in one line; a container's
+  CPU quota (cgroup v1 or v2) caps the workers the same way.
 - ``build --watch`` stopped by SIGTERM just after a rebuild published says that --out holds the new
   site, exits 0, and leaves no ``.NAME.done-PID`` (or staging) directory.
 - An --out on a read-only file system is refused naming that, not "remove the lock file".
@@ -312,6 +313,57 @@ def test_jobs_beyond_the_cpus_is_capped_and_said_in_one_line(tmp_path: Path, big
     said = [line for line in text.splitlines() if "--jobs 200" in line]
     assert said == [f"mcp-portal: --jobs 200 is more than the {cpus} CPU(s) this process may use; "
                     f"rendering with {cpus} worker(s)."]  # fmt: skip
+
+
+# A container's CPU quota, as the container sees it: its own control group mounted at /sys/fs/cgroup. In a
+# mount namespace of its own, the build sees a real cgroup v1 group with a real quota (the kernel's files;
+# this machine's kernel has its cpu controller on v1), or, for cgroup v2's cpu.max, which this kernel does not
+# offer, a file of that format on a tmpfs: the one thing no real part can play here.
+_IN_V1_GROUP = """
+set -e
+group=/sys/fs/cgroup/cpu/mcp-portal-test-$$
+mkdir "$group"
+echo 100000 > "$group/cpu.cfs_period_us"
+echo "$QUOTA" > "$group/cpu.cfs_quota_us"
+echo $$ > "$group/cgroup.procs"
+mount --bind "$group" /sys/fs/cgroup/cpu
+set +e
+"$@"
+code=$?
+umount /sys/fs/cgroup/cpu
+echo $$ > /sys/fs/cgroup/cpu/cgroup.procs
+rmdir "$group"
+exit $code
+"""
+_IN_V2_VIEW = """
+set -e
+mount -t tmpfs tmpfs /sys/fs/cgroup
+printf '%s 100000\\n' "$QUOTA" > /sys/fs/cgroup/cpu.max
+exec "$@"
+"""
+
+
+@pytest.mark.parametrize(
+    ("script", "quota", "cpus"),
+    [(_IN_V1_GROUP, "100000", 1), (_IN_V1_GROUP, "-1", None), (_IN_V2_VIEW, "50000", 1), (_IN_V2_VIEW, "max", None)],
+    ids=["v1 one cpu", "v1 no quota", "v2 half a cpu", "v2 max"],
+)
+def test_a_containers_cpu_quota_caps_the_workers(tmp_path: Path, script: str, quota: str, cpus: int | None) -> None:
+    """Inside a container limited to one CPU's worth of time (``docker run --cpus 1``, a Kubernetes limit), a
+    build starts one worker, however many cores the host has: it once started one per core of the host."""
+    argv = [sys.executable, "-m", "generator", "build", "--from", str(GOLDEN), "--out", str(tmp_path / "site"),
+            "--jobs", "2", "--no-search", "--locales", "en"]  # fmt: skip
+    done = subprocess.run(
+        ["unshare", "--mount", "--propagation", "private", "bash", "-c", script, "bash", *argv],
+        env={**os.environ, "QUOTA": quota}, cwd=ROOT, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    capped = [line for line in done.stderr.splitlines() if "--jobs 2" in line]
+    if cpus is None:
+        assert capped == [], done.stderr
+    else:
+        assert capped == [f"mcp-portal: --jobs 2 is more than the {cpus} CPU(s) this process may use; "
+                          f"rendering with {cpus} worker(s)."], done.stderr  # fmt: skip
 
 
 # --- item 9: a watch stopped just after a rebuild published ----------------------------------------

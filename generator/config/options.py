@@ -271,7 +271,8 @@ OPTIONS: tuple[Option, ...] = (
         cli="--jobs",
         reference=(
             "render pages in N worker processes (default: one per CPU; never more than the CPUs the process "
-            "may use, and a larger N is capped with a one-line note); the site is byte-identical for any N"
+            "may use, a container's CPU quota included, and a larger N is capped with a one-line note); the site "
+            "is byte-identical for any N"
         ),
         usage="--jobs 1",
         metavar="N",
