@@ -397,3 +397,14 @@ def test_a_shipped_catalog_is_parsed_once_until_it_changes(tmp_path: Path, monke
     text = (locales / "en.yaml").read_text(encoding="utf-8")
     (locales / "en.yaml").write_text(text.replace(f": {english}\n", ": Changed\n", 1), encoding="utf-8")
     assert i18n.load_catalog("en").t("index.col_access") == "Changed" and len(parsed) == 4
+
+
+@pytest.mark.parametrize(("code", "meant"), [("en-US", "en"), ("ru_RU", "ru"), ("AR-EG", "ar")])
+def test_a_locale_with_a_region_points_to_its_language(code: str, meant: str) -> None:
+    with pytest.raises(PortalError) as info:
+        load_catalog(code)
+    message = info.value.message
+    assert message.endswith(
+        f"Did you mean {meant}? Or, for a locale of its own, copy locales/en.yaml to locales/{code}.yaml and "
+        "translate it."
+    ), message

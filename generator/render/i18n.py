@@ -367,7 +367,11 @@ def load_catalog(code: str, extra: Path | None = None) -> Catalog:
         if shipped is None and theme is None:
             known = available_locales(extra)
             same = [k for k in known if k.lower() == code.lower()]  # --locales AR: a code is its file's name
+            # --locales en-US or pt_BR: the language alone may be what ships.
+            language = [k for k in known if k.lower() == re.split(r"[-_]", code, maxsplit=1)[0].lower()]
             fix = (f"Did you mean {same[0]}? A code must match its file name, case included." if same else
+                   f"Did you mean {language[0]}? Or, for a locale of its own, copy locales/en.yaml to "
+                   f"locales/{code}.yaml and translate it." if language else
                    f"To add one, copy locales/en.yaml to locales/{code}.yaml and translate it.")  # fmt: skip
             raise PortalError(
                 f"There is no locale {code!r}: no locales/{code}.yaml was found. Available locales: "
