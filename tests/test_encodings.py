@@ -118,3 +118,24 @@ def test_mcp_on_stdio_with_its_input_closed_says_so(tmp_path: Path) -> None:
         "MCP client start the command (docs/agents.md shows client configurations), or serve Streamable HTTP with "
         "--http.\n"
     ), served.stderr
+
+
+@pytest.mark.parametrize("argv", [["build", "--no-search"], ["lint", "--format", "json"]], ids=["build", "lint"])
+def test_output_into_a_pipe_whose_reader_is_gone_ends_quietly(tmp_path: Path, argv: list[str]) -> None:
+    """``mcp-portal ... | head -1``: when the reader ends first, the command ends as one killed by SIGPIPE
+    (141, what a shell shows for it), saying nothing more; it once reported an internal error (BrokenPipeError)
+    and asked for a bug report. A build publishes its site before its summary line, which no one reads."""
+    reader, writer = os.pipe()
+    os.close(reader)  # the reader has gone before the first line
+    out = tmp_path / "site"
+    where = ["--out", str(out)] if argv[0] == "build" else []
+    try:
+        done = subprocess.run(
+            [PYTHON, "-m", "generator", *argv, "--from", str(SNAPSHOT), *where],
+            stdout=writer, stderr=subprocess.PIPE, cwd=ROOT, text=True, timeout=120, check=False,
+        )  # fmt: skip
+    finally:
+        os.close(writer)
+    assert done.returncode == 141, done.stderr
+    assert "internal error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert (out / "en" / "index.html").is_file() == (argv[0] == "build")

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from generator import heap
 from generator.commands.arguments import config_from_args, diff_limits, make_parser, reject_empty_options
-from generator.commands.stopping import TERMINATED, end_by_sigterm, stop, stoppable
+from generator.commands.stopping import READER_GONE, TERMINATED, end_by_sigterm, reader_gone, stop, stoppable
 from generator.config.checks import url_problem
 from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
@@ -103,6 +103,8 @@ def main(
     except KeyboardInterrupt:
         say("mcp-portal: interrupted; the previous site is unchanged.", err=True)
         return 130
+    except BrokenPipeError as exc:
+        return READER_GONE if reader_gone() else report(exc, debug=args.debug)
     except Exception as exc:
         return report(exc, debug=args.debug)
 

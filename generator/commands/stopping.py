@@ -2,12 +2,15 @@
 
 ``build --watch`` and ``serve`` take SIGTERM as Ctrl-C (:func:`stop`) and end with 0. A one-shot build
 (:func:`stoppable`) cleans up on either as it unwinds (its staging directory, scratch files and cache
-records), says in one line which site ``--out`` holds, and after SIGTERM ends by that signal.
+records), says in one line which site ``--out`` holds, and after SIGTERM ends by that signal. A command whose
+reader went away (``mcp-portal lint | head -1``) ends quietly with :data:`READER_GONE` (:func:`reader_gone`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import select
 import signal
 import sys
 import threading
@@ -16,6 +19,8 @@ from pathlib import Path
 
 TERMINATED = 128 + signal.SIGTERM
 """What a build stopped by SIGTERM returns; :func:`generator.commands.cli.run` then ends by the signal."""
+READER_GONE = 128 + signal.SIGPIPE
+"""What a command returns when the pipe it writes to has no reader: what a shell shows for a death by SIGPIPE."""
 
 
 class Terminated(KeyboardInterrupt):
@@ -76,4 +81,22 @@ def _in_event_loop() -> bool:
         asyncio.get_running_loop()
     except RuntimeError:
         return False
+    return True
+
+
+def reader_gone() -> bool:
+    """Whether standard output or error is a pipe whose reader has ended (``| head -1`` read its line): then
+    what the command writes there cannot be read, and it ends quietly, as commands killed by SIGPIPE do. The
+    streams are given the null device, so nothing left in their buffers fails again as Python exits."""
+    poll = select.poll()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):  # no stream, or not a file
+            poll.register(stream.fileno(), select.POLLOUT)
+    if not any(events & select.POLLERR for _, events in poll.poll(0)):
+        return False
+    null = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            os.dup2(null, stream.fileno())
+    os.close(null)
     return True
