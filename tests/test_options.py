@@ -209,17 +209,33 @@ def test_dash_as_the_output_is_refused_before_a_server_is_asked(
         (None, "the file cannot be read (Is a directory)", "Check that the path names a file you can read."),
         ("title: [unclosed\n", "it is not valid YAML (line 2:", "Fix the file and run again."),
         ("- a\n- b\n", "the top level must be a mapping", "Fix the file and run again."),
+        # Once an internal error (UnicodeDecodeError): what Windows PowerShell 5's `>` writes, and Latin-1.
+        (
+            "title: Acme\r\n".encode("utf-16"),
+            "it is not UTF-8 text (it is UTF-16, as Windows PowerShell writes by default)",
+            "Save it as UTF-8 and run again.",
+        ),
+        ("title: Caf\xe9\n".encode("latin-1"), "it is not UTF-8 text", "Save it as UTF-8 and run again."),
     ],
 )
 def test_a_file_that_is_no_configuration_gets_advice_about_the_file_not_its_keys(
-    tmp_path: Path, content: str | None, problem: str, fix: str
+    tmp_path: Path, content: str | bytes | None, problem: str, fix: str
 ) -> None:
     path = tmp_path / "portal.yaml"
     if content is None:
         path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
     else:
         path.write_text(content, encoding="utf-8")
     with pytest.raises(ConfigError) as raised:
         load_config(path)
     assert problem in raised.value.message and raised.value.message.endswith(fix), raised.value.message
     assert "Fix these keys" not in raised.value.message  # before: there were no keys to fix
+
+
+def test_a_configuration_saved_on_windows_as_utf8_is_read(tmp_path: Path) -> None:
+    path = tmp_path / "portal.yaml"
+    path.write_bytes("\ufefftitle: Acme Д\r\nlocales: [en, ru]\r\n".encode())  # a byte-order mark, CRLF
+    config = load_config(path)
+    assert (config.title, config.locales) == ("Acme Д", ("en", "ru"))

@@ -366,10 +366,16 @@ def load_config(path: Path) -> PortalConfig:
 def _read_yaml(path: Path) -> dict[str, Any]:
     """The file's top-level mapping (empty for an empty file); unreadable files and bad YAML are errors."""
     try:
-        raw = path.read_text(encoding="utf-8")
+        content = path.read_bytes()
     except OSError as exc:
         fix = "Check that the path names a file you can read."
         raise ConfigError(str(path), [f"the file cannot be read ({exc.strerror or exc})"], fix) from None
+    try:
+        raw = content.decode("utf-8")
+    except UnicodeDecodeError:  # UTF-16, with its byte-order mark, is what Windows PowerShell 5's `>` writes
+        bom = content[:2] in (b"\xff\xfe", b"\xfe\xff")
+        utf16 = " (it is UTF-16, as Windows PowerShell writes by default)" if bom else ""
+        raise ConfigError(str(path), [f"it is not UTF-8 text{utf16}"], "Save it as UTF-8 and run again.") from None
     try:
         data = load_yaml(raw)
     except yaml.YAMLError as exc:
