@@ -71,3 +71,16 @@ def _owner(path: str) -> int | None:
         return os.lstat(path).st_uid
     except OSError:
         return None
+
+
+def missing_directory() -> PortalError | None:
+    """The error for a command run from a directory that has since been removed (a shell still in a folder a
+    CI step deleted): a relative path then names nothing, and Python says only "No such file or directory"."""
+    try:
+        os.getcwd()
+    except FileNotFoundError:
+        return PortalError(
+            "The current directory no longer exists (it was removed while this shell was in it), so a relative "
+            "path names nothing. cd to a directory that exists, or give absolute paths, and run again."
+        )
+    return None

@@ -139,3 +139,19 @@ def test_output_into_a_pipe_whose_reader_is_gone_ends_quietly(tmp_path: Path, ar
     assert done.returncode == 141, done.stderr
     assert "internal error" not in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert (out / "en" / "index.html").is_file() == (argv[0] == "build")
+
+
+def test_a_command_run_from_a_removed_directory_says_so(tmp_path: Path) -> None:
+    """A shell still in a folder that a CI step removed: a relative --out names nothing. Once an internal error
+    (FileNotFoundError from getcwd, inside pathlib)."""
+    script = 'mkdir gone && cd gone && rmdir ../gone && exec "$@"'
+    argv = [PYTHON, "-m", "generator", "build", "--from", str(SNAPSHOT), "--out", "site", "--no-search"]
+    done = subprocess.run(
+        ["bash", "-c", script, "bash", *argv], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=False,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr.endswith(
+        "mcp-portal: error: The current directory no longer exists (it was removed while this shell was in it), "
+        "so a relative path names nothing. cd to a directory that exists, or give absolute paths, and run again.\n"
+    ), done.stderr

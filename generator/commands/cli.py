@@ -28,7 +28,7 @@ from generator.config.checks import url_problem
 from generator.config.files import replace_file
 from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
-from generator.errors import PortalError, UsageError, os_failure
+from generator.errors import PortalError, UsageError, missing_directory, os_failure
 from generator.forked import usable_jobs
 from generator.text import encodable, for_terminal, one_line
 
@@ -106,7 +106,8 @@ def main(
     except BrokenPipeError as exc:
         return READER_GONE if reader_gone() else report(exc, debug=args.debug)
     except Exception as exc:
-        return report(exc, debug=args.debug)
+        gone = missing_directory() if isinstance(exc, FileNotFoundError) else None  # getcwd() inside a path
+        return report(gone or exc, debug=args.debug)
 
 
 def report(exc: Exception, *, debug: bool) -> int:
