@@ -6,8 +6,11 @@ Streamable HTTP on 127.0.0.1) and talks to it with :func:`generator.connect.intr
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -404,3 +407,39 @@ def test_unreachable_url_is_reported_without_credentials() -> None:
     assert "could not be reached" in message and "Check that the server is running" in message
     assert "hunter2pw" not in message
     assert elapsed < 5
+
+
+# A server that writes 2 GiB to stderr as fast as it can, its last words after them, then hangs without a word
+# on stdout. Its stderr once went straight into a temporary file: at about 1 GB/s until the request timed out.
+_SPEW = """
+import os, sys, time
+chunk = b"x" * 65535 + b"\\n"
+for _ in range(32768):
+    os.write(2, chunk)
+os.write(2, b"fatal: the configuration names no database\\n")
+time.sleep(3600)
+"""
+
+
+def test_a_server_that_floods_stderr_costs_no_disk_and_its_last_words_are_kept(tmp_path: Path) -> None:
+    spec = ServerSpec(command=(PYTHON, "-c", _SPEW))
+    disk = os.statvfs(tempfile.gettempdir())
+    free: list[int] = []
+    done = threading.Event()
+
+    def sample() -> None:  # the free space of the temporary directory's file system, every 50 ms
+        while not done.wait(0.05):
+            now = os.statvfs(tempfile.gettempdir())
+            free.append(now.f_bavail * now.f_frsize)
+
+    watcher = threading.Thread(target=sample)
+    watcher.start()
+    try:
+        message, _ = failure(spec, Limits(request_timeout=8, total_timeout=12))
+    finally:
+        done.set()
+        watcher.join()
+    used = disk.f_bavail * disk.f_frsize - min(free, default=disk.f_bavail * disk.f_frsize)
+    assert free and used < 512 * 2**20, f"{used / 2**30:.1f} GiB of disk taken while the server wrote 2 GiB to stderr"
+    assert "The server's last words on stderr: " in message, message
+    assert message.endswith(" | fatal: the configuration names no database"), message

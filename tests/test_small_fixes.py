@@ -7,12 +7,13 @@ server with no version gets a warning that its pages are stamped with a fingerpr
 
 from __future__ import annotations
 
-import tempfile
+import contextlib
 from pathlib import Path
 
 from generator.config.portal import PortalConfig
 from generator.connect.failures import stderr_tail
 from generator.connect.secrets import Redactor
+from generator.connect.stderr_log import StderrLog
 from generator.model.calls import CLIENT_INFO
 from generator.model.gather import gather
 from generator.snapshot.snapshot import load_snapshot, new_snapshot
@@ -42,8 +43,9 @@ RuntimeError: no API key
 
 
 def _tail(text: str) -> str:
-    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as log:
-        log.write(text)
+    with contextlib.closing(StderrLog()) as log:
+        log.file.write(text)
+        log.file.flush()
         return stderr_tail(log, Redactor(set()))
 
 

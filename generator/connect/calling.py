@@ -15,7 +15,7 @@ fails is closed and the next call opens a new one.
 
 from __future__ import annotations
 
-import tempfile
+import contextlib
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +33,7 @@ from generator.config.portal import Limits, ServerSpec
 from generator.connect.failures import Underway, explain, leaf, stderr_tail
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, wire
+from generator.connect.stderr_log import StderrLog
 
 INTERNAL_ERROR = -32603
 """The JSON-RPC code of an answer that did not come from the server (it could not be reached, say)."""
@@ -78,11 +79,7 @@ async def _serve_session(
     pending: Request | None = None
     with ExitStack() as files:
         # A stdio server's stderr, for the error paragraph; closed with the session.
-        errlog = (
-            files.enter_context(tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace"))
-            if spec.url is None
-            else None
-        )
+        errlog = files.enter_context(contextlib.closing(StderrLog())) if spec.url is None else None
         try:
             async with open_client(spec, limits, redactor, errlog, progress, RawTools()) as client:
                 async for pending in calls:

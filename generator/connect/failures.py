@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TextIO
+from typing import TYPE_CHECKING
 
 import httpx2
 from mcp import MCPError
@@ -23,6 +23,9 @@ from pydantic import ValidationError
 
 from generator.config.portal import Limits, ServerSpec
 from generator.connect.secrets import Redactor
+
+if TYPE_CHECKING:
+    from generator.connect.stderr_log import StderrLog
 
 
 @dataclass
@@ -78,24 +81,15 @@ _CAUSE = re.compile(
 """A line that says why a program died: Go's ``panic: ...`` and ``fatal error: ...``, Java's ``Exception in
 thread ...``, and the ``TypeError: ...`` or ``Error [ERR_X]: ...`` line of a JavaScript or Python error."""
 
-_TAIL_BYTES = 65_536
-"""How much of the end of the server's stderr is read: its last words, not a whole day of logs."""
 
-
-def stderr_tail(log: TextIO | None, redactor: Redactor) -> str:
+def stderr_tail(log: StderrLog | None, redactor: Redactor) -> str:
     """The last lines the server wrote to stderr: often the real reason it died. A crash report leads
     with the line that names its cause (:func:`_cause`: Go's ``panic: ...``, Node's ``Error: ...``, the
     last line of a Python traceback), then the last lines; otherwise, when those are stack frames, the
     line above them leads."""
     if log is None:
         return ""
-    try:
-        log.flush()
-        end = log.seek(0, 2)
-        log.seek(max(0, end - _TAIL_BYTES))
-        lines = [line.rstrip() for line in log.read().splitlines() if line.strip()]
-    except (OSError, ValueError):
-        return ""
+    lines = [line.rstrip() for line in log.tail().splitlines() if line.strip()]
     if not lines:
         return ""
     last = lines[-3:]

@@ -9,10 +9,9 @@ naming the server, the request and what to do (written by :mod:`generator.connec
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import Any
 
 import anyio
 
@@ -22,6 +21,7 @@ from generator.connect.listing import ToolLister, first_of_each, optional_lists,
 from generator.connect.merge import merge
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, server_identity
+from generator.connect.stderr_log import StderrLog
 from generator.errors import PortalError
 from generator.heap import paused
 from generator.snapshot.records import EndpointRecord
@@ -47,7 +47,7 @@ async def _list_everything(
     limits: Limits,
     progress: Underway,
     redactor: Redactor,
-    errlog: TextIO | None,
+    errlog: StderrLog | None,
     lenient: bool,
     warnings: list[str],
 ) -> _Listing:
@@ -120,7 +120,7 @@ async def _introspect(
     capability_rule: str,
     progress: Underway,
     redactor: Redactor,
-    errlog: TextIO | None,
+    errlog: StderrLog | None,
     lenient: bool,
     warnings: list[str],
 ) -> Snapshot:
@@ -190,7 +190,7 @@ async def _introspect_one(spec: ServerSpec, limits: Limits, lenient: bool, warni
     progress = Underway()
     redactor = Redactor()
     # Closed in the finally below; a with-block would not fit the optional stderr capture.
-    errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if spec.url is None else None  # noqa: SIM115
+    errlog = StderrLog() if spec.url is None else None
     try:
         with anyio.fail_after(limits.total_timeout):
             return await _introspect(spec, limits, "fingerprint", progress, redactor, errlog, lenient, warnings)

@@ -18,7 +18,6 @@ before recording it.
 
 from __future__ import annotations
 
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -33,6 +32,7 @@ from generator.config.portal import Limits, ServerSpec
 from generator.connect.failures import Underway, explain, leaf, stderr_tail
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, server_identity
+from generator.connect.stderr_log import StderrLog
 
 AT_ONCE = 4
 """Calls under way at once on one endpoint."""
@@ -113,7 +113,7 @@ async def _endpoint(
     """One endpoint's session: every ask, then a probe; whatever happens is noted in *found*."""
     spec, progress = found.spec, Underway()
     # Closed in the finally below; a with-block would not fit the optional stderr capture.
-    errlog = tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") if spec.url is None else None  # noqa: SIM115
+    errlog = StderrLog() if spec.url is None else None
     try:
         with anyio.move_on_after(limits.prove_timeout) as scope:
             async with open_client(spec, limits, found.redactor, errlog, progress, RawTools()) as client:

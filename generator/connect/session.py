@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import AsyncIterator
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
-from typing import Any, TextIO, cast
+from typing import Any, cast
 
 import anyio
 import httpx2
@@ -31,6 +31,7 @@ from generator.config.variables import expand, variables_in
 from generator.connect.bounded import BoundedTransport
 from generator.connect.failures import Underway
 from generator.connect.secrets import Redactor
+from generator.connect.stderr_log import StderrLog
 from generator.errors import PortalError
 
 _SERVER_FIELDS = ("name", "title", "version", "description", "websiteUrl", "icons")
@@ -192,7 +193,7 @@ def open_client(
     spec: ServerSpec,
     limits: Limits,
     redactor: Redactor,
-    errlog: TextIO | None,
+    errlog: StderrLog | None,
     progress: Underway,
     tap: RawTools,
 ) -> Client:
@@ -239,7 +240,7 @@ def open_client(
     if errlog is None:  # introspection opens one for every stdio server; without it stderr would be lost
         raise TypeError("a stdio server needs an error log")
     return Client(
-        _tapped(stdio_client(params, errlog=errlog), tap),
+        _tapped(stdio_client(params, errlog=errlog.file), tap),
         mode="auto",
         read_timeout_seconds=limits.request_timeout,
         cache=None,
