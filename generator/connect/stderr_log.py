@@ -14,6 +14,8 @@ import threading
 
 TAIL_BYTES = 65_536
 """How much of the end of the server's stderr is kept: its last words, not a whole day of logs."""
+CLOSE_SECONDS = 2.0
+"""How long :meth:`StderrLog.close` waits for the drain to end (a process the server started may keep its end)."""
 _READS = 64
 """Reads of :data:`TAIL_BYTES` one turn takes at most: a server still writing 4 MiB on has no last word yet."""
 
@@ -35,7 +37,8 @@ class StderrLog:
         self._size = 0
         self._ended = False
         self._lock = threading.Lock()
-        threading.Thread(target=self._drain, name="server stderr", daemon=True).start()
+        self._thread = threading.Thread(target=self._drain, name="server stderr", daemon=True)
+        self._thread.start()
 
     def _drain(self) -> None:
         """Take what arrives until every writer has closed the pipe, then close its read end."""
@@ -76,5 +79,8 @@ class StderrLog:
         return data.decode("utf-8", errors="replace")
 
     def close(self) -> None:
-        """Close our end of the pipe; the drain ends when the server's ends are closed too."""
+        """Close our end of the pipe and wait (for at most :data:`CLOSE_SECONDS`) for the drain to end, which it
+        does once the server, gone with its session, has closed its end too: a command then ends with no thread
+        of ours left (:func:`generator.heap.end_now` ends at once only then)."""
         self.file.close()
+        self._thread.join(CLOSE_SECONDS)
