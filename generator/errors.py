@@ -54,10 +54,10 @@ def os_failure(exc: OSError, instead: str) -> str:
     elif exc.errno in (errno.EACCES, errno.EPERM) and name:
         # A file not made yet is refused by the directory that was to hold it.
         at = name if os.path.lexists(name) else os.path.dirname(name) or "."
-        owner, mine = _owner(at), os.geteuid()
+        theirs = not_yours(at)
         advice = (
-            f"{at} belongs to uid {owner}, not to you (uid {mine}): run as that user, or {instead}."
-            if owner is not None and owner != mine
+            f"{at} {theirs}: run as that user, or {instead}."
+            if theirs
             else f"Check the permissions of {at} and of the directory that holds it, or {instead}."
         )
     else:
@@ -65,12 +65,14 @@ def os_failure(exc: OSError, instead: str) -> str:
     return f"({said}). {advice}"
 
 
-def _owner(path: str) -> int | None:
-    """The uid that owns *path* (not followed through a link), or None when it cannot be examined."""
+def not_yours(path: str | os.PathLike[str]) -> str | None:
+    """``"belongs to uid 0, not to you (uid 1001)"`` when another user owns *path* (not followed through a link);
+    None when you do, or when it cannot be examined (gone, say)."""
     try:
-        return os.lstat(path).st_uid
+        owner = os.lstat(path).st_uid
     except OSError:
         return None
+    return f"belongs to uid {owner}, not to you (uid {os.geteuid()})" if owner != os.geteuid() else None
 
 
 def missing_directory() -> PortalError | None:

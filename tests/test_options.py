@@ -224,10 +224,8 @@ def test_a_file_that_is_no_configuration_gets_advice_about_the_file_not_its_keys
     path = tmp_path / "portal.yaml"
     if content is None:
         path.mkdir()
-    elif isinstance(content, bytes):
-        path.write_bytes(content)
     else:
-        path.write_text(content, encoding="utf-8")
+        path.write_bytes(content if isinstance(content, bytes) else content.encode())
     with pytest.raises(ConfigError) as raised:
         load_config(path)
     assert problem in raised.value.message and raised.value.message.endswith(fix), raised.value.message

@@ -55,7 +55,7 @@ import stat
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-from generator.errors import PortalError, os_failure
+from generator.errors import PortalError, not_yours, os_failure
 from generator.publish.inplace import apply, roll_back
 from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect
 from generator.publish.signatures import Kept, record_published
@@ -190,15 +190,13 @@ def _remove(directory: Path) -> str | None:
     """Remove *directory*, a copy of the site that a build of mcp-portal made beside it; a warning when some of it
     stays (files of another user, such as a site an earlier CI step built as root): then it is the user's to remove."""
     shutil.rmtree(directory, ignore_errors=True)
-    try:
-        owner = os.lstat(directory).st_uid
-    except OSError:
-        return None  # removed
-    mine = os.geteuid()
-    whose = f"that belongs to uid {owner}, not to you (uid {mine})" if owner != mine else "whose permissions refuse it"
+    if not os.path.lexists(directory):
+        return None
+    theirs = not_yours(directory)
+    whose = f"that {theirs}" if theirs else "whose permissions refuse it"
     return (
         f"could not remove {directory}, a copy of the site {whose}; the site itself is complete. Remove the copy "
-        f"yourself, e.g. {'sudo ' if owner != mine else ''}rm -rf {shlex.quote(str(directory))}"
+        f"yourself, e.g. {'sudo ' if theirs else ''}rm -rf {shlex.quote(str(directory))}"
     )
 
 
