@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,7 @@ from typing import Any
 import pytest
 
 from generator.snapshot.snapshot import fingerprint, new_snapshot
-from tests.conftest import TESTS, Run, tree_bytes
+from tests.conftest import PYTHON, ROOT, TESTS, Run, tree_bytes, wait_until
 
 Cli = Callable[..., Run]
 GOLDEN = TESTS / "golden" / "demo.snapshot.json"
@@ -197,3 +198,50 @@ def test_strict_check_fails_on_the_warnings_a_strict_build_would_fail_on(cli: Cl
     strict = check(cli, out, "--openapi", str(api), "--no-search", "--strict")
     assert strict.code == 1 and "--strict turns them into failures" in strict.err
     assert "mapped to no API operation" in strict.err
+
+
+_HOLD = """import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_WRONLY | os.O_CREAT, 0o644)
+fcntl.lockf(fd, fcntl.LOCK_EX)
+page, half = sys.argv[2], sys.argv[3]
+whole = open(page, "rb").read()
+open(page, "wb").write(half.encode())
+print("half", flush=True)
+sys.stdin.read()
+open(page, "wb").write(whole)
+"""
+"""A build half-way through publishing in place: it holds the output's lock (``.NAME.lock``, an exclusive
+POSIX lock, as ``publish`` takes it), has written one page of the new site, and puts the rest in place when
+told to (here: the same bytes as before, so the whole site is up to date again)."""
+
+
+def test_check_waits_for_a_build_publishing_into_the_site_and_reads_the_whole_site(site: Path) -> None:
+    page = site / "en" / "index.html"
+    build = subprocess.Popen([PYTHON, "-c", _HOLD, str(site.parent / f".{site.name}.lock"), str(page), "half"],
+                             stdin=subprocess.PIPE, stdout=subprocess.PIPE)  # fmt: skip
+    checking = None
+    try:
+        assert build.stdout is not None and build.stdout.readline() == b"half\n"
+        checking = subprocess.Popen([PYTHON, "-m", "generator", "check", "--from", str(GOLDEN), "--out", str(site)],
+                                    cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+        waiting = f" -> POSIX  ADVISORY  READ {checking.pid} "
+
+        def blocked() -> bool:
+            assert checking is not None and checking.poll() is None, "check ended without waiting for the build"
+            return waiting in Path("/proc/locks").read_text()
+
+        wait_until(blocked, 60, "check never asked for the output's lock")
+    finally:
+        assert build.stdin is not None
+        build.stdin.close()
+        build.wait(timeout=30)
+    out, err = checking.communicate(timeout=120)
+    assert checking.returncode == 0, err.decode()
+    assert "up to date" in out.decode() + err.decode()
+
+
+def test_check_creates_no_lock_beside_a_site_no_build_of_ours_published(cli: Cli, site: Path) -> None:
+    lock = site.parent / f".{site.name}.lock"
+    lock.unlink(missing_ok=True)
+    assert check(cli, site).code == 0
+    assert not lock.exists()

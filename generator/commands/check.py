@@ -27,6 +27,7 @@ from generator.errors import PortalError, UsageError
 from generator.forked import usable_jobs
 from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from generator.publish.location import MANIFEST
+from generator.publish.write import reading
 from generator.site.search import OUTPUT as SEARCH
 from generator.site.search import same_index
 from generator.snapshot.shape import ITEM_KEYS
@@ -258,8 +259,9 @@ def check(
     snapshot, config = obtain_snapshot(
         config, from_file, lenient=lenient, introspect_warnings=introspect_warnings, prove=False
     )
-    root, notes = _checked_directory(site, snapshot, config)
-    on_disk = _read_tree(root, config.limits.max_snapshot_bytes)
+    with reading(site):  # a build publishing into the site meanwhile waits, or is waited for
+        root, notes = _checked_directory(site, snapshot, config)
+        on_disk = _read_tree(root, config.limits.max_snapshot_bytes)
     if snapshot.proofs is None:  # what the published pages show: the answers recorded when the site was built
         snapshot = replace(snapshot, proofs=_recorded_proofs(on_disk.get("snapshot.json"), root))
     sent, drift = _reprove(snapshot, config, from_file) if config.prove else (None, [])

@@ -147,6 +147,26 @@ def _locked(out: Path) -> Iterator[None]:
         os.close(fd)
 
 
+@contextlib.contextmanager
+def reading(out: Path) -> Iterator[None]:
+    """Hold a shared lock on the ``.NAME.lock`` a build holds while it publishes into *out* (:func:`_locked`), for
+    as long as the site is read whole (``check``): a build waits for the read to end, and a read waits for a
+    publish, so it never sees half of one site and half of another. Nothing is created or followed: without a
+    lock file of ours (no build of ours has published there), the site is read as it is."""
+    real = Path(os.path.realpath(out))
+    try:
+        fd = os.open(real.parent / f".{real.name}.lock", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        fd = None
+    try:
+        if fd is not None and stat.S_ISREG(os.fstat(fd).st_mode):
+            fcntl.lockf(fd, fcntl.LOCK_SH)
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)  # and with it the lock
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
