@@ -175,3 +175,26 @@ def one_line(value: Any) -> str:
     output, one that could pass for a line of the report.
     """
     return visible(str(value)).replace("\n", "[U+000A]")
+
+
+class NotUtf8(ValueError):
+    """A user's file that is not UTF-8 text. Its message says what the bytes look like, in words a user can act
+    on (Python's codec message names a codec and a byte offset): UTF-16, which Windows PowerShell 5's ``>`` and
+    ``Out-File`` write, or the first byte that is not UTF-8 and its line."""
+
+    def __init__(self, content: bytes, error: UnicodeDecodeError) -> None:
+        self.line = content[: error.start].count(b"\n") + 1
+        utf16 = content[:2] in (b"\xff\xfe", b"\xfe\xff")
+        self.detail = (
+            "it is UTF-16, as Windows PowerShell writes by default" if utf16 else f"byte {content[error.start]:#04x}"
+        )
+        super().__init__(f"it is not UTF-8 text ({self.detail}{'' if utf16 else f', on line {self.line}'})")
+
+
+def utf8_text(content: bytes) -> str:
+    """*content*, a file a user wrote, as text: UTF-8, without the byte-order mark Windows editors may put first;
+    :class:`NotUtf8` when it is not UTF-8."""
+    try:
+        return content.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise NotUtf8(content, exc) from None

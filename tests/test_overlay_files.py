@@ -300,7 +300,7 @@ def test_a_value_yaml_cannot_turn_into_json_is_reported_once(tmp_path: Path) -> 
 
 def test_a_file_that_is_not_utf8_gives_the_line(tmp_path: Path) -> None:
     message, source = _error(tmp_path, b"tool: search_chat\nnotes:\n  en: caf\xe9\n")
-    assert f"{source}:3: it is not UTF-8 (byte 0xe9); save it as UTF-8" in message
+    assert f"{source}:3: it is not UTF-8 text (byte 0xe9); save it as UTF-8" in message
 
 
 def test_a_file_larger_than_1_mib_is_refused(tmp_path: Path) -> None:

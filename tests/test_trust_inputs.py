@@ -25,6 +25,7 @@ import time
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 import yaml
@@ -325,6 +326,24 @@ def test_yaml_anchors_and_aliases_are_refused_with_the_file_and_line(tmp_path: P
     assert f"line {line}" in message or f"{path}:{line}:" in message, message
     assert "Traceback" not in run.stderr
     assert took < 2 + _startup_seconds(), f"{took:.1f} s"
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "latin-1"])
+@pytest.mark.parametrize("kind", ["portal.yaml", "translations", "overlay", "theme catalog", "openapi"])
+def test_a_file_that_is_not_utf8_is_named_with_what_it_is(cli: Any, tmp_path: Path, kind: str, encoding: str) -> None:
+    """Every YAML file a user writes, saved by Windows PowerShell 5 (UTF-16) or an old editor (Latin-1): one
+    message that names the file, says what its bytes are and asks for UTF-8, never Python's codec message."""
+    path, _, argv = _yaml_case(kind, tmp_path)
+    text = "# caf\xe9\n" + path.read_text(encoding="utf-8")
+    path.write_bytes(text.encode(encoding))
+    run = cli(*argv)
+    assert run.code == 1, run.err
+    (message,) = [m for m in run.err.splitlines() if m.strip()]
+    assert message.startswith("mcp-portal: error: ") and str(path) in message, message
+    what = "UTF-16, as Windows PowerShell writes by default" if encoding == "utf-16" else "byte 0xe9"
+    assert "not UTF-8 text" in message and what in message and "save it as utf-8" in message.lower(), message
+    assert "codec" not in message and "position" not in message, message
     assert not (tmp_path / "site").exists()
 
 

@@ -33,6 +33,7 @@ from generator.config.files import load_yaml, yaml_problem
 from generator.errors import PortalError
 from generator.jsonutil import RepeatedKey, json_type, loads_unique
 from generator.slugs import assign_slugs
+from generator.text import NotUtf8, utf8_text
 
 MAX_BYTES = 10 * 1024 * 1024
 """Largest document :func:`load_openapi` reads; a bigger one is refused, not truncated."""
@@ -157,9 +158,9 @@ def _read(path: Path, source: str) -> bytes:
 def _parse(content: bytes, suffix: str, source: str) -> tuple[Any, str]:
     """The parsed document and the name it is published under."""
     try:
-        text = content.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise _fail(source, f"is not UTF-8 text ({exc})", "Save it as UTF-8 and build again.") from None
+        text = utf8_text(content)
+    except NotUtf8 as exc:
+        raise _fail(source, str(exc).removeprefix("it "), "Save it as UTF-8 and build again.") from None
     if suffix not in (".yaml", ".yml"):
         try:
             return loads_unique(text), "openapi.json"

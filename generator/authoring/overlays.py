@@ -34,6 +34,7 @@ from jsonschema import Draft202012Validator, ValidationError
 from generator.config.files import PlainLoader
 from generator.errors import PortalError
 from generator.schema.validation import validate
+from generator.text import NotUtf8, utf8_text
 
 MAX_BYTES = 1024 * 1024
 _MAX_DEPTH = 64  # nesting
@@ -250,10 +251,9 @@ def _load(path: Path) -> tuple[Any, _Reader]:
     if len(raw) > MAX_BYTES:
         raise _fail(source, (None, "it is larger than 1 MiB, the most an overlay may be"))
     try:
-        text = raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise _fail(source, (line, f"it is not UTF-8 (byte {raw[exc.start]:#04x}); save it as UTF-8")) from None
+        text = utf8_text(raw)
+    except NotUtf8 as exc:
+        raise _fail(source, (exc.line, f"it is not UTF-8 text ({exc.detail}); save it as UTF-8")) from None
     try:
         loader = PlainLoader(text)  # checks the characters at once; refuses anchors and aliases
         reader = _Reader(loader, source)

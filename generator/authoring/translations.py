@@ -39,6 +39,7 @@ from generator.config.files import load_yaml, yaml_problem
 from generator.errors import PortalError
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot
+from generator.text import NotUtf8, utf8_text
 
 FIELDS = ("title", "description")
 SECTIONS: dict[str, str] = {"tools": "name", **ITEM_KEYS}
@@ -130,10 +131,12 @@ def _problem(path: Path, what: str) -> PortalError:
 
 def _read(path: Path) -> dict[Key, Translated]:
     try:
-        data = load_yaml(path.read_text(encoding="utf-8")) or {}
+        data = load_yaml(utf8_text(path.read_bytes())) or {}
     except yaml.YAMLError as exc:
         raise _problem(path, f"it cannot be read as YAML ({yaml_problem(exc)})") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except NotUtf8 as exc:
+        raise _problem(path, f"{exc}; save it as UTF-8") from None
+    except OSError as exc:
         raise _problem(path, f"it cannot be read ({exc})") from None
     if not isinstance(data, dict) or set(data) - set(SECTIONS):
         raise _problem(path, f"the top level may hold only {', '.join(f'`{k}`' for k in SECTIONS)}")

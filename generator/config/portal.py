@@ -23,6 +23,7 @@ from generator.config.option import from_file
 from generator.config.options import FILE_KEYS, LIMITS, OPTIONS, default
 from generator.config.registry import Registry, load_registry
 from generator.errors import ConfigError, UsageError
+from generator.text import NotUtf8, utf8_text
 
 DEFAULT_LOCALES: tuple[str, ...] = default("locales")
 
@@ -371,11 +372,9 @@ def _read_yaml(path: Path) -> dict[str, Any]:
         fix = "Check that the path names a file you can read."
         raise ConfigError(str(path), [f"the file cannot be read ({exc.strerror or exc})"], fix) from None
     try:
-        raw = content.decode("utf-8")
-    except UnicodeDecodeError:  # UTF-16, with its byte-order mark, is what Windows PowerShell 5's `>` writes
-        bom = content[:2] in (b"\xff\xfe", b"\xfe\xff")
-        utf16 = " (it is UTF-16, as Windows PowerShell writes by default)" if bom else ""
-        raise ConfigError(str(path), [f"it is not UTF-8 text{utf16}"], "Save it as UTF-8 and run again.") from None
+        raw = utf8_text(content)
+    except NotUtf8 as exc:
+        raise ConfigError(str(path), [str(exc)], "Save it as UTF-8 and run again.") from None
     try:
         data = load_yaml(raw)
     except yaml.YAMLError as exc:

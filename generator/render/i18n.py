@@ -30,6 +30,7 @@ from babel.numbers import format_decimal
 from generator.config.files import PlainLoader
 from generator.errors import PortalError
 from generator.resources import data_dir
+from generator.text import NotUtf8, utf8_text
 
 PLURAL_CATEGORIES = ("zero", "one", "two", "few", "many", "other")
 BASE_LOCALE = "en"
@@ -307,7 +308,7 @@ def read_theme_catalog(path: Path) -> ThemeCatalog:
     """Read and check a theme's catalog: YAML, a mapping, string values (with the line of each key)."""
     try:
         # A theme's catalog is the user's file: no anchors or aliases (generator.config.files).
-        root = yaml.compose(path.read_text(encoding="utf-8"), Loader=PlainLoader)
+        root = yaml.compose(utf8_text(path.read_bytes()), Loader=PlainLoader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f", line {mark.line + 1}," if mark is not None else ""
@@ -315,7 +316,9 @@ def read_theme_catalog(path: Path) -> ThemeCatalog:
             f"The theme catalog {path}{where} is not valid YAML ({getattr(exc, 'problem', None) or 'unreadable'}). "
             f"Fix it and run again."
         ) from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except NotUtf8 as exc:
+        raise PortalError(f"The theme catalog {path} cannot be read: {exc}. Save it as UTF-8 and run again.") from None
+    except OSError as exc:
         raise PortalError(f"The theme catalog {path} cannot be read ({exc}). Fix it and run again.") from None
     theme = ThemeCatalog(path, {}, {})
     if root is None:
