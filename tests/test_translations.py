@@ -368,3 +368,36 @@ def test_prompts_and_resources_are_translated_and_go_stale_like_tools(cli, tmp_p
     assert "Старое" not in template_page and '<p class="warn">Перевод есть' in template_page
     english = (out / "en" / "prompts" / "triage_defect" / "index.html").read_text(encoding="utf-8")
     assert "Разбор дефекта" not in english
+
+
+@pytest.mark.parametrize(
+    ("locale", "message"),
+    [
+        ("de", "There is no locale 'de': no locales/de.yaml was found. Available locales: ar, en, ru."),
+        ("ru-RU", "Did you mean ru?"),
+        ("../../x", "'../../x' is not a locale code"),
+        ("", "'' is not a locale code"),
+    ],
+)
+def test_a_locale_without_a_catalog_is_refused_before_anything_is_written(
+    cli, tmp_path: Path, locale: str, message: str
+) -> None:
+    """A todo list for a locale no build can make (no catalog, not even a theme's) would be work for nothing, and
+    the locale names the file it is written to: it is refused as ``build --locales`` refuses it."""
+    directory = tmp_path / "translations"
+    run = cli("translations", "--locale", locale, "--from", str(SNAPSHOT), "--translations", str(directory))
+    assert run.code == 1 and message in run.err, run.err
+    assert not directory.exists() and not list(tmp_path.parent.glob("*.todo.yaml"))
+
+
+def test_a_locale_only_the_theme_has_gets_its_todo_list(cli, tmp_path: Path) -> None:
+    theme = tmp_path / "theme"
+    (theme / "locales").mkdir(parents=True)
+    (theme / "locales" / "de.yaml").write_text("nav:\n  tools: Werkzeuge\n", encoding="utf-8")
+    config = tmp_path / "portal.yaml"
+    config.write_text(f"templates: {theme}\n", encoding="utf-8")
+    directory = tmp_path / "translations"
+    run = cli("translations", "--locale", "de", "--config", str(config), "--from", str(SNAPSHOT),
+              "--translations", str(directory))  # fmt: skip
+    assert run.code == 0, run.err
+    assert (directory / "de.todo.yaml").is_file()

@@ -374,10 +374,12 @@ def _build(
 
 def _cmd_translations(args: argparse.Namespace) -> int:
     from generator.authoring.translations import load_translations, todo
+    from generator.commands.build import catalogs_for
     from generator.commands.obtain import obtain_snapshot
 
     _a_file(args.output, "the list of translations to do", f"{args.locale}.todo.yaml")
     config = config_from_args(args)
+    catalogs_for(config.with_overrides(locales=(args.locale,)))  # a locale no catalog has: before the server
     snapshot, config = obtain_snapshot(
         config,
         Path(args.from_file) if args.from_file else None,

@@ -359,6 +359,8 @@ def load_catalog(code: str, extra: Path | None = None) -> Catalog:
     English (itself the theme's English keys over the shipped ones). A locale only the theme has
     is its own keys over English. Theme keys nobody knows become the catalog's :attr:`notes`.
     """
+    if not (code.isascii() and code.replace("_", "-").replace("-", "").isalnum()):  # it names a file
+        raise PortalError(f"{code!r} is not a locale code: a locale is named as its catalog file is, e.g. ru or pt_BR.")
     notes: list[str] = []
     shipped_base = _read_shipped(BASE_LOCALE) or {}
     base = shipped_base | _layer(_theme_file(BASE_LOCALE, extra), set(shipped_base), notes)
