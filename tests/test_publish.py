@@ -23,6 +23,7 @@ import pytest
 
 from generator import __version__
 from generator.errors import PortalError
+from generator.publish.location import sibling
 from generator.publish.write import publish
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import PYTHON, ROOT, tree_bytes, wait_until
@@ -155,6 +156,7 @@ def test_a_build_killed_while_waiting_for_the_server_changes_nothing(
 _SLOW_PUBLISH = """
 import sys
 from pathlib import Path
+from generator.publish.location import sibling
 from generator.publish.write import publish
 publish(Path(sys.argv[1]), {f"bulk/{i:05d}.txt": b"x" * 64 for i in range(40000)})
 """
@@ -433,3 +435,29 @@ def test_an_out_that_is_a_file_is_a_clear_error(tmp_path: Path, cli) -> None:  #
     result = cli("build", "--from", str(GOLDEN), "--out", str(out / "inner"))
     assert result.code == 1
     assert "Cannot create the output's parent directory" in result.err
+
+
+@pytest.mark.parametrize("length", [234, 245, 255])
+def test_an_output_name_as_long_as_a_file_name_may_be_builds_and_is_checked(tmp_path: Path, length: int) -> None:
+    """A publish names its lock and working copies after the site (``.NAME.staging-PID``). A NAME of up to 255
+    bytes, as long as Linux allows, still builds, is rebuilt and checked, and a
+    killed build's copy beside it is removed by the next build. Two long names that differ only at the end
+    never share a sibling."""
+    name = ("ё" * length)[: length // 2] + "x" * (length % 2)  # two bytes a letter: a cut may split one
+    out = tmp_path / name
+    assert len(os.fsencode(out.name)) == length
+    first = _run("build", "--from", str(GOLDEN), "--out", str(out), "--no-search")
+    assert first.returncode == 0, first.stderr
+    site = tree_bytes(out)
+    killed = sibling(out, "staging-999999999")  # a pid no process has (above the kernel's pid_max)
+    killed.mkdir()
+    again = _run("build", "--from", str(GOLDEN), "--out", str(out), "--no-search", "--base-url", BASE)
+    assert again.returncode == 0, again.stderr
+    assert not killed.exists()
+    assert tree_bytes(out) != site
+    checked = _run("check", "--from", str(GOLDEN), "--out", str(out), "--no-search", "--base-url", BASE)
+    assert checked.returncode == 0, checked.stderr + checked.stdout
+    beside = sorted(p.name for p in tmp_path.iterdir() if p.name != out.name)
+    assert all(len(os.fsencode(n)) <= 255 for n in beside) and sibling(out, "lock").name in beside, beside
+    other = out.with_name(name[:-1] + ("y" if name[-1] != "y" else "z"))
+    assert sibling(other, "lock") != sibling(out, "lock")

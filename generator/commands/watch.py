@@ -50,6 +50,7 @@ from pathlib import Path
 
 from generator import heap
 from generator.errors import PortalError, UsageError
+from generator.publish.location import sibling
 
 SETTLE_MS = 20
 """A build starts once the watched files have had no change for this long (an editor may still be writing)..."""
@@ -256,7 +257,7 @@ def stopped_in_build(
         finish(later, failed)
         real = Path(os.path.realpath(out))
         for kind in ("staging", "done"):  # as generator.publish.write names them
-            path = real.parent / f".{real.name}.{kind}-{os.getpid()}"
+            path = sibling(real, f"{kind}-{os.getpid()}")
             if path.is_dir() and not path.is_symlink():
                 shutil.rmtree(path, ignore_errors=True)
         if site_digest(real) == before:

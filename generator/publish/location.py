@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import json
 import os
 import stat
@@ -67,6 +68,22 @@ def directories_of(paths: Iterable[str]) -> set[str]:
 
 
 # --------------------------------------------------------------------------- where --out may be
+
+
+_ROOM = len(".staging-") + 10
+"""What a publish adds to a site's name, at most, for a sibling of its own: the longest kind and a process id."""
+
+
+def sibling(real: Path, suffix: str) -> Path:
+    """``.NAME.<suffix>`` beside the site at *real*: its lock (``lock``) and a build's working copies
+    (``staging-PID``, ``old-PID``, ``undo-PID``, ``done-PID``). A NAME too long to hold that within the 255
+    bytes a file name may have is cut, and the hash of the whole name put after it, so two sites never
+    share a sibling."""
+    name = os.fsencode(real.name)
+    room = 255 - 2 - _ROOM
+    if len(name) > room:
+        name = name[: room - 13] + b"~" + hashlib.sha256(name).hexdigest()[:12].encode()
+    return real.parent / f".{os.fsdecode(name)}.{suffix}"
 
 
 def _real(path: Path) -> Path:
@@ -315,6 +332,7 @@ def check_writable(out: Path, real: Path) -> None:
         return
     raise PortalError(
         f"Cannot build into {out}: {place} {why}, and mcp-portal writes there first (the lock file "
-        f".{real.name}.lock and the new site's staging directory, swapped in only once the build succeeded). "
+        f"{sibling(real, 'lock').name} and the new site's staging directory, swapped in only once the build "
+        f"succeeded). "
         f"{advice} and build again."
     )

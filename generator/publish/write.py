@@ -57,7 +57,7 @@ from pathlib import Path
 
 from generator.errors import PortalError, not_yours, os_failure
 from generator.publish.inplace import apply, roll_back
-from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect
+from generator.publish.location import MANIFEST, Protected, check_location, directories_of, inspect, sibling
 from generator.publish.signatures import Kept, record_published
 from generator.publish.staging import Staging, safe_relative
 from generator.publish.survey import Foreign, Survey, survey
@@ -119,7 +119,7 @@ def _carry(real: Path, staging: Path, kept: Sequence[Foreign], new_dirs: set[str
 @contextlib.contextmanager
 def _locked(out: Path) -> Iterator[None]:
     """Hold ``.NAME.lock`` beside *out*: never through a symlink, never truncating anything."""
-    lock_path = out.parent / f".{out.name}.lock"
+    lock_path = sibling(out, "lock")
     flags = os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
     try:
         fd = os.open(lock_path, flags, 0o644)
@@ -155,7 +155,7 @@ def reading(out: Path) -> Iterator[None]:
     lock file of ours (no build of ours has published there), the site is read as it is."""
     real = Path(os.path.realpath(out))
     try:
-        fd = os.open(real.parent / f".{real.name}.lock", os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        fd = os.open(sibling(real, "lock"), os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
     except OSError:
         fd = None
     try:
@@ -186,7 +186,7 @@ def _leftovers(out: Path, kind: str) -> list[Path]:
     with our own pid is a leftover too (a container reuses pids from run to run).
     """
     found = []
-    for path in out.parent.glob(f".{glob.escape(out.name)}.{kind}-*"):
+    for path in out.parent.glob(glob.escape(sibling(out, f"{kind}-").name) + "*"):
         pid = path.name.rpartition("-")[2]
         ours = pid.isdigit() and (int(pid) == os.getpid() or not _alive(int(pid)))
         if ours and path.is_dir() and not path.is_symlink():
@@ -295,12 +295,12 @@ class _Paths:
     """The directories a publish uses beside the site at *real*, named after this process."""
 
     def __init__(self, real: Path, keep_done: bool) -> None:
-        name, pid = real.name, os.getpid()
+        pid = os.getpid()
         self.real = real
-        self.staging = real.parent / f".{name}.staging-{pid}"
-        self.old = real.parent / f".{name}.old-{pid}"
-        self.undo = real.parent / f".{name}.undo-{pid}"
-        self.done = real.parent / f".{name}.done-{pid}" if keep_done else None
+        self.staging = sibling(real, f"staging-{pid}")
+        self.old = sibling(real, f"old-{pid}")
+        self.undo = sibling(real, f"undo-{pid}")
+        self.done = sibling(real, f"done-{pid}") if keep_done else None
 
 
 def _place(
