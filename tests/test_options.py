@@ -203,6 +203,17 @@ def test_dash_as_the_output_is_refused_before_a_server_is_asked(
     assert list(tmp_path.iterdir()) == []  # before: a file named "-"
 
 
+@pytest.mark.parametrize("command", [["build"], ["check"], ["lint"], ["translations", "--locale", "ru"]])
+def test_dash_as_the_snapshot_is_refused_with_what_to_give(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], command: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert main([*command, "--from", "-"], renderer=TEMPLATES) == 2
+    err = capsys.readouterr().err
+    assert "--from - would read a file named '-'" in err and "e.g. --from snapshot.json" in err, err
+    assert list(tmp_path.iterdir()) == []  # before: "The snapshot - cannot be read (No such file or directory)"
+
+
 @pytest.mark.parametrize(
     ("content", "problem", "fix"),
     [

@@ -304,6 +304,12 @@ def diff_limits(args: argparse.Namespace) -> Limits:
 def config_from_args(args: argparse.Namespace) -> PortalConfig:
     """The configuration file (if any) with command-line options layered on top."""
     config = load_config(Path(args.config)) if args.config else PortalConfig()
+    if getattr(args, "from_file", None) == "-":  # as -o - is refused: "-" is no file name here
+        raise UsageError(
+            "--from - would read a file named '-': mcp-portal reads a snapshot from a file, never from standard "
+            "input. Give the file, e.g. --from snapshot.json (`mcp-portal introspect ... -o snapshot.json` writes "
+            "one; a file really named '-' is --from ./-)."
+        )
     if getattr(args, "from_file", None) and (args.stdio or args.url):
         raise UsageError("--from renders from a snapshot; do not also give --stdio or --url.")
     server = _server_from_args(args)
