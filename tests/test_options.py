@@ -61,10 +61,15 @@ def test_each_command_has_exactly_the_options_the_table_gives_it(command: str) -
             assert actions[option.cli].startswith(option.helps.get(command, option.meaning)[:20])
 
 
+NOT_FINITE = "must be a positive number, not NaN or infinity"
 BAD = [
     # (portal.yaml text, command-line options, what both must say)
     ("limits: {max_pages: 0}", ["--max-pages", "0"], "must be a positive whole number"),
     ("limits: {request_timeout: -1}", ["--request-timeout", "-1"], "must be a positive number"),
+    # Before, NaN failed the handshake and blamed the server ("deadline must not be NaN"); infinity bounded nothing.
+    ("limits: {request_timeout: .nan}", ["--request-timeout", "nan"], NOT_FINITE),
+    ("limits: {total_timeout: .inf}", ["--total-timeout", "inf"], NOT_FINITE),
+    ("limits: {max_render_seconds: 1.0e+309}", ["--max-render-seconds", "1e309"], NOT_FINITE),
     ("base_url: ftp://example.com/", ["--base-url", "ftp://example.com/"], "must be an absolute http(s) URL"),
     # Before, these built: the password on 88 pages of the public site, or ?a=1/en/ in every page address.
     ("base_url: https://ci:s3cr3t@example.com/", ["--base-url", "https://ci:s3cr3t@example.com/"],

@@ -9,6 +9,7 @@ line run the same checker, a value gets the same message wherever it was given.
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 from urllib.parse import urlsplit
@@ -176,9 +177,11 @@ def count(value: Any, key: str, collect: Collector) -> int | None:
 
 
 def seconds(value: Any, key: str, collect: Collector) -> float | None:
-    """A positive number of seconds (fractions allowed)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0:
-        collect.add(key, "must be a positive number")
+    """A positive number of seconds (fractions allowed), finite: a limit that is NaN or infinite bounds nothing."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < math.inf:
+        collect.add(
+            key, "must be a positive number" + (", not NaN or infinity" if value != value or value == math.inf else "")
+        )
         return None
     return value
 
