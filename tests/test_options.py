@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import dataclasses
+import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -217,6 +219,26 @@ def test_dash_as_the_snapshot_is_refused_with_what_to_give(
     err = capsys.readouterr().err
     assert "--from - would read a file named '-'" in err and "e.g. --from snapshot.json" in err, err
     assert list(tmp_path.iterdir()) == []  # before: "The snapshot - cannot be read (No such file or directory)"
+
+
+def test_a_snapshot_a_command_prints_is_read_through_a_pipe_as_the_advice_says(tmp_path: Path) -> None:
+    """``--from <(command)``, which the refusal of ``--from -`` suggests, names a pipe (``/dev/fd/N``)."""
+    golden = (Path(__file__).parent / "golden" / "demo.snapshot.json").read_bytes()
+    read, write = os.pipe()
+
+    def feed() -> None:
+        with open(write, "wb") as pipe:
+            pipe.write(golden)
+
+    feeder = threading.Thread(target=feed)
+    feeder.start()
+    try:
+        out = tmp_path / "site"
+        assert main(["build", "--from", f"/dev/fd/{read}", "--out", str(out), "--no-search"], renderer=TEMPLATES) == 0
+    finally:
+        feeder.join(timeout=30)
+        os.close(read)
+    assert (out / "snapshot.json").read_bytes() == golden
 
 
 @pytest.mark.parametrize(

@@ -308,7 +308,7 @@ def config_from_args(args: argparse.Namespace) -> PortalConfig:
         raise UsageError(
             "--from - would read a file named '-': mcp-portal reads a snapshot from a file, never from standard "
             "input. Give the file, e.g. --from snapshot.json (`mcp-portal introspect ... -o snapshot.json` writes "
-            "one; a file really named '-' is --from ./-)."
+            "one; in bash or zsh, --from <(command) reads what a command prints; a file named '-' is --from ./-)."
         )
     if getattr(args, "from_file", None) and (args.stdio or args.url):
         raise UsageError("--from renders from a snapshot; do not also give --stdio or --url.")
