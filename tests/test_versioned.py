@@ -28,10 +28,12 @@ from llms_txt import parse_llms_file
 
 from generator.commands.cli import main
 from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
-from tests.conftest import TEMPLATES, serving
+from tests.conftest import TEMPLATES, TESTS, serving
 from tests.history_fixture import ADDED, DATES, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, publish, write_versions
 from tests.test_html_validity import VNU, _format, _java
 from tests.test_install_links import INSTALL_LINK
+
+GOLDEN = TESTS / "golden" / "demo.snapshot.json"
 
 
 def tree(root: Path) -> dict[str, tuple[str, int]]:
@@ -242,6 +244,20 @@ def test_versions_remove_drops_one_version_and_keeps_the_others(built: Built, tm
     for name in (SERVER_JSON, SERVER_CARD):  # the top's discovery files are the newest remaining version's
         assert (out / name).read_bytes() == (out / "1.2.0" / name).read_bytes()
     assert main(["versions", "remove", "9.9.9", "--out", str(out)], renderer=TEMPLATES) == 1
+
+
+def test_versions_remove_on_a_site_that_is_not_versioned_says_so_and_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "site"
+    assert main(["build", "--from", str(GOLDEN), "--out", str(out), "--no-search"], renderer=TEMPLATES) == 0
+    before = tree(out)
+    capsys.readouterr()
+    assert main(["versions", "remove", "2.4.0", "--out", str(out)], renderer=TEMPLATES) == 1
+    err = capsys.readouterr().err
+    # Before: "... holds a site built without --versioned ... or drop --versioned", advice for a build.
+    assert f"There is no versioned site in {out}: it has no versions.json." in err and "drop" not in err, err
+    assert tree(out) == before
 
 
 def test_discovery_files_are_each_versions_own_and_the_newests_at_the_top(built: Built) -> None:

@@ -24,7 +24,7 @@ from generator.history.timeline import releases_of
 from generator.history.versions import MAX_VERSIONS_BYTES, VERSIONS, Version, parse
 from generator.model.gather import gather
 from generator.publish.staging import Staging
-from generator.publish.versioned import check_layout, keep_version
+from generator.publish.versioned import keep_version
 from generator.publish.write import publish
 from generator.site.versioned import loader, published, write_top
 
@@ -67,9 +67,8 @@ def remove_version(config: PortalConfig, label: str) -> tuple[list[str], list[Ve
     remaining: list[Version] = []
 
     def produce(staging: Staging) -> None:
-        if not staging.listed:
+        if VERSIONS not in staging.listed:  # not a versioned site: nothing to remove a version from
             raise _no_site(out)
-        check_layout(out, staging, versioned=True)
         stored = published(staging)
         if not any(v.label == label for v in stored):
             listed = ", ".join(v.label for v in stored) or "none"
