@@ -260,6 +260,20 @@ def test_versions_remove_on_a_site_that_is_not_versioned_says_so_and_changes_not
     assert tree(out) == before
 
 
+def test_check_without_versioned_on_a_versioned_site_says_to_add_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "site"
+    build = ["--from", str(GOLDEN), "--out", str(out), "--no-search"]
+    assert main(["build", "--versioned", *build], renderer=TEMPLATES) == 0
+    capsys.readouterr()
+    # Before: exit 3 and every file of the versioned site listed as drift.
+    assert main(["check", *build], renderer=TEMPLATES) == 1
+    err = capsys.readouterr().err
+    assert f"The site in {out} is a versioned site (it has a versions.json)" in err and "Add --versioned" in err, err
+    assert main(["check", "--versioned", *build], renderer=TEMPLATES) == 0
+
+
 def test_discovery_files_are_each_versions_own_and_the_newests_at_the_top(built: Built) -> None:
     """Each version keeps the server.json and Server Card it was published with; the top holds a copy of the
     newest version's, linked from the versions page and the root llms.txt, and typed by the one _headers a host

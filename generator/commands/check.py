@@ -25,6 +25,7 @@ from generator.compare.changes import ITEM_SUBJECTS, noun
 from generator.config.portal import PortalConfig
 from generator.errors import PortalError, UsageError
 from generator.forked import usable_jobs
+from generator.history.versions import VERSIONS
 from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from generator.publish.location import MANIFEST
 from generator.publish.write import reading
@@ -255,6 +256,12 @@ def check(
         raise PortalError(
             f"The site directory {site} {what}, so there is nothing to check. Build it first with "
             f"`mcp-portal build --out {site}`, or point --out (or `out` in the config) at the built site."
+        )
+    if not config.versioned and (site / VERSIONS).is_file():
+        raise PortalError(
+            f"The site in {site} is a versioned site (it has a {VERSIONS}), and a check without --versioned would "
+            f"compare all of its versions with one site and call every file drift. Add --versioned (or `versioned: "
+            f"true` in portal.yaml) to check the version of this server against the site."
         )
     snapshot, config = obtain_snapshot(
         config, from_file, lenient=lenient, introspect_warnings=introspect_warnings, prove=False
