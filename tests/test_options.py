@@ -221,6 +221,18 @@ def test_dash_as_the_snapshot_is_refused_with_what_to_give(
     assert list(tmp_path.iterdir()) == []  # before: "The snapshot - cannot be read (No such file or directory)"
 
 
+def test_a_site_directory_given_as_the_snapshot_points_to_its_snapshot_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    golden = Path(__file__).parent / "golden" / "demo.snapshot.json"
+    site = tmp_path / "site"
+    assert main(["build", "--from", str(golden), "--out", str(site), "--no-search"], renderer=TEMPLATES) == 0
+    capsys.readouterr()
+    assert main(["lint", "--from", str(site)], renderer=TEMPLATES) == 1
+    err = capsys.readouterr().err  # before: "cannot be read (Is a directory)"
+    assert f"is a directory, and a snapshot is a file; the site in it keeps its own: {site / 'snapshot.json'}" in err
+
+
 def test_a_snapshot_a_command_prints_is_read_through_a_pipe_as_the_advice_says(tmp_path: Path) -> None:
     """``--from <(command)``, which the refusal of ``--from -`` suggests, names a pipe (``/dev/fd/N``)."""
     golden = (Path(__file__).parent / "golden" / "demo.snapshot.json").read_bytes()

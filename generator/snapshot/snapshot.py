@@ -273,6 +273,12 @@ def load_snapshot(
     """
     try:
         raw = read_bounded(path, max_bytes).decode("utf-8")
+    except IsADirectoryError:
+        inside = path / "snapshot.json"
+        hint = f"; the site in it keeps its own: {inside}" if inside.is_file() else ""
+        raise PortalError(
+            f"The snapshot {path} is a directory, and a snapshot is a file{hint}. Check the path."
+        ) from None
     except OSError as exc:
         raise PortalError(f"The snapshot {path} cannot be read ({exc.strerror or exc}). Check the path.") from None
     except UnicodeDecodeError:
