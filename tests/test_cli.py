@@ -358,11 +358,23 @@ def test_introspect_replaces_its_output_whole_and_writes_a_pipe_as_it_is(cli: Cl
         assert json.loads(reader.result(timeout=60))["tools"]
 
 
-def test_introspect_output_that_cannot_be_written(cli: Cli, tmp_path: Path) -> None:
-    output = tmp_path / "missing-dir" / "s.json"
+def test_introspect_output_that_cannot_be_written_is_named_as_given(cli: Cli, tmp_path: Path) -> None:
+    """A directory, or a path under a file: the error names the -o the user gave, never the temporary file
+    written beside it (before: "Is a directory: /tmp/.site.9b210d5201c92ad0.tmp")."""
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    for output, why in ((tmp_path, "Is a directory"), (tmp_path / "a-file" / "s.json", "Not a directory")):
+        run = cli("introspect", "--stdio", fixture_command("paged"), "-o", str(output))
+        assert run.code == 1
+        message = one_paragraph(run.err)
+        assert f"Cannot write the snapshot to {output} ({why}: {output})." in message and ".tmp" not in message
+
+
+def test_introspect_creates_the_directories_of_its_output(cli: Cli, tmp_path: Path) -> None:
+    """As ``build --out`` and ``translations -o`` do: ``-o build/snapshot.json`` in a fresh checkout works."""
+    output = tmp_path / "missing-dir" / "deeper" / "s.json"
     run = cli("introspect", "--stdio", fixture_command("paged"), "-o", str(output))
-    assert run.code == 1
-    assert f"Cannot write the snapshot to {output}" in one_paragraph(run.err)
+    assert run.code == 0, run.err
+    assert len(load_snapshot(output).tools) == 7
 
 
 # --- a real subprocess: what the terminal shows --------------------------------------------------

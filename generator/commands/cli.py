@@ -392,7 +392,6 @@ def _cmd_translations(args: argparse.Namespace) -> int:
     text, count = todo(snapshot, existing, args.locale, str(directory))
     output = Path(args.output) if args.output else directory / f"{args.locale}.todo.yaml"
     try:
-        output.parent.mkdir(parents=True, exist_ok=True)
         replace_file(output, text)  # a symlink planted at the name is replaced, never written through
     except OSError as exc:
         raise PortalError(f"Cannot write {output} {os_failure(exc, 'choose another -o')}") from None

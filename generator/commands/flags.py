@@ -179,8 +179,8 @@ SNAPSHOT_OUTPUT = Flag(
     names=("-o", "--output"),
     help="where to write the snapshot",
     reference=(
-        "where to write the snapshot (required); written beside it and renamed over the name, so a "
-        "symlink there is replaced, never written through"
+        "where to write the snapshot (required; missing directories are created); written beside it and "
+        "renamed over the name, so a symlink there is replaced, never written through"
     ),
     usage="-o snapshot.json",
     metavar="SNAPSHOT.json",

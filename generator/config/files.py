@@ -77,13 +77,16 @@ def replace_file(path: Path, text: str) -> None:
     (``-o /dev/stdout``), where no file can be overwritten; a regular file's permissions are kept. A
     pipe or a character device at *path* itself (``-o /dev/null``) is written to as it is, since it
     cannot be renamed over. Raises :class:`OSError`; on failure nothing is left behind and *path* is
-    as it was.
+    as it was. The directories that are to hold *path* are created. An error names *path*, never the
+    new file beside it.
     """
     data = text.encode("utf-8")
     try:
         found = os.lstat(path)
     except FileNotFoundError:
         found = None
+    if found is not None and stat.S_ISDIR(found.st_mode):
+        raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), str(path))
     stream = _stream(path, found)
     if stream is not None:
         with open(stream, "wb") as handle:
@@ -92,7 +95,12 @@ def replace_file(path: Path, text: str) -> None:
     keep = stat.S_IMODE(found.st_mode) if found is not None and stat.S_ISREG(found.st_mode) else None
     # A random name created exclusively: nothing planted beside the file can stand in for it.
     temporary = path.with_name(f".{path.name[:100]}.{secrets.token_hex(8)}.tmp")
-    descriptor = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
+        descriptor = os.open(temporary, flags, 0o666)
+    except OSError as exc:  # the same directory as *path*: named by it, which the user gave
+        raise OSError(exc.errno, exc.strerror, str(path)) from None
     try:
         with open(descriptor, "wb") as handle:
             handle.write(data)
