@@ -212,6 +212,10 @@ def _outside_code(markdown: str) -> str:
         (("--enable", "nope"), 2, "--enable names unknown rules: nope"),
         (("--min-score", "101"), 2, "--min-score must be between 0 and 100"),
         (("--fail-on", ""), 2, "--fail-on is empty"),
+        # --fail-on "$A,$B" with both unset: before, no gate at all and exit 0.
+        (("--fail-on", ","), 2, "--fail-on is empty"),
+        (("--disable", " , "), 2, "--disable is empty"),
+        (("--fail-on", "warning,"), 5, "7 finding(s) of --fail-on"),  # one name given: the gate holds
     ],
 )
 def test_the_gate_exit_codes(cli: Cli, options: tuple[str, ...], code: int, said: str) -> None:

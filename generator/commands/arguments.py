@@ -204,6 +204,10 @@ _PATH_OPTIONS = {
 }
 
 
+_RULE_LISTS = frozenset({"fail_on", "enable", "disable"})
+"""The options above that take a comma-separated list."""
+
+
 def reject_empty_options(args: argparse.Namespace) -> None:
     """An empty server or path option is a usage error, never "not given".
 
@@ -213,7 +217,9 @@ def reject_empty_options(args: argparse.Namespace) -> None:
     for dest, (option, example) in _PATH_OPTIONS.items():
         value = getattr(args, dest, None)
         values = value if isinstance(value, list) else [value]
-        if any(isinstance(v, str) and not v.strip() for v in values):
+        # A list of rules names nothing when only commas are left: --fail-on "$A,$B" with both unset.
+        texts = [v.replace(",", " ") if dest in _RULE_LISTS else v for v in values if isinstance(v, str)]
+        if any(not v.strip() for v in texts):
             raise UsageError(
                 f"{option} is empty. Give a value, e.g. {example}. If it comes from a variable "
                 f'(such as {option} "$VALUE" in a CI job), that variable is unset or empty.'
