@@ -221,6 +221,16 @@ def test_dash_as_the_snapshot_is_refused_with_what_to_give(
     assert list(tmp_path.iterdir()) == []  # before: "The snapshot - cannot be read (No such file or directory)"
 
 
+def test_a_header_written_with_a_line_break_is_refused_without_talk_of_variables(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    argv = ["introspect", "--url", "http://127.0.0.1:9/mcp", "--header", "X-Team: a\r\nX-Admin: yes"]
+    assert main([*argv, "-o", str(tmp_path / "s.json")], renderer=TEMPLATES) == 1
+    err = capsys.readouterr().err  # before: "(after expanding nothing)" and "Check the variable's value"
+    assert "The header X-Team contains a line break or another control character, which HTTP does not allow." in err
+    assert "Check the value: it may hold two lines" in err and "variable" not in err, err
+
+
 def test_a_site_directory_given_as_the_snapshot_points_to_its_snapshot_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

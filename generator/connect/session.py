@@ -156,10 +156,11 @@ def _header_value(name: str, template: str, redactor: Redactor) -> str:
     redactor.add([real])
     value = real.strip(" \t\r\n")
     if any((ord(c) < 32 and c != "\t") or ord(c) == 127 for c in value):
+        names = ", ".join("${" + v + "}" for v in variables_in(template))
+        where, check = (f" (after expanding {names})", "the variable's value") if names else ("", "the value")
         raise PortalError(
-            f"The header {name} contains a line break or another control character (after expanding "
-            f"{', '.join('${' + v + '}' for v in variables_in(template)) or 'nothing'}), which HTTP does not allow. "
-            f"Check the variable's value: it may hold two lines, or a file's contents."
+            f"The header {name} contains a line break or another control character{where}, which HTTP does not "
+            f"allow. Check {check}: it may hold two lines, or a file's contents."
         )
     if not value.isascii():
         raise PortalError(
