@@ -221,6 +221,30 @@ def test_dash_as_the_snapshot_is_refused_with_what_to_give(
     assert list(tmp_path.iterdir()) == []  # before: "The snapshot - cannot be read (No such file or directory)"
 
 
+@pytest.mark.parametrize(
+    ("given", "said"),
+    [
+        ("API_TOKEN=s3cr3t-VALUE", "takes the name of a variable to pass on, not NAME=VALUE: export API_TOKEN first"),
+        ("s3cr3t-VALUE", "holds something that is not the name of an environment variable"),
+    ],
+)
+def test_env_takes_a_name_and_never_shows_what_was_given_instead(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], given: str, said: str
+) -> None:
+    """``--env NAME=VALUE`` (as docker's -e takes it) was reported whole: "needs the environment variable
+    API_TOKEN=s3cr3t-VALUE ... but it is not set", the value in the CI log."""
+    config = tmp_path / "portal.yaml"
+    config.write_text(f"server:\n  stdio: python3 -c pass\n  env: [{given}]\n", encoding="utf-8")
+    for argv, code in (
+        (["--stdio", "python3 -c pass", "--env", given], 2),
+        (["--config", str(config)], 1),
+    ):
+        assert main(["introspect", *argv, "-o", str(tmp_path / "s.json")], renderer=TEMPLATES) == code
+        err = capsys.readouterr().err
+        assert said in err and "s3cr3t" not in err, err
+    assert not (tmp_path / "s.json").exists()
+
+
 def test_a_header_written_with_a_line_break_is_refused_without_talk_of_variables(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

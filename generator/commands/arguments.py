@@ -16,7 +16,7 @@ from typing import Any
 
 from generator import __version__
 from generator.commands import flags
-from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
+from generator.config.checks import URL_EXAMPLE, Collector, env_name_problem, header_name_problem, url_problem
 from generator.config.option import (
     BUILD,
     CHECK,
@@ -253,6 +253,8 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
             raise UsageError(f"--stdio could not be split into a command line ({exc}).") from None
         if not command:
             raise UsageError('--stdio needs a command, e.g. --stdio "uvx mcp-server-time".')
+        for unfit in filter(None, map(env_name_problem, args.env)):
+            raise UsageError(f"--env {unfit}.")
         return ServerSpec(command=command, env=tuple(args.env), public=_public(args.public, url=False))
     if args.url:
         if args.env:

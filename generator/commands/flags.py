@@ -35,7 +35,7 @@ ENV = Flag(
     help="pass this environment variable to the stdio server (repeatable); the SDK passes only a safe few",
     reference=(
         "pass this environment variable to the stdio server (repeatable); the SDK gives a child only "
-        "a safe allow-list otherwise. Only with `--stdio`"
+        "a safe allow-list otherwise. A name, never `NAME=VALUE`: export the variable first. Only with `--stdio`"
     ),
     usage="--env GITHUB_TOKEN",
     metavar="NAME",

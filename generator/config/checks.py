@@ -74,6 +74,26 @@ _HEADER_NAME = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
 """An HTTP field name (RFC 9110's ``token``): what any HTTP client refuses to send otherwise."""
 
 
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def env_name_problem(name: str) -> str | None:
+    """Why *name* cannot name an environment variable passed to a stdio server; None when it can. The text is
+    never quoted: given where a name belongs, it may be a value, a secret (``--env TOKEN=...``)."""
+    if _ENV_NAME.fullmatch(name):
+        return None
+    variable = name.partition("=")[0]
+    if "=" in name and _ENV_NAME.fullmatch(variable):
+        return (
+            f"takes the name of a variable to pass on, not NAME=VALUE: export {variable} first, then give {variable} "
+            f"alone (a value written here would show in process lists and CI logs, so it is not shown)"
+        )
+    return (
+        "holds something that is not the name of an environment variable (letters, digits and _, not starting "
+        "with a digit); it is not shown, in case it is a value"
+    )
+
+
 def header_name_problem(name: str) -> str | None:
     """Why *name* cannot be sent as an HTTP header's name, or None when it can. (A value is checked once
     its ``${VAR}`` references are expanded, on connecting: :mod:`generator.connect.session`.)"""

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 import yaml
 
-from generator.config.checks import URL_EXAMPLE, Collector, header_name_problem, url_problem
+from generator.config.checks import URL_EXAMPLE, Collector, env_name_problem, header_name_problem, url_problem
 from generator.config.files import load_yaml, yaml_problem
 from generator.config.literal_secrets import LiteralSecret, advice, in_command, in_url, masked
 from generator.config.option import from_file
@@ -276,6 +276,8 @@ def _server(data: Any, collect: Collector, key: str = "server", allowed: set[str
     if not isinstance(env, list) or not all(isinstance(e, str) and e for e in env):
         collect.add(f"{key}.env", "must be a list of environment variable names")
         env = []
+    for unfit in dict.fromkeys(p for p in map(env_name_problem, env) if p):
+        collect.add(f"{key}.env", unfit)
     headers = _headers(data.get("headers") or {}, collect, key)
     transport = data.get("transport")
     expected = "stdio" if stdio is not None else "streamable-http"
