@@ -111,17 +111,22 @@ def test_env_with_url(cli: Cli) -> None:
     assert "--env applies to --stdio servers" in one_paragraph(run.err)
 
 
-def test_malformed_header(cli: Cli) -> None:
-    run = cli("introspect", "--url", "http://127.0.0.1:1/mcp", "--header", "NoColonHere", "-o", "x.json")
+@pytest.mark.parametrize("header", ["NoColonHere", "Bearer s3cret-value", ": s3cret-value"])
+def test_malformed_header_is_refused_without_quoting_it(cli: Cli, header: str) -> None:
+    """Before: "--header 'Bearer s3cret-value'... must look like", a token in the CI log."""
+    run = cli("introspect", "--url", "http://127.0.0.1:1/mcp", "--header", header, "-o", "x.json")
     assert run.code == 2
-    assert "must look like" in one_paragraph(run.err)
+    message = one_paragraph(run.err)
+    assert '--header must look like "Name: value"' in message and "s3cret" not in run.err and "NoColon" not in message
 
 
 @pytest.mark.parametrize(
     ("header", "words"),
     [
-        ("Bad Name: s3cret-value", 'the header name "Bad Name" is not a valid HTTP header name'),
+        ("Bad Name: s3cret-value", 'the header name "Bad ..." is not a valid HTTP header name'),
         ("X-Key(1): s3cret-value", 'the header name "X-Key(1)" is not a valid HTTP header name'),
+        # A forgotten colon after the name: only the first word is shown, never the token after it.
+        ("Authorization Bearer s3cret-value: x", 'the header name "Authorization ..." is not a valid HTTP header'),
     ],
 )
 def test_a_header_no_http_client_can_send_is_a_usage_error(

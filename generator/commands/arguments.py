@@ -263,7 +263,10 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
         for raw in args.header:
             name, sep, value = raw.partition(":")
             if not sep or not name.strip():
-                raise UsageError(f'--header {name.strip()!r}... must look like "Name: value".')
+                raise UsageError(
+                    '--header must look like "Name: value", e.g. --header "Authorization: Bearer ${TOKEN}". The one '
+                    "given has no name before a colon; it is not shown, in case it holds a secret."
+                )
             problem = header_name_problem(name.strip())
             if problem:
                 raise UsageError(

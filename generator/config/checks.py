@@ -95,13 +95,16 @@ def env_name_problem(name: str) -> str | None:
 
 
 def header_name_problem(name: str) -> str | None:
-    """Why *name* cannot be sent as an HTTP header's name, or None when it can. (A value is checked once
-    its ``${VAR}`` references are expanded, on connecting: :mod:`generator.connect.session`.)"""
+    """Why *name* cannot be sent as an HTTP header's name, or None when it can; of the name it quotes the first
+    word only. (A value is checked once its ``${VAR}`` references are expanded, on connecting:
+    :mod:`generator.connect.session`.)"""
     if _HEADER_NAME.fullmatch(name):
         return None
+    # Only its first word is shown: what follows a blank may be a value ("Authorization Bearer TOKEN").
+    first, *rest = name.split(maxsplit=1)
     return (
-        f"the header name {json.dumps(name)[:80]} is not a valid HTTP header name (letters, digits and "
-        f"!#$%&'*+-.^_`|~ only: no spaces, colons or other characters)"
+        f"the header name {json.dumps(first + (' ...' if rest else ''))[:80]} is not a valid HTTP header name "
+        f"(letters, digits and !#$%&'*+-.^_`|~ only: no spaces, colons or other characters)"
     )
 
 
