@@ -147,6 +147,18 @@ def test_a_header_no_http_client_can_send_is_a_usage_error(
     assert f"`server.headers` cannot be sent: {words}" in one_paragraph(run.err) and "s3cret" not in run.err
 
 
+@pytest.mark.parametrize("name", ["", "   "])
+def test_a_blank_header_name_in_the_config_is_a_configuration_error(cli: Cli, tmp_path: Path, name: str) -> None:
+    """Before: an internal error (ValueError) where the name's first word was taken for the message."""
+    config = tmp_path / "portal.yaml"
+    config.write_text(json.dumps({"server": {"url": "http://127.0.0.1:9/mcp", "headers": {name: "v"}}}), "utf-8")
+    run = cli("introspect", "--config", str(config), "-o", str(tmp_path / "x.json"))
+    assert run.code == 1, run.err
+    assert '`server.headers` cannot be sent: the header name "" is not a valid HTTP header name' in one_paragraph(
+        run.err
+    )
+
+
 def test_url_must_be_http(cli: Cli) -> None:
     run = cli("introspect", "--url", "ftp://example.com/mcp", "-o", "x.json")
     assert run.code == 2

@@ -253,7 +253,8 @@ def _server_from_args(args: argparse.Namespace) -> ServerSpec | None:
             raise UsageError(f"--stdio could not be split into a command line ({exc}).") from None
         if not command:
             raise UsageError('--stdio needs a command, e.g. --stdio "uvx mcp-server-time".')
-        for unfit in filter(None, map(env_name_problem, args.env)):
+        unfit = next(filter(None, map(env_name_problem, args.env)), None)
+        if unfit is not None:
             raise UsageError(f"--env {unfit}.")
         return ServerSpec(command=command, env=tuple(args.env), public=_public(args.public, url=False))
     if args.url:

@@ -101,7 +101,7 @@ def header_name_problem(name: str) -> str | None:
     if _HEADER_NAME.fullmatch(name):
         return None
     # Only its first word is shown: what follows a blank may be a value ("Authorization Bearer TOKEN").
-    first, *rest = name.split(maxsplit=1)
+    first, *rest = name.split(maxsplit=1) or [""]  # an empty or blank name has no word at all
     return (
         f"the header name {json.dumps(first + (' ...' if rest else ''))[:80]} is not a valid HTTP header name "
         f"(letters, digits and !#$%&'*+-.^_`|~ only: no spaces, colons or other characters)"

@@ -76,9 +76,8 @@ def replace_file(path: Path, text: str) -> None:
     A symlink at *path* is replaced, never written through, unless it leads to a pipe or a terminal
     (``-o /dev/stdout``), where no file can be overwritten; a regular file's permissions are kept. A
     pipe or a character device at *path* itself (``-o /dev/null``) is written to as it is, since it
-    cannot be renamed over. Raises :class:`OSError`; on failure nothing is left behind and *path* is
-    as it was. The directories that are to hold *path* are created. An error names *path*, never the
-    new file beside it.
+    cannot be renamed over. The directories that are to hold *path* are created. Raises :class:`OSError`,
+    naming *path* (never the new file beside it); on failure no file is left behind and *path* is as it was.
     """
     data = text.encode("utf-8")
     try:
