@@ -177,6 +177,12 @@ def one_line(value: Any) -> str:
     return visible(str(value)).replace("\n", "[U+000A]")
 
 
+def counted(n: int, noun: str, plural: str = "") -> str:
+    """*n* and *noun* for an English message: ``1 tool``, ``0 tools``, ``2 entries`` (*plural* when it is not
+    *noun* + "s"). A server with one tool is common, and "1 tools" reads as a slip of the tool."""
+    return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
 class NotUtf8(ValueError):
     """A user's file that is not UTF-8 text. Its message says what the bytes look like, in words a user can act
     on (Python's codec message names a codec and a byte offset): UTF-16, which Windows PowerShell 5's ``>`` and

@@ -30,7 +30,8 @@ DATES = {"1.0.0": "2026-01-01", "1.1.0": "2026-01-31", "1.2.0": "2026-03-02", "2
 ADDED, REQUIRED, REMOVED = "workspace_status", ("search_chat", "limit"), "delete_document"
 
 
-def _versioned(snapshot: Snapshot, version: str, tools: list[dict[str, Any]]) -> Snapshot:
+def at_version(snapshot: Snapshot, version: str, tools: list[dict[str, Any]]) -> Snapshot:
+    """*snapshot* as the server's *version*, offering *tools* alone (each endpoint's list kept true)."""
     names = {tool["name"] for tool in tools}
     records = tuple(
         dataclasses.replace(record, tools=tuple(name for name in record.tools if name in names))
@@ -44,14 +45,14 @@ def demo_versions() -> list[tuple[str, Snapshot]]:
     """The four snapshots, oldest first, each with its version."""
     base = load_snapshot(SNAPSHOT)
     tools = [copy.deepcopy(tool) for tool in base.tools]
-    first = _versioned(base, "1.0.0", [t for t in tools if t["name"] != ADDED])
-    second = _versioned(base, "1.1.0", tools)
+    first = at_version(base, "1.0.0", [t for t in tools if t["name"] != ADDED])
+    second = at_version(base, "1.1.0", tools)
     required = copy.deepcopy(tools)
     for tool in required:
         if tool["name"] == REQUIRED[0]:
             tool["inputSchema"]["required"] = [*tool["inputSchema"].get("required", []), REQUIRED[1]]
-    third = _versioned(base, "1.2.0", required)
-    fourth = _versioned(base, "2.0.0", [t for t in required if t["name"] != REMOVED])
+    third = at_version(base, "1.2.0", required)
+    fourth = at_version(base, "2.0.0", [t for t in required if t["name"] != REMOVED])
     return [("1.0.0", first), ("1.1.0", second), ("1.2.0", third), ("2.0.0", fourth)]
 
 

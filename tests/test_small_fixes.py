@@ -2,7 +2,8 @@
 
 A crashing server's stderr excerpt names the error, not only stack frames; a handshake introduces
 itself as mcp-portal's example, not as curl; a session's final DELETE says a 405 is harmless; and a
-server with no version gets a warning that its pages are stamped with a fingerprint.
+server with no version gets a warning that its pages are stamped with a fingerprint. A count in a
+message agrees with its number ("1 tool", not "1 tools").
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from generator.connect.stderr_log import StderrLog
 from generator.model.calls import CLIENT_INFO
 from generator.model.gather import gather
 from generator.snapshot.snapshot import load_snapshot, new_snapshot
+from generator.text import counted
 from tests.test_sequences import _legacy_snapshot
 
 NODE_CRASH = """\
@@ -99,3 +101,8 @@ def test_a_server_without_a_version_gets_a_warning_naming_the_fallback() -> None
     assert not any("sends no version" in w for w in gather(snapshot("1.2.0"), PortalConfig()).warnings)  # type: ignore[arg-type]
     quiet = PortalConfig(capability_version="fingerprint")
     assert not any("sends no version" in w for w in gather(snapshot(""), quiet).warnings)  # type: ignore[arg-type]
+
+
+def test_counts_in_messages_agree_with_their_number() -> None:
+    assert [counted(n, "tool") for n in (0, 1, 2)] == ["0 tools", "1 tool", "2 tools"]
+    assert [counted(n, "entry", "entries") for n in (1, 3)] == ["1 entry", "3 entries"]

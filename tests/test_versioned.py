@@ -28,8 +28,11 @@ from llms_txt import parse_llms_file
 
 from generator.commands.cli import main
 from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
+from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TEMPLATES, TESTS, serving
-from tests.history_fixture import ADDED, DATES, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, publish, write_versions
+from tests.history_fixture import (
+    ADDED, DATES, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, at_version, publish, write_versions,
+)  # fmt: skip
 from tests.test_html_validity import VNU, _format, _java
 from tests.test_install_links import INSTALL_LINK
 
@@ -244,6 +247,24 @@ def test_versions_remove_drops_one_version_and_keeps_the_others(built: Built, tm
     for name in (SERVER_JSON, SERVER_CARD):  # the top's discovery files are the newest remaining version's
         assert (out / name).read_bytes() == (out / "1.2.0" / name).read_bytes()
     assert main(["versions", "remove", "9.9.9", "--out", str(out)], renderer=TEMPLATES) == 1
+
+
+def test_a_one_tool_server_is_counted_in_the_singular(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # A server with one tool is common (mcp-server-fetch). Before: "(1 tools)", "1 tools  en,ru,ar" and
+    # "1 version remain" in what a CI log shows.
+    base = load_snapshot(GOLDEN)
+    out = tmp_path / "site"
+    for version in ("1.0.0", "1.0.1"):
+        snapshot = tmp_path / f"{version}.json"
+        snapshot.write_text(at_version(base, version, [base.tools[0]]).to_json(), encoding="utf-8")
+        capsys.readouterr()
+        assert publish(out, snapshot) == 0
+        said = capsys.readouterr().out
+        assert f"Published version {version} (1 tool) into {out / version} in " in said, said
+    assert main(["versions", "list", "--out", str(out)]) == 0
+    assert "  1 tool  en,ru,ar  " in capsys.readouterr().out
+    assert main(["versions", "remove", "1.0.1", "--out", str(out)], renderer=TEMPLATES) == 0
+    assert f"Removed version 1.0.1 from {out}; 1 version remains, the newest 1.0.0." in capsys.readouterr().out
 
 
 def test_versions_remove_on_a_site_that_is_not_versioned_says_so_and_changes_nothing(

@@ -39,7 +39,7 @@ from generator.config.files import load_yaml, yaml_problem
 from generator.errors import PortalError
 from generator.snapshot.shape import ITEM_KEYS
 from generator.snapshot.snapshot import Snapshot
-from generator.text import NotUtf8, utf8_text
+from generator.text import NotUtf8, counted, utf8_text
 
 FIELDS = ("title", "description")
 SECTIONS: dict[str, str] = {"tools": "name", **ITEM_KEYS}
@@ -193,7 +193,7 @@ def todo(snapshot: Snapshot, existing: Translations, locale: str, directory: str
         out.setdefault(section, {}).setdefault(name, {})[field] = item
         count += 1
     header = (
-        f"# Translations to do for locale {locale}: {count} entr{'y' if count == 1 else 'ies'}.\n"
+        f"# Translations to do for locale {locale}: {counted(count, 'entry', 'entries')}.\n"
         f"# Fill in each `text`, then merge the entries into {directory}/{locale}.yaml.\n"
         "# `source`, `status` and `previous_text` are there to help you and may stay; `source_sha256` pins the\n"
         "# translation to that exact server text, so a later change marks it stale.\n"

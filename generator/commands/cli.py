@@ -30,7 +30,7 @@ from generator.config.portal import PortalConfig
 from generator.connect.secrets import redact_logs, session_redactor, start_session
 from generator.errors import PortalError, UsageError, missing_directory, os_failure
 from generator.forked import usable_jobs
-from generator.text import encodable, for_terminal, one_line
+from generator.text import counted, encodable, for_terminal, one_line
 
 if TYPE_CHECKING:
     from generator.cache.reuse import ThemeRenderer, Warm
@@ -232,8 +232,8 @@ def _cmd_introspect(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise PortalError(f"Cannot write the snapshot to {output} {os_failure(exc, 'choose another -o')}") from None
     say(
-        f"Wrote {output}: {len(snapshot.tools)} tools from {one_line(snapshot.server.get('name', 'the server'))} "
-        f"over {len(snapshot.endpoints)} endpoint{'s' if len(snapshot.endpoints) != 1 else ''} "
+        f"Wrote {output}: {counted(len(snapshot.tools), 'tool')} from "
+        f"{one_line(snapshot.server.get('name', 'the server'))} over {counted(len(snapshot.endpoints), 'endpoint')} "
         f"(capability version {one_line(snapshot.capability_version)})."
     )
     return 0
@@ -361,12 +361,13 @@ def _build(
         say(f"warning: {one_line(warning)}", err=True)
     if result.version is not None:
         say(
-            f"Published version {one_line(result.version)} ({len(result.snapshot.tools)} tools) into "
-            f"{result.out / result.version} in {result.seconds:.2f} s ({result.files} files in {result.out})."
+            f"Published version {one_line(result.version)} ({counted(len(result.snapshot.tools), 'tool')}) into "
+            f"{result.out / result.version} in {result.seconds:.2f} s ({counted(result.files, 'file')} in "
+            f"{result.out})."
         )
         return 0
     say(
-        f"Built {result.files} files for {len(result.snapshot.tools)} tools into {result.out} "
+        f"Built {counted(result.files, 'file')} for {counted(len(result.snapshot.tools), 'tool')} into {result.out} "
         f"in {result.seconds:.2f} s (capability version {one_line(result.snapshot.capability_version)})."
     )
     return 0
@@ -395,7 +396,8 @@ def _cmd_translations(args: argparse.Namespace) -> int:
         replace_file(output, text)  # a symlink planted at the name is replaced, never written through
     except OSError as exc:
         raise PortalError(f"Cannot write {output} {os_failure(exc, 'choose another -o')}") from None
-    say(f"Wrote {output}: {count} missing or stale entr{'y' if count == 1 else 'ies'} for locale {args.locale}.")
+    entries = counted(count, "missing or stale entry", "missing or stale entries")
+    say(f"Wrote {output}: {entries} for locale {args.locale}.")
     return 0
 
 
@@ -435,8 +437,8 @@ def _cmd_versions(args: argparse.Namespace) -> int:
     for warning in warnings:
         say(f"warning: {one_line(warning)}", err=True)
     say(
-        f"Removed version {one_line(args.version)} from {config.out}; {len(remaining)} version"
-        f"{'' if len(remaining) == 1 else 's'} remain, the newest {one_line(remaining[0].label)}."
+        f"Removed version {one_line(args.version)} from {config.out}; {counted(len(remaining), 'version')}"
+        f" {'remains' if len(remaining) == 1 else 'remain'}, the newest {one_line(remaining[0].label)}."
     )
     return 0
 

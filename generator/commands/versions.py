@@ -27,6 +27,7 @@ from generator.publish.staging import Staging
 from generator.publish.versioned import keep_version
 from generator.publish.write import publish
 from generator.site.versioned import loader, published, write_top
+from generator.text import counted
 
 
 def _no_site(out: Path) -> PortalError:
@@ -53,7 +54,7 @@ def render_list(versions: list[Version], raw: bytes, fmt: str) -> str:
         changes = "first version" if n == len(versions) - 1 else "breaking" if v.breaking else "no breaking change"
         newest = "  (newest)" if n == 0 else ""
         lines.append(
-            f"{v.label}  {v.date}  protocol {v.protocol}  {v.tools} tool{'' if v.tools == 1 else 's'}  "
+            f"{v.label}  {v.date}  protocol {v.protocol}  {counted(v.tools, 'tool')}  "
             f"{','.join(v.locales)}  {changes}{newest}"
         )
     return "\n".join(lines) + "\n"

@@ -44,7 +44,7 @@ from generator.errors import PortalError
 from generator.jsonutil import json_equal
 from generator.snapshot.records import EndpointRecord
 from generator.snapshot.snapshot import Snapshot, load_snapshot
-from generator.text import code_span
+from generator.text import code_span, counted
 
 _TOOL_KEYS = frozenset({"name", "title", "description", "inputSchema", "outputSchema", "annotations"})
 
@@ -90,8 +90,7 @@ def load_side(path: Path, max_bytes: int = Limits.max_snapshot_bytes) -> Snapsho
 
 def _label(path: Path, snap: Snapshot) -> str:
     name = snap.server.get("name") or "server"
-    count = len(snap.tools)
-    return f"{path} ({name} {snap.capability_version}, {count} tool{'' if count == 1 else 's'})"
+    return f"{path} ({name} {snap.capability_version}, {counted(len(snap.tools), 'tool')})"
 
 
 def diff(old_path: Path, new_path: Path, max_bytes: int = Limits.max_snapshot_bytes) -> DiffResult:

@@ -33,6 +33,7 @@ from generator.connect.failures import Underway, explain, leaf, stderr_tail
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, server_identity
 from generator.connect.stderr_log import StderrLog
+from generator.text import counted
 
 AT_ONCE = 4
 """Calls under way at once on one endpoint."""
@@ -133,8 +134,8 @@ async def _endpoint(
         if scope.cancelled_caught:
             done = sum(1 for a in found.answered if a.attempts)
             found.problem = (
-                f"the calls stopped after {limits.prove_timeout:g} s (--prove-timeout); {done} of {len(asks)} "
-                f"examples were answered by then"
+                f"the calls stopped after {limits.prove_timeout:g} s (--prove-timeout); {done} of "
+                f"{counted(len(asks), 'example')} {'was' if done == 1 else 'were'} answered by then"
             )
     except (Exception, BaseExceptionGroup) as exc:  # boundary: the session failed; the build goes on
         first = leaf(exc)

@@ -24,7 +24,7 @@ from generator import __version__
 from generator.docs_server.docs import MAX_REPLY, Docs
 from generator.docs_server.source import SiteError, TooLarge, open_source, site_path
 from generator.docs_server.tools import Tools
-from generator.text import one_line
+from generator.text import counted, one_line
 
 SCHEME = "portal://"
 RESOURCES_PAGE = 500
@@ -158,7 +158,7 @@ def serve_stdio(site: str) -> int:
     async def main() -> None:
         docs, server = await _open(site)
         portal = docs.default()
-        _say(f"docs server for {site} on stdio: {len(portal.tools)} tools in {', '.join(portal.locales)}.")
+        _say(f"docs server for {site} on stdio: {counted(len(portal.tools), 'tool')} in {', '.join(portal.locales)}.")
         try:
             async with stdio_server() as (read, write):
                 await server.run(read, write, server.create_initialization_options())
@@ -188,7 +188,7 @@ def serve_http(site: str, port: int, *, ready: Callable[[str], None] = _say) -> 
         bound = listener.getsockname()[1]
         portal = docs.default()
         ready(
-            f"docs server for {site} at http://{HOST}:{bound}{MCP_PATH} ({len(portal.tools)} tools in "
+            f"docs server for {site} at http://{HOST}:{bound}{MCP_PATH} ({counted(len(portal.tools), 'tool')} in "
             f"{', '.join(portal.locales)}; Ctrl+C to stop)"
         )
         try:
