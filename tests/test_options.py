@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.commands.arguments import make_parser
+from generator.commands.arguments import NEVER_EMPTY, make_parser
 from generator.commands.cli import main
 from generator.config.options import LIMITS, OPTIONS, refresh
 from generator.config.portal import Limits, PortalConfig, load_config
@@ -144,6 +144,14 @@ def test_the_cli_reference_documents_every_command_line_option_with_an_example()
         assert option in rows, f"docs/cli.md has no row for {option}"
         example = re.split(r"(?<!\\)\|", rows[option])[3]  # cells split on the pipes that are not escaped
         assert f"`{option}" in example, f"the docs/cli.md row of {option} has no example"
+
+
+def test_the_cli_reference_names_every_option_an_empty_value_is_refused_for() -> None:
+    # Before: --public, --cache, --version-label, SITE and the rule lists were refused but not listed.
+    reference = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    section = reference.split("## Empty values", 1)[1].split("\n## ", 1)[0].replace("\n", " ")
+    missing = [option for option, _ in NEVER_EMPTY.values() if option not in section]
+    assert not missing, f"docs/cli.md's Empty values does not name {missing}"
 
 
 @pytest.mark.parametrize("command", [["serve", "--out", "site"], ["mcp", "site", "--http"]])

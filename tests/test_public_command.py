@@ -46,6 +46,9 @@ def test_a_local_path_as_the_command_is_a_warning(cli, tmp_path: Path, monkeypat
         (["--public", "npx -y x"], "--public needs --stdio or --url"),
         (["--url", "http://127.0.0.1:9/mcp/", "--public", "npx -y x"], "--public must be the http"),
         (["--stdio", DEMO, "--public", "  "], "--public is empty"),
+        # Before: --public "$UNSET" with no server documented the bundled demo and exited 0, as if not given.
+        (["--public", ""], "--public is empty"),
+        (["--from", "snapshot.json", "--public", ""], "--public is empty"),
     ],
 )
 def test_public_misuse_is_a_usage_error(cli, tmp_path: Path, argv: list[str], says: str) -> None:  # type: ignore[no-untyped-def]

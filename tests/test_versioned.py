@@ -31,8 +31,17 @@ from generator.model.discovery import SERVER_CARD, SERVER_JSON, problems
 from generator.snapshot.snapshot import load_snapshot
 from tests.conftest import TEMPLATES, TESTS, serving
 from tests.history_fixture import (
-    ADDED, DATES, DAY, EPOCH, REMOVED, REQUIRED, VERSIONS, at_version, publish, write_versions,
-)  # fmt: skip
+    ADDED,
+    DATES,
+    DAY,
+    EPOCH,
+    REMOVED,
+    REQUIRED,
+    VERSIONS,
+    at_version,
+    publish,
+    write_versions,
+)
 from tests.test_html_validity import VNU, _format, _java
 from tests.test_install_links import INSTALL_LINK
 

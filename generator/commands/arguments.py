@@ -183,8 +183,7 @@ def _strict_option(parser: argparse.ArgumentParser) -> None:
     flags.STRICT.add_to(parser)
 
 
-_PATH_OPTIONS = {
-    # argparse dest: (how the user wrote it, an example of a valid value)
+NEVER_EMPTY = {
     "stdio": ("--stdio", '--stdio "uvx mcp-server-time"'),
     "url": ("--url", f"--url {URL_EXAMPLE}"),
     "from_file": ("--from", "--from snapshot.json"),
@@ -195,6 +194,7 @@ _PATH_OPTIONS = {
     "site": ("SITE", "site"),
     "header": ("--header", '--header "Authorization: Bearer ${TOKEN}"'),
     "env": ("--env", "--env API_KEY"),
+    "public": ("--public", '--public "npx -y @scope/server"'),
     "watch_path": ("--watch-path", "--watch-path src/"),
     "fail_on": ("--fail-on", "--fail-on concise-injection"),
     "enable": ("--enable", "--enable purpose-restates-name"),
@@ -202,6 +202,8 @@ _PATH_OPTIONS = {
     # and every path setting of the options table (--out, --templates, ...), with its example
     **{o.dest: (o.cli, f"{o.cli} {o.example}") for o in OPTIONS if o.cli and o.example},
 }
+"""The options an empty or blank value is refused for (docs/cli.md, "Empty values", names each): argparse
+dest to (how the user wrote it, an example of a valid value)."""
 
 
 _RULE_LISTS = frozenset({"fail_on", "enable", "disable"})
@@ -214,7 +216,7 @@ def reject_empty_options(args: argparse.Namespace) -> None:
     ``--stdio "$SERVER"`` with an unset CI variable would otherwise document the bundled demo
     (or render the current directory) and exit 0, hiding the mistake.
     """
-    for dest, (option, example) in _PATH_OPTIONS.items():
+    for dest, (option, example) in NEVER_EMPTY.items():
         value = getattr(args, dest, None)
         values = value if isinstance(value, list) else [value]
         # A list of rules names nothing when only commas are left: --fail-on "$A,$B" with both unset.
@@ -230,9 +232,7 @@ def _public(value: str | None, *, url: bool) -> str | None:
     """``--public``: the command or URL readers are shown; a URL for --url, a command for --stdio."""
     if value is None:
         return None
-    value = value.strip()
-    if not value:
-        raise UsageError('--public is empty. Give what readers run, e.g. --public "npx -y @scope/server".')
+    value = value.strip()  # never empty: reject_empty_options refused that
     if url and url_problem(value):
         raise UsageError(
             f"--public must be the http:// or https:// URL readers connect to when the server is given "
