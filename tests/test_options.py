@@ -79,6 +79,10 @@ BAD = [
     ("base_url: https://example.com/docs?v=1", ["--base-url", "https://example.com/docs?v=1"],
      "must be the site's address without ?query or #fragment"),
     ("locales: ['e n']", ["--locales", "e n"], "has an invalid locale code"),
+    # Before: "has an invalid locale code ''", once per gap ("," said it twice).
+    ("locales: ','", ["--locales", ","], "names no locale: give codes such as en,ru,ar"),
+    ("locales: ''", ["--locales", ""], "names no locale"),
+    ("locales: 'en,,ru'", ["--locales", "en,,ru"], "has an empty locale code (a comma with nothing on one side)"),
     ("capability_version: latest", ["--capability-version", "latest"], "must be `server`, `fingerprint` or"),
 ]  # fmt: skip
 
@@ -97,7 +101,7 @@ def test_a_bad_value_gets_the_same_words_in_the_file_and_on_the_command_line(
     )
     assert code == 2
     err = capsys.readouterr().err
-    assert f"`{argv[0]}` {problem}" in err
+    assert err.count(f"`{argv[0]}` {problem}") == 1, err
     assert "s3cr3t" not in err + raised.value.message
     assert not (tmp_path / "site").exists()
 

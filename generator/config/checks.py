@@ -150,15 +150,20 @@ def locales(value: Any, key: str, collect: Collector) -> tuple[str, ...] | None:
     if not isinstance(items, list) or not items:
         collect.add(key, "must be a list of locale codes such as [en, ru, ar]")
         return None
+    given = [str(item).strip() for item in items]
+    if not any(given):  # `--locales "$LOCALES"` with the variable unset, or only commas
+        collect.add(key, "names no locale: give codes such as en,ru,ar")
+        return None
+    if not all(given):  # `en,,ru`: said once, not once per gap
+        where = " (a comma with nothing on one side)" if isinstance(value, str) else ""
+        collect.add(key, f"has an empty locale code{where}")
     codes: list[str] = []
-    for item in items:
-        code = str(item).strip()
-        if not code or not code.replace("_", "-").replace("-", "").isalnum():
-            collect.add(key, f"has an invalid locale code {item!r}")
-            continue
-        if code not in codes:
+    for code in filter(None, given):
+        if not code.replace("_", "-").replace("-", "").isalnum():
+            collect.add(key, f"has an invalid locale code {code!r}")
+        elif code not in codes:
             codes.append(code)
-    return tuple(codes) or None
+    return tuple(codes) if all(given) else None
 
 
 def names(value: Any, key: str, collect: Collector) -> tuple[str, ...] | None:
