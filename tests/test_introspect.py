@@ -295,6 +295,22 @@ def test_server_that_writes_garbage_fails_quickly() -> None:
     assert "handshake" in message and "not MCP JSON-RPC" in message and "hello, I am not an MCP server" in message
 
 
+def test_a_server_refusing_with_code_32001_is_not_called_slow(
+    cli, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:  # type: ignore[no-untyped-def]
+    # -32001 is the SDK's timeout code and a server's common "Unauthorized". Before, the refusal, sent at
+    # once, was reported as "did not finish ... in time ... raise --request-timeout".
+    monkeypatch.chdir(ROOT)
+    monkeypatch.setenv("API_TOKEN", "tok-4f9c2b7e1d")
+    started = time.monotonic()
+    run = cli("introspect", "--stdio", f"{PYTHON} -m tests.servers.refusing_server", "--env", "API_TOKEN",
+              "-o", str(tmp_path / "snapshot.json"))  # fmt: skip
+    assert run.code == 1 and time.monotonic() - started < 20, run.err
+    assert "answered the connection handshake (server/discover or initialize) with an error (code -32001: " in run.err
+    assert "Unauthorized: the token" in run.err and "in time" not in run.err and "--request-timeout" not in run.err
+    assert "tok-4f9c2b7e1d" not in run.out + run.err
+
+
 def test_program_that_does_not_exist() -> None:
     message, _ = failure(ServerSpec(command=("no-such-mcp-server-xyz", "--flag")))
     assert "'no-such-mcp-server-xyz' was not found" in message

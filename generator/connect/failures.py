@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import httpx2
 from mcp import MCPError
-from mcp_types import INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_TIMEOUT
+from mcp_types import CONNECTION_CLOSED, INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_TIMEOUT
 from pydantic import ValidationError
 
 from generator.config.portal import Limits, ServerSpec
@@ -62,6 +62,17 @@ class Underway:
 
 # The MCPError messages the SDK's Streamable HTTP client makes up for a bare HTTP error status.
 _HTTP_STAND_INS = ("Server returned an error response", "Not Found")
+# The message of the MCPError the SDK raises when its own request timeout passes (its dispatchers').
+_SDK_TIMEOUT = re.compile(r"Request '[^']*' timed out|Timed out after \S+ waiting for '[^']*'")
+
+
+def no_answer(code: int, message: str) -> bool:
+    """Whether an MCPError of *code* and *message* is the SDK's own word that no answer came (its request
+    timeout passed, or the connection closed), not an error the server answered with. The code alone cannot
+    say: -32001 is the SDK's timeout and, in the range JSON-RPC leaves to servers, a common "Unauthorized"."""
+    return (code == REQUEST_TIMEOUT and _SDK_TIMEOUT.fullmatch(message) is not None) or (
+        code == CONNECTION_CLOSED and message == "Connection closed"
+    )
 
 
 def leaf(exc: BaseException) -> BaseException:
@@ -150,7 +161,7 @@ def _not_started(exc: BaseException, spec: ServerSpec, progress: Underway, limit
     what = progress.request
     timed_out = (
         isinstance(exc, TimeoutError | httpx2.TimeoutException)  # over HTTP, httpx's own timeout may fire first
-        or (isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT)
+        or (isinstance(exc, MCPError) and exc.code == REQUEST_TIMEOUT and no_answer(exc.code, exc.message))
     )
     if timed_out and progress.bad_output:
         return (
@@ -199,7 +210,7 @@ def _unreachable(exc: BaseException, spec: ServerSpec, progress: Underway) -> st
 
 def _protocol_failure(exc: BaseException, who: str, what: str) -> str:
     """The paragraph for a failure inside the conversation: a closed connection, an MCP error, an invalid reply."""
-    if isinstance(exc, MCPError) and exc.message == "Connection closed":
+    if isinstance(exc, MCPError) and exc.code == CONNECTION_CLOSED and no_answer(exc.code, exc.message):
         return (
             f"{who} closed the connection during {what}: the process exited or stopped speaking MCP. "
             f"Run the command by hand to see why, and check that it serves MCP on stdout."

@@ -25,11 +25,10 @@ from typing import Any
 import anyio
 import mcp_types as types
 from mcp import Client, MCPError
-from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
 from pydantic import TypeAdapter, ValidationError
 
 from generator.config.portal import Limits, ServerSpec
-from generator.connect.failures import Underway, explain, leaf, stderr_tail
+from generator.connect.failures import Underway, explain, leaf, no_answer, stderr_tail
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, server_identity
 from generator.connect.stderr_log import StderrLog
@@ -206,7 +205,7 @@ async def _send(client: Client, method: str, params: dict[str, Any]) -> Answer:
         return {"result": await client.session.send_request(request, _RAW)}
     except MCPError as exc:
         error = exc.error
-        if _local(error.code, error.message, method):
+        if no_answer(error.code, error.message):
             return {"unanswered": error.message}
         return {"error": {"code": error.code, "message": error.message}}
     except ValidationError:
@@ -220,10 +219,3 @@ def _request(method: str, params: dict[str, Any]) -> Any:
     if method == "prompts/get":
         return types.GetPromptRequest(params=types.GetPromptRequestParams(**params))
     return types.ReadResourceRequest(params=types.ReadResourceRequestParams(**params))
-
-
-def _local(code: int, message: str, method: str) -> bool:
-    """Whether an MCPError is the SDK's own (no answer came: a timeout, a closed connection), not the server's."""
-    return (code == REQUEST_TIMEOUT and message == f"Request {method!r} timed out") or (
-        code == CONNECTION_CLOSED and message == "Connection closed"
-    )
