@@ -141,8 +141,8 @@ def test_real_kubernetes_server_without_templates(
 
 
 @pytest.fixture(scope="module")
-def sqlite_server() -> str:
-    """``mcp-server-sqlite`` from its own venv (1.x SDK), made from the pinned requirements if missing."""
+def mcp1_python() -> Path:
+    """The Python of the 1.x SDK's venv (its servers installed), made from the pinned requirements if missing."""
     program = MCP1_VENV / "bin" / "mcp-server-sqlite"
     stamp = MCP1_VENV / "requirements.txt"
     wanted = MCP1_REQUIREMENTS.read_text(encoding="utf-8")
@@ -156,7 +156,13 @@ def sqlite_server() -> str:
             if done.returncode != 0:
                 pytest.fail(f"could not install {MCP1_REQUIREMENTS.name}: {done.stderr[-2000:]}")
         stamp.write_text(wanted, encoding="utf-8")
-    return str(program)
+    return MCP1_VENV / "bin" / "python"
+
+
+@pytest.fixture(scope="module")
+def sqlite_server(mcp1_python: Path) -> str:
+    """``mcp-server-sqlite`` from the 1.x SDK's venv."""
+    return str(mcp1_python.parent / "mcp-server-sqlite")
 
 
 def test_real_sqlite_server_without_templates(cli: Cli, tmp_path: Path, sqlite_server: str) -> None:
@@ -176,3 +182,15 @@ def test_optional_warnings_are_not_printed_for_a_complete_server(cli: Cli, tmp_p
     run, _ = introspect(cli, tmp_path)
     assert run.code == 0, run.err
     assert warnings_of(run.err) == []
+
+
+def test_a_legacy_sse_endpoint_is_named_as_such(cli: Cli, tmp_path: Path, mcp1_python: Path) -> None:
+    # Before: "answered ... with HTTP 405. Check the URL and the server's logs.", nothing on why.
+    port = free_port()
+    argv = [str(mcp1_python), str(TESTS / "servers" / "legacy_sse_server.py"), str(port)]
+    with http_server(argv, port):
+        run, snapshot = introspect(cli, tmp_path, "--url", f"http://127.0.0.1:{port}/sse")
+    assert run.code == 1 and not snapshot
+    error = error_of(run.err)
+    assert "answered the connection handshake (server/discover or initialize) with HTTP 405." in error
+    assert "legacy HTTP+SSE transport" in error and "Streamable HTTP endpoint (often /mcp)" in error

@@ -198,6 +198,9 @@ def _unreachable(exc: BaseException, spec: ServerSpec, progress: Underway) -> st
             401: "The server wants authentication: pass a token with --header 'Authorization: Bearer ${TOKEN}'.",
             403: "The credentials were refused: check the token's scopes.",
             404: "Nothing answers at that path: check the URL (many servers use /mcp or /mcp/).",
+            405: "That URL does not take the POST requests of Streamable HTTP. An endpoint such as /sse is "
+            "usually the legacy HTTP+SSE transport (MCP before 2025-03-26), which mcp-portal does not speak: "
+            "give the server's Streamable HTTP endpoint (often /mcp), or start the server with --stdio.",
         }.get(status, "Check the URL and the server's logs.")
         return f"{who} answered {what} with HTTP {status}. {hint}"
     if isinstance(exc, httpx2.TransportError | OSError):
