@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING
 
 import httpx2
 from mcp import MCPError
-from mcp_types import CONNECTION_CLOSED, INVALID_PARAMS, METHOD_NOT_FOUND, REQUEST_TIMEOUT
+from mcp_types import (
+    CONNECTION_CLOSED,
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+    PARSE_ERROR,
+    REQUEST_TIMEOUT,
+)
 from pydantic import ValidationError
 
 from generator.config.portal import Limits, ServerSpec
@@ -219,7 +226,7 @@ def _protocol_failure(exc: BaseException, who: str, what: str) -> str:
             f"Run the command by hand to see why, and check that it serves MCP on stdout."
         )
     if isinstance(exc, MCPError):
-        return _mcp_error(exc, who, what)
+        return _http_stand_in(exc, who, what) or _mcp_error(exc, who, what)
     if isinstance(exc, ValidationError):
         errors = exc.errors()
         loc = ".".join(str(p) for p in errors[0]["loc"]) if errors else ""
@@ -233,6 +240,34 @@ def _protocol_failure(exc: BaseException, who: str, what: str) -> str:
         f"({type(exc).__name__}: {str(exc)[:300] or 'connection closed'}). Check that the command starts "
         f"an MCP server speaking on stdout, and look at its logs."
     )
+
+
+_SDK_HTTP_FAULTS = (
+    # (the code and the start of the message the SDK's Streamable HTTP client makes up, what the reply was)
+    (INVALID_REQUEST, "Unexpected content type: ", "a reply of Content-Type {rest}, where MCP answers with JSON or an "
+                                                   "event stream"),
+    (PARSE_ERROR, "Failed to parse JSON response: ", "JSON that is not a JSON-RPC message"),
+    (PARSE_ERROR, "Failed to parse SSE message: ", "an event stream whose events are not JSON-RPC messages"),
+    (CONNECTION_CLOSED, "SSE stream ended without a response", "an event stream that ended without the answer"),
+    (INVALID_REQUEST, "server answered a request with 202 Accepted", "202 Accepted, which never carries an answer"),
+)  # fmt: skip
+
+
+def _http_stand_in(exc: MCPError, who: str, what: str) -> str | None:
+    """The paragraph for an error the SDK's HTTP client made up for a reply that is not MCP; else None.
+
+    Such an error carries a JSON-RPC code, but the server never sent it: shown as the server's error
+    ("code -32600: Unexpected content type: text/html"), with advice about credentials, it hid that the
+    URL was a web page."""
+    for code, start, reply in _SDK_HTTP_FAULTS:
+        if exc.code == code and exc.message.startswith(start):
+            rest = exc.message.removeprefix(start).split(";")[0].strip()[:80] or "(none)"
+            return (
+                f"{who} answered {what} with {reply.format(rest=rest)}. Check that the URL is the server's MCP "
+                f"endpoint (often /mcp), not a web page or another API, and that no proxy in between rewrites "
+                f"or cuts its replies."
+            )
+    return None
 
 
 def _mcp_error(exc: MCPError, who: str, what: str) -> str:
