@@ -5,8 +5,8 @@
   SSE comment lines, per 10 to 20 KB on the wire, decoding to 4 GiB); ``mcp-portal introspect`` runs as a
   child process, so its exit code, its stderr, its time and its peak memory are the real ones. Normal replies, plain
   and gzip-compressed, still work (the bundled demo, directly and behind a compressing proxy).
-* A URL that answers with something other than MCP (a web page, another JSON API, an empty event stream) is
-  named as such, not as an error the server sent.
+* A URL that answers with something other than MCP (a web page, another JSON API, an empty event stream, a
+  redirect) is named as such, not as an error the server sent.
 * The notice that the server's text is untrusted data, not instructions: said once at the head of
   every ``llms.txt`` and ``llms-full.txt``, and as a front-matter field of every twin, in each locale.
 """
@@ -248,12 +248,15 @@ def test_a_gzip_compressed_normal_reply_is_decoded_once(gzip_proxy: str, demo_ur
 
 
 NOT_MCP = {
-    # what the URL answers a POST with (content type, body), and how the error must describe it
-    "a web page": ("text/html; charset=utf-8", b"<!doctype html><title>Welcome</title>",
+    # what the URL answers a POST with (status, headers, body), and how the error must describe it
+    "a web page": (200, {"Content-Type": "text/html; charset=utf-8"}, b"<!doctype html><title>Welcome</title>",
                    "with a reply of Content-Type text/html, where MCP answers with JSON or an event stream."),
-    "another JSON API": ("application/json", b'{"status": "ok"}', "with JSON that is not a JSON-RPC message."),
-    "an empty event stream": ("text/event-stream", b": nothing to say\n\n",
+    "another JSON API": (200, {"Content-Type": "application/json"}, b'{"status": "ok"}',
+                         "with JSON that is not a JSON-RPC message."),
+    "an empty event stream": (200, {"Content-Type": "text/event-stream"}, b": nothing to say\n\n",
                               "with an event stream that ended without the answer."),
+    "a redirect": (307, {"Location": "https://login.example/mcp/"}, b"",
+                   "with a redirect to https://login.example/mcp/, which mcp-portal does not follow"),
 }  # fmt: skip
 
 
@@ -263,13 +266,14 @@ def test_a_url_that_is_no_mcp_endpoint_is_not_reported_as_the_servers_error(
 ) -> None:
     # Before: "answered ... with an error (code -32600: Unexpected content type: text/html). ... if it needs
     # credentials, pass them with --env or --header": an error the SDK made up, read as the server's refusal.
-    content_type, body, said = NOT_MCP[kind]
+    status, headers, body, said = NOT_MCP[kind]
 
     class NotMcp(BaseHTTPRequestHandler):
         def do_POST(self) -> None:
             self.rfile.read(int(self.headers.get("Content-Length") or 0))
-            self.send_response(200)
-            self.send_header("Content-Type", content_type)
+            self.send_response(status)
+            for name, value in headers.items():
+                self.send_header(name, value)
             self.send_header("Content-Length", str(len(body)))
             self.end_headers()
             self.wfile.write(body)
@@ -281,8 +285,7 @@ def test_a_url_that_is_no_mcp_endpoint_is_not_reported_as_the_servers_error(
         code = main(["introspect", "--url", base + "/", "-o", str(tmp_path / "x.json"), "--request-timeout", "10"])
     err = capsys.readouterr().err
     assert code == 1 and f"answered the connection handshake (server/discover or initialize) {said}" in err, err
-    assert "Check that the URL is the server's MCP endpoint (often /mcp)" in err
-    assert "code -32" not in err and "credentials" not in err
+    assert "code -32" not in err and "credentials, pass them" not in err
 
 
 def _catalog(code: str) -> dict[str, str]:

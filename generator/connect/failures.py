@@ -242,14 +242,24 @@ def _protocol_failure(exc: BaseException, who: str, what: str) -> str:
     )
 
 
+_CHECK_URL = (
+    "Check that the URL is the server's MCP endpoint (often /mcp), not a web page or another API, and that no "
+    "proxy in between rewrites or cuts its replies."
+)
 _SDK_HTTP_FAULTS = (
-    # (the code and the start of the message the SDK's Streamable HTTP client makes up, what the reply was)
-    (INVALID_REQUEST, "Unexpected content type: ", "a reply of Content-Type {rest}, where MCP answers with JSON or an "
-                                                   "event stream"),
-    (PARSE_ERROR, "Failed to parse JSON response: ", "JSON that is not a JSON-RPC message"),
-    (PARSE_ERROR, "Failed to parse SSE message: ", "an event stream whose events are not JSON-RPC messages"),
-    (CONNECTION_CLOSED, "SSE stream ended without a response", "an event stream that ended without the answer"),
-    (INVALID_REQUEST, "server answered a request with 202 Accepted", "202 Accepted, which never carries an answer"),
+    # (the code and the message the SDK's Streamable HTTP client makes up, what the reply was and what to do)
+    (INVALID_REQUEST, re.compile(r"Unexpected content type: ([^;]*)"),
+     "a reply of Content-Type {0}, where MCP answers with JSON or an event stream. " + _CHECK_URL),
+    (PARSE_ERROR, re.compile(r"Failed to parse JSON response: "), "JSON that is not a JSON-RPC message. " + _CHECK_URL),
+    (PARSE_ERROR, re.compile(r"Failed to parse SSE message: "),
+     "an event stream whose events are not JSON-RPC messages. " + _CHECK_URL),
+    (CONNECTION_CLOSED, re.compile(r"SSE stream ended without a response"),
+     "an event stream that ended without the answer. " + _CHECK_URL),
+    (INVALID_REQUEST, re.compile(r"server answered a request with 202 Accepted"),
+     "202 Accepted, which never carries an answer. " + _CHECK_URL),
+    (INVALID_REQUEST, re.compile(r"Redirect to (\S+) not followed"),
+     "a redirect to {0}, which mcp-portal does not follow (the request, and any credentials, would go "
+     "elsewhere). If that is the server's MCP endpoint, give it as --url."),
 )  # fmt: skip
 
 
@@ -258,15 +268,12 @@ def _http_stand_in(exc: MCPError, who: str, what: str) -> str | None:
 
     Such an error carries a JSON-RPC code, but the server never sent it: shown as the server's error
     ("code -32600: Unexpected content type: text/html"), with advice about credentials, it hid that the
-    URL was a web page."""
-    for code, start, reply in _SDK_HTTP_FAULTS:
-        if exc.code == code and exc.message.startswith(start):
-            rest = exc.message.removeprefix(start).split(";")[0].strip()[:80] or "(none)"
-            return (
-                f"{who} answered {what} with {reply.format(rest=rest)}. Check that the URL is the server's MCP "
-                f"endpoint (often /mcp), not a web page or another API, and that no proxy in between rewrites "
-                f"or cuts its replies."
-            )
+    URL was a web page, or redirected."""
+    for code, pattern, reply in _SDK_HTTP_FAULTS:
+        found = pattern.match(exc.message) if exc.code == code else None
+        if found is not None:
+            shown = [group.strip()[:200] or "(none)" for group in found.groups()]
+            return f"{who} answered {what} with {reply.format(*shown)}"
     return None
 
 
