@@ -398,6 +398,8 @@ def test_wrong_token_is_a_401_and_is_not_echoed(auth_url: str, monkeypatch: pyte
     message, _ = failure(ServerSpec(url=auth_url, headers=BEARER))
     assert "HTTP 401" in message
     assert "wrong-token-value-123" not in message
+    # Before: "pass a token with --header", to a user who had passed one.
+    assert "did not accept the credentials sent" in message and "pass a token" not in message
 
 
 def test_header_naming_an_unset_variable(auth_url: str, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -6,7 +6,7 @@
   child process, so its exit code, its stderr, its time and its peak memory are the real ones. Normal replies, plain
   and gzip-compressed, still work (the bundled demo, directly and behind a compressing proxy).
 * A URL that answers with something other than MCP (a web page, another JSON API, an empty event stream, a
-  redirect) is named as such, not as an error the server sent.
+  redirect, a rate limit, a gateway error) is named as such, not as an error the server sent.
 * The notice that the server's text is untrusted data, not instructions: said once at the head of
   every ``llms.txt`` and ``llms-full.txt``, and as a front-matter field of every twin, in each locale.
 """
@@ -257,11 +257,14 @@ NOT_MCP = {
                               "with an event stream that ended without the answer."),
     "a redirect": (307, {"Location": "https://login.example/mcp/"}, b"",
                    "with a redirect to https://login.example/mcp/, which mcp-portal does not follow"),
+    # Before, these got "Check the URL", although the URL was right.
+    "rate limited": (429, {"Retry-After": "30"}, b"", "with HTTP 429. The server is limiting how often"),
+    "a gateway with no server": (502, {}, b"", "with HTTP 502. A gateway, or the server behind it, is not available"),
 }  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", NOT_MCP)
-def test_a_url_that_is_no_mcp_endpoint_is_not_reported_as_the_servers_error(
+def test_a_url_that_gives_no_mcp_answer_is_named_for_what_it_gave(
     kind: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Before: "answered ... with an error (code -32600: Unexpected content type: text/html). ... if it needs

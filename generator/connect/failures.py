@@ -201,13 +201,25 @@ def _unreachable(exc: BaseException, spec: ServerSpec, progress: Underway) -> st
     elif isinstance(exc, MCPError) and (progress.http_status or 0) >= 400 and exc.message in _HTTP_STAND_INS:
         status = progress.http_status
     if status is not None:
+        unauthorized = (
+            "The server did not accept the credentials sent (--header, or `headers:` in portal.yaml): check that "
+            "the token is current and meant for this server."
+            if spec.headers
+            else "The server wants authentication: pass a token with --header 'Authorization: Bearer ${TOKEN}'."
+        )
         hint = {
-            401: "The server wants authentication: pass a token with --header 'Authorization: Bearer ${TOKEN}'.",
+            401: unauthorized,
             403: "The credentials were refused: check the token's scopes.",
             404: "Nothing answers at that path: check the URL (many servers use /mcp or /mcp/).",
             405: "That URL does not take the POST requests of Streamable HTTP. An endpoint such as /sse is "
             "usually the legacy HTTP+SSE transport (MCP before 2025-03-26), which mcp-portal does not speak: "
             "give the server's Streamable HTTP endpoint (often /mcp), or start the server with --stdio.",
+            429: "The server is limiting how often it may be asked: wait, then run again.",
+            **dict.fromkeys(
+                (502, 503, 504),
+                "A gateway, or the server behind it, is not available: check that the server is "
+                "running, then run again.",
+            ),
         }.get(status, "Check the URL and the server's logs.")
         return f"{who} answered {what} with HTTP {status}. {hint}"
     if isinstance(exc, httpx2.TransportError | OSError):
