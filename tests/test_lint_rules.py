@@ -181,6 +181,15 @@ def test_a_rule_that_is_off_finds_nothing(rule: str) -> None:
     assert rule not in report.rules
 
 
+def test_the_missing_annotations_finding_counts_in_words_that_agree() -> None:
+    one = copy.deepcopy(GET)
+    one.pop("annotations")
+    (found,) = [f for f in lint([one]).findings if f.rule == "server-missing-annotations"]
+    assert found.message.startswith("1 of 1 tool declares no annotation hint")  # before: "1 of 1 tools declare"
+    (found,) = [f for f in lint(_changed(BAD["server-missing-annotations"][0])).findings if f.rule == found.rule]
+    assert found.message.startswith("1 of 3 tools declares no annotation hint")
+
+
 def test_a_finding_lowers_the_tool_score_and_the_server_score() -> None:
     report = lint(_changed(BAD["concise-injection"][0]))
     get = next(t for t in report.tools if t.name == "get_order")

@@ -16,7 +16,7 @@ from generator.quality.report import Finding
 from generator.quality.rules import BY_ID
 from generator.quality.tool_checks import HINTS
 from generator.quality.words import STOP, Words, excerpt, name_words, stem
-from generator.text import code_span
+from generator.text import code_span, counted
 
 SIMILAR = 0.8
 """Word overlap (Jaccard, over the content words of two descriptions) from which two tools look alike."""
@@ -130,7 +130,8 @@ def missing_annotations(tools: Sequence[dict[str, Any]]) -> list[Finding]:
         _finding(
             "server-missing-annotations",
             excerpt(", ".join(bare), 200),
-            f"{len(bare)} of {len(tools)} tools declare no annotation hint: {shown}",
+            f"{len(bare)} of {counted(len(tools), 'tool')} {'declares' if len(bare) == 1 else 'declare'} no "
+            f"annotation hint: {shown}",
         )
     ]
 
