@@ -6,7 +6,8 @@
   child process, so its exit code, its stderr, its time and its peak memory are the real ones. Normal replies, plain
   and gzip-compressed, still work (the bundled demo, directly and behind a compressing proxy).
 * A URL that answers with something other than MCP (a web page, another JSON API, an empty event stream, a
-  redirect, a rate limit, a gateway error) is named as such, not as an error the server sent.
+  redirect, a rate limit, a gateway error, a session lost behind a load balancer) is named as such, not as an
+  error the server sent.
 * The notice that the server's text is untrusted data, not instructions: said once at the head of
   every ``llms.txt`` and ``llms-full.txt``, and as a front-matter field of every twin, in each locale.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import itertools
 import json
 import os
 import resource
@@ -34,7 +36,7 @@ import yaml
 from llms_txt import parse_llms_file
 
 from generator.commands.cli import main
-from tests.conftest import ROOT, TEMPLATES, venv_bin
+from tests.conftest import PYTHON, ROOT, TEMPLATES, free_port, http_server, venv_bin
 
 GOLDEN = ROOT / "tests" / "golden" / "demo.snapshot.json"
 LOCALES = ("en", "ru", "ar")
@@ -289,6 +291,46 @@ def test_a_url_that_gives_no_mcp_answer_is_named_for_what_it_gave(
     err = capsys.readouterr().err
     assert code == 1 and f"answered the connection handshake (server/discover or initialize) {said}" in err, err
     assert "code -32" not in err and "credentials, pass them" not in err
+
+
+def test_a_session_lost_behind_a_load_balancer_is_named_with_what_to_do(tmp_path: Path) -> None:
+    # Two instances of the demo, each keeping its own sessions (the handshake era), behind a round-robin
+    # proxy with no sticky sessions: the request after the handshake reaches the instance that never saw
+    # the session, which answers HTTP 404 "Session not found". Before: "answered tools/list (page 1) with an
+    # error (code -32600: Session not found). Check the server's logs; if it needs credentials, ...".
+    ports = [free_port(), free_port()]
+    demos = [[PYTHON, "-m", "generator.demo", "--http", "--port", str(port), "--handshake-only"] for port in ports]
+    turns = itertools.cycle(ports)
+
+    class RoundRobin(BaseHTTPRequestHandler):
+        def _forward(self) -> None:
+            body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
+            headers = {k: v for k, v in self.headers.items() if k.lower() not in _HOP_BY_HOP}
+            request = urllib.request.Request(f"http://127.0.0.1:{next(turns)}{self.path}", data=body or None,
+                                             headers=headers, method=self.command)  # fmt: skip
+            try:
+                with urllib.request.urlopen(request, timeout=30) as reply:
+                    status, sent, content = reply.status, reply.headers, reply.read()
+            except urllib.error.HTTPError as exc:
+                status, sent, content = exc.code, exc.headers, exc.read()
+            self.send_response(status)
+            for name, value in sent.items():
+                if name.lower() not in _HOP_BY_HOP:
+                    self.send_header(name, value)
+            self.send_header("Content-Length", str(len(content)))
+            self.end_headers()
+            self.wfile.write(content)
+
+        do_POST = do_GET = do_DELETE = _forward
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    with http_server(demos[0], ports[0]), http_server(demos[1], ports[1]), _serving(RoundRobin) as base:
+        code, err, _, _ = _introspect(tmp_path, "--url", base + "/mcp/", "--request-timeout", "20")
+    assert code == 1, err
+    assert "answered tools/list (page 1) with HTTP 404 for the session it had opened (Mcp-Session-Id)" in err, err
+    assert "sticky sessions" in err and "credentials" not in err
 
 
 def _catalog(code: str) -> dict[str, str]:

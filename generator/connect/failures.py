@@ -42,6 +42,8 @@ class Underway:
     request: str = "the connection handshake (server/discover or initialize)"
     http_status: int | None = None
     """Status of the last HTTP POST: the SDK turns a 4xx/5xx reply into a generic MCPError."""
+    in_session: bool = False
+    """Whether the last HTTP POST carried the session id the server gave (``Mcp-Session-Id``)."""
     bad_output: str | None = None
     """The first thing the server sent that was not MCP JSON-RPC (stdout garbage)."""
     reply_too_large: bool = False
@@ -191,10 +193,20 @@ def _not_started(exc: BaseException, spec: ServerSpec, progress: Underway, limit
     return None
 
 
+_SESSION_GONE = (
+    "{who} answered {what} with HTTP 404 for the session it had opened (Mcp-Session-Id): the session is gone. "
+    "A server that restarted answers so, as do several instances behind a load balancer that share no sessions: "
+    "keep each client on one instance (sticky sessions), or run the server stateless, then run again."
+)
+
+
 def _unreachable(exc: BaseException, spec: ServerSpec, progress: Underway) -> str | None:
     """The paragraph for an HTTP error status or a network failure; else None."""
     who = spec.describe()
     what = progress.request
+    if isinstance(exc, MCPError) and progress.in_session and progress.http_status == 404:
+        gone = exc.code != METHOD_NOT_FOUND  # a 404 may carry "Method not found" for the one request instead
+        return _SESSION_GONE.format(who=who, what=what) if gone else None
     status = None
     if isinstance(exc, httpx2.HTTPStatusError):
         status = exc.response.status_code

@@ -207,6 +207,7 @@ def open_client(
         async def note_status(response: httpx2.Response) -> None:
             if response.request.method == "POST":
                 progress.http_status = response.status_code
+                progress.in_session = "mcp-session-id" in response.request.headers
 
         # Every reply is decoded and bounded by BoundedTransport, so a compressed reply cannot grow past
         # --max-reply-bytes in memory; the error names that limit when one tries (progress.reply_too_large).
