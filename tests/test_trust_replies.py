@@ -6,8 +6,8 @@
   child process, so its exit code, its stderr, its time and its peak memory are the real ones. Normal replies, plain
   and gzip-compressed, still work (the bundled demo, directly and behind a compressing proxy).
 * A URL that answers with something other than MCP (a web page, another JSON API, an empty event stream, a
-  redirect, a rate limit, a gateway error, a session lost behind a load balancer) is named as such, not as an
-  error the server sent.
+  redirect, a rate limit, a gateway error, a session lost behind a load balancer, a certificate not trusted) is
+  named as such, not as an error the server sent.
 * The notice that the server's text is untrusted data, not instructions: said once at the head of
   every ``llms.txt`` and ``llms-full.txt``, and as a front-matter field of every twin, in each locale.
 """
@@ -21,6 +21,7 @@ import json
 import os
 import resource
 import signal
+import ssl
 import subprocess
 import threading
 import time
@@ -331,6 +332,46 @@ def test_a_session_lost_behind_a_load_balancer_is_named_with_what_to_do(tmp_path
     assert code == 1, err
     assert "answered tools/list (page 1) with HTTP 404 for the session it had opened (Mcp-Session-Id)" in err, err
     assert "sticky sessions" in err and "credentials" not in err
+
+
+def test_an_untrusted_certificate_is_named_and_ssl_cert_file_is_the_way_out(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: "could not be reached ... CERTIFICATE_VERIFY_FAILED ... Check that the server is running and the
+    # URL is right", both of which were. A company's own authority is what SSL_CERT_FILE is for.
+    key, cert = tmp_path / "key.pem", tmp_path / "cert.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", str(key), "-out",
+                    str(cert), "-days", "2", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+                   check=True, capture_output=True)  # fmt: skip
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+
+    class Nothing(BaseHTTPRequestHandler):
+        def do_POST(self) -> None:
+            self.send_response(404)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+
+        def log_message(self, format: str, *args: object) -> None:
+            pass
+
+    server = _Server(("127.0.0.1", 0), Nothing)
+    server.socket = context.wrap_socket(server.socket, server_side=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    url = f"https://127.0.0.1:{server.server_address[1]}/mcp/"
+    try:
+        code, err, _, _ = _introspect(tmp_path, "--url", url, "--request-timeout", "20")
+        assert code == 1 and "CERTIFICATE_VERIFY_FAILED" in err, err
+        assert "Its TLS certificate is not trusted here" in err and "SSL_CERT_FILE" in err
+        assert "Check that the server is running" not in err
+        monkeypatch.setenv("SSL_CERT_FILE", str(cert))
+        code, err, _, _ = _introspect(tmp_path, "--url", url, "--request-timeout", "20")
+        assert code == 1 and "with HTTP 404" in err, err  # trusted now: the server itself answered
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
 
 
 def _catalog(code: str) -> dict[str, str]:
