@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import errno
 import os
+import ssl
 
 
 class PortalError(Exception):
@@ -86,3 +87,22 @@ def missing_directory() -> PortalError | None:
             "path names nothing. cd to a directory that exists, or give absolute paths, and run again."
         )
     return None
+
+
+UNTRUSTED_CERTIFICATE = (
+    "Its TLS certificate is not trusted here: if your organisation signs its own, point the environment variable "
+    "SSL_CERT_FILE at a bundle (PEM) that holds its authority; mcp-portal reads it."
+)
+"""What to do about a certificate :func:`untrusted_certificate` found, said wherever mcp-portal reads HTTPS."""
+
+
+def untrusted_certificate(exc: BaseException) -> bool:
+    """Whether *exc*, or an error it was raised from, is a failed check of a TLS certificate."""
+    seen: BaseException | None = exc
+    for _ in range(8):  # the chain httpx builds is short; a cycle must not loop
+        if seen is None:
+            return False
+        if isinstance(seen, ssl.SSLCertVerificationError):
+            return True
+        seen = seen.__cause__ or seen.__context__
+    return False

@@ -360,14 +360,22 @@ def test_an_untrusted_certificate_is_named_and_ssl_cert_file_is_the_way_out(
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     url = f"https://127.0.0.1:{server.server_address[1]}/mcp/"
+    site = url.removesuffix("mcp/")  # the docs server reads a published portal over HTTPS the same way
+
+    def docs_server() -> str:
+        return subprocess.run([venv_bin("mcp-portal"), "mcp", site], stdin=subprocess.DEVNULL, capture_output=True,
+                              text=True, timeout=60, check=False).stderr  # fmt: skip
+
     try:
         code, err, _, _ = _introspect(tmp_path, "--url", url, "--request-timeout", "20")
         assert code == 1 and "CERTIFICATE_VERIFY_FAILED" in err, err
         assert "Its TLS certificate is not trusted here" in err and "SSL_CERT_FILE" in err
         assert "Check that the server is running" not in err
+        assert "(ConnectError). Its TLS certificate is not trusted here" in docs_server()
         monkeypatch.setenv("SSL_CERT_FILE", str(cert))
         code, err, _, _ = _introspect(tmp_path, "--url", url, "--request-timeout", "20")
         assert code == 1 and "with HTTP 404" in err, err  # trusted now: the server itself answered
+        assert "answered HTTP 501 for 'versions.json'" in docs_server()  # it has no GET: reached, trusted
     finally:
         server.shutdown()
         server.server_close()

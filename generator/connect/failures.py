@@ -13,7 +13,6 @@ caller redacts the paragraph.  It never raises; it only describes.
 from __future__ import annotations
 
 import re
-import ssl
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -31,6 +30,7 @@ from pydantic import ValidationError
 
 from generator.config.portal import Limits, ServerSpec
 from generator.connect.secrets import Redactor
+from generator.errors import UNTRUSTED_CERTIFICATE, untrusted_certificate
 
 if TYPE_CHECKING:
     from generator.connect.stderr_log import StderrLog
@@ -237,25 +237,12 @@ def _unreachable(exc: BaseException, spec: ServerSpec, progress: Underway) -> st
         return f"{who} answered {what} with HTTP {status}. {hint}"
     if isinstance(exc, httpx2.TransportError | OSError):
         advice = (
-            "Its TLS certificate is not trusted here: if your organisation signs its own, point the environment "
-            "variable SSL_CERT_FILE at a bundle (PEM) that holds its authority; mcp-portal reads it."
-            if _untrusted_certificate(exc)
+            UNTRUSTED_CERTIFICATE
+            if untrusted_certificate(exc)
             else "Check that the server is running and the URL is right."
         )
         return f"{who} could not be reached during {what} ({type(exc).__name__}: {exc}). {advice}"
     return None
-
-
-def _untrusted_certificate(exc: BaseException) -> bool:
-    """Whether *exc*, or an error it was raised from, is a failed check of a TLS certificate."""
-    seen: BaseException | None = exc
-    for _ in range(8):  # the chain httpx builds is short; a cycle must not loop
-        if seen is None:
-            return False
-        if isinstance(seen, ssl.SSLCertVerificationError):
-            return True
-        seen = seen.__cause__ or seen.__context__
-    return False
 
 
 def _protocol_failure(exc: BaseException, who: str, what: str) -> str:
