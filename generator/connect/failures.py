@@ -290,6 +290,12 @@ _SDK_HTTP_FAULTS = (
 )  # fmt: skip
 
 
+def made_up(code: int, message: str) -> bool:
+    """Whether an MCPError of *code* and *message* is one the SDK made up, never one the server sent: no answer
+    came (:func:`no_answer`), or the HTTP reply was no MCP at all (a web page, a redirect...)."""
+    return no_answer(code, message) or any(c == code and p.match(message) for c, p, _ in _SDK_HTTP_FAULTS)
+
+
 def _http_stand_in(exc: MCPError, who: str, what: str) -> str | None:
     """The paragraph for an error the SDK's HTTP client made up for a reply that is not MCP; else None.
 

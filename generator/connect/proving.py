@@ -28,7 +28,7 @@ from mcp import Client, MCPError
 from pydantic import TypeAdapter, ValidationError
 
 from generator.config.portal import Limits, ServerSpec
-from generator.connect.failures import Underway, explain, leaf, no_answer, stderr_tail
+from generator.connect.failures import Underway, explain, leaf, made_up, stderr_tail
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, server_identity
 from generator.connect.stderr_log import StderrLog
@@ -205,7 +205,7 @@ async def _send(client: Client, method: str, params: dict[str, Any]) -> Answer:
         return {"result": await client.session.send_request(request, _RAW)}
     except MCPError as exc:
         error = exc.error
-        if no_answer(error.code, error.message):
+        if made_up(error.code, error.message):  # the server said nothing of the kind: not its answer
             return {"unanswered": error.message}
         return {"error": {"code": error.code, "message": error.message}}
     except ValidationError:

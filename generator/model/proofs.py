@@ -272,9 +272,10 @@ def proof_warnings(proofs: dict[str, Any] | None) -> list[str]:
             if entry["accepted"]:
                 continue
             last = Attempt(entry["attempts"][-1]["request"], entry["attempts"][-1]["answer"])
-            said = last.unanswered or clip(one_line(last.message), 200)
+            what = f"{noun} {one_line(key)} ({len(entry['attempts'])} tried)"
             found.append(
-                f"--prove: the server did not accept the example of {noun} {one_line(key)} "
-                f"({len(entry['attempts'])} tried): {said}"
+                f"--prove: the example of {what} got no answer: {last.unanswered}"
+                if last.unanswered
+                else f"--prove: the server did not accept the example of {what}: {clip(one_line(last.message), 200)}"
             )
     return found
