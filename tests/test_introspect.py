@@ -311,6 +311,19 @@ def test_a_server_refusing_with_code_32001_is_not_called_slow(
     assert "tok-4f9c2b7e1d" not in run.out + run.err
 
 
+def test_an_http_server_started_over_stdio_is_named_as_one() -> None:
+    # The demo with --http (as a server whose default is HTTP) given to --stdio: nothing comes over stdio,
+    # and its log says where it listens. Before: only "did not finish ... in time", and the log's last lines.
+    port = free_port()
+    command = (PYTHON, "-m", "generator.demo", "--http", "--port", str(port), "--log-level", "info")
+    spec = ServerSpec(command=command, cwd=str(ROOT), fixed_env=(("PYTHONPATH", str(ROOT)),))
+    message, _ = failure(spec, Limits(request_timeout=30, total_timeout=8))  # its log comes in a second or two
+    assert f"It seems to serve HTTP, not stdio: it wrote 'INFO:     Uvicorn running on http://127.0.0.1:{port} " in (
+        message
+    )
+    assert "give its MCP endpoint at that address (often /mcp) to --url" in message
+
+
 def test_program_that_does_not_exist() -> None:
     message, _ = failure(ServerSpec(command=("no-such-mcp-server-xyz", "--flag")))
     assert "'no-such-mcp-server-xyz' was not found" in message

@@ -36,11 +36,14 @@ if TYPE_CHECKING:
     from generator.connect.stderr_log import StderrLog
 
 
+HANDSHAKE = "the connection handshake (server/discover or initialize)"
+
+
 @dataclass
 class Underway:
     """What we were doing when something failed, for the error paragraph."""
 
-    request: str = "the connection handshake (server/discover or initialize)"
+    request: str = HANDSHAKE
     http_status: int | None = None
     """Status of the last HTTP POST: the SDK turns a 4xx/5xx reply into a generic MCPError."""
     in_session: bool = False
@@ -123,6 +126,24 @@ def stderr_tail(log: StderrLog | None, redactor: Redactor) -> str:
             last = [error, "…", *last]
     tail = " | ".join(line.strip()[:200] for line in last)
     return f" The server's last words on stderr: {redactor.redact(tail)!s}"
+
+
+_SERVES_HTTP = re.compile(r"\b(?:running|listening|serving|started|available|ready)\b.{0,60}?\bhttps?://\S+", re.I)
+"""A log line saying a program listens on an HTTP address (``Uvicorn running on http://127.0.0.1:8000``)."""
+
+
+def serves_http(log: StderrLog | None, progress: Underway, redactor: Redactor) -> str:
+    """A hint for a stdio server whose handshake failed while its stderr says it listens on an HTTP address:
+    the command starts a Streamable HTTP server, which ``--url`` reaches; nothing comes over stdio."""
+    if log is None or progress.request != HANDSHAKE:
+        return ""
+    said = next((line.strip() for line in log.tail().splitlines() if _SERVES_HTTP.search(line[:1000])), None)
+    if said is None:
+        return ""
+    return (
+        f" It seems to serve HTTP, not stdio: it wrote {redactor.redact(said[:200])!r}. Start it yourself and give "
+        f"its MCP endpoint at that address (often /mcp) to --url, or find the option that makes it use stdio."
+    )
 
 
 def _cause(lines: list[str]) -> int | None:
