@@ -11,8 +11,10 @@ from __future__ import annotations
 import contextlib
 from pathlib import Path
 
+import pytest
+
 from generator.config.portal import PortalConfig
-from generator.connect.failures import stderr_tail
+from generator.connect.failures import Underway, serves_http, stderr_tail
 from generator.connect.secrets import Redactor
 from generator.connect.stderr_log import StderrLog
 from generator.model.calls import CLIENT_INFO
@@ -106,3 +108,23 @@ def test_a_server_without_a_version_gets_a_warning_naming_the_fallback() -> None
 def test_counts_in_messages_agree_with_their_number() -> None:
     assert [counted(n, "tool") for n in (0, 1, 2)] == ["0 tools", "1 tool", "2 tools"]
     assert [counted(n, "entry", "entries") for n in (1, 3)] == ["1 entry", "3 entries"]
+
+
+@pytest.mark.parametrize(
+    ("log", "hinted"),
+    [
+        ("INFO:     Uvicorn running on http://127.0.0.1:8000 (Press CTRL+C to quit)\n", True),
+        ("MCP server listening on http://localhost:3000/mcp\n", True),
+        ("Listening on http://0.0.0.0:8080\n", True),
+        # A web address a stdio server merely names is no sign that it listens: no hint.
+        ("MCP server started on stdio. Docs: https://github.com/acme/server\n", False),
+        ("running at https://api.example.com/ as the upstream\n", False),
+    ],
+)
+def test_a_handshake_failure_names_http_only_when_the_log_says_it_listens_locally(log: str, hinted: bool) -> None:
+    with contextlib.closing(StderrLog()) as err:
+        err.file.write(log)
+        err.file.flush()
+        said = serves_http(err, Underway(), Redactor(set()))
+        assert said.startswith(" It seems to serve HTTP, not stdio") is hinted, said
+        assert serves_http(err, Underway(request="tools/list (page 1)"), Redactor(set())) == ""  # after the handshake

@@ -128,8 +128,13 @@ def stderr_tail(log: StderrLog | None, redactor: Redactor) -> str:
     return f" The server's last words on stderr: {redactor.redact(tail)!s}"
 
 
-_SERVES_HTTP = re.compile(r"\b(?:running|listening|serving|started|available|ready)\b.{0,60}?\bhttps?://\S+", re.I)
-"""A log line saying a program listens on an HTTP address (``Uvicorn running on http://127.0.0.1:8000``)."""
+_SERVES_HTTP = re.compile(
+    r"\b(?:running|listening|serving|started|available|ready)\b.{0,60}?"
+    r"\bhttps?://(?:localhost|127\.0\.0\.1|0\.0\.0\.0|\[::1?\])[:/\s]",
+    re.I,
+)
+"""A log line saying a program listens on a local HTTP address (``Uvicorn running on http://127.0.0.1:8000``);
+a web address a server merely names (its homepage, its docs) is no sign that it listens."""
 
 
 def serves_http(log: StderrLog | None, progress: Underway, redactor: Redactor) -> str:
