@@ -422,6 +422,15 @@ def test_header_naming_an_unset_variable(auth_url: str, monkeypatch: pytest.Monk
     assert "Authorization" in message
 
 
+def test_header_naming_an_empty_variable_fails_before_a_request(auth_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    # GitHub Actions passes a secret a fork's pull request may not read as an empty variable. Before, the
+    # header went out as "Bearer " and the 401 was reported as a token the server did not accept.
+    monkeypatch.setenv("EMPTY_TOKEN", "")
+    message, _ = failure(ServerSpec(url=auth_url, headers=(("Authorization", "Bearer ${EMPTY_TOKEN}"),)))
+    assert "The header Authorization refers to the environment variable EMPTY_TOKEN, which is set but empty" in message
+    assert "HTTP 401" not in message
+
+
 def test_credentials_in_the_url_are_never_shown(auth_url: str) -> None:
     url = auth_url.replace("http://", "http://user:hunter2pw@")
     spec = ServerSpec(url=url)

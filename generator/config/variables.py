@@ -19,8 +19,10 @@ _VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 def expand(text: str, environ: Mapping[str, str] | None = None, *, what: str) -> str:
     """Replace every ``${VAR}`` in *text* with the variable's value.
 
-    A variable that is not set is an error rather than an empty string, because an
-    empty token fails later with a far less helpful message.
+    A variable that is not set, or set but empty (or blank), is an error rather than an empty string,
+    because an empty token fails later with a far less helpful message: the server's 401, read as a
+    refused token. CI passes a missing secret as an empty variable (GitHub Actions does, in a pull
+    request from a fork).
     """
     env = os.environ if environ is None else environ
 
@@ -30,6 +32,12 @@ def expand(text: str, environ: Mapping[str, str] | None = None, *, what: str) ->
             raise PortalError(
                 f"{what} refers to the environment variable {name}, which is not set. "
                 f"Export {name} before running mcp-portal, or remove the reference."
+            )
+        if not env[name].strip():
+            raise PortalError(
+                f"{what} refers to the environment variable {name}, which is set but empty. In CI, a secret "
+                f"that is missing or not given to this job (GitHub Actions gives none to a pull request from a "
+                f"fork) arrives empty: set it, or skip the step when it is empty."
             )
         return env[name]
 
