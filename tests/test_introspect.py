@@ -311,6 +311,15 @@ def test_a_server_refusing_with_code_32001_is_not_called_slow(
     assert "tok-4f9c2b7e1d" not in run.out + run.err
 
 
+def test_a_failure_names_an_env_variable_that_is_set_but_empty(monkeypatch: pytest.MonkeyPatch) -> None:
+    # How CI passes a secret the job may not read; the server then fails in words of its own.
+    monkeypatch.setenv("API_TOKEN", "")
+    command = (PYTHON, "-m", "tests.servers.refusing_server")
+    message, _ = failure(ServerSpec(command=command, cwd=str(ROOT), env=("API_TOKEN",)))
+    assert "code -32001: Unauthorized" in message
+    assert "Note: API_TOKEN, passed with --env, is set but empty, as CI passes a secret" in message
+
+
 def test_an_http_server_started_over_stdio_is_named_as_one() -> None:
     # The demo with --http (as a server whose default is HTTP) given to --stdio: nothing comes over stdio,
     # and its log says where it listens. Before: only "did not finish ... in time", and the log's last lines.

@@ -12,6 +12,7 @@ caller redacts the paragraph.  It never raises; it only describes.
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -148,6 +149,19 @@ def serves_http(log: StderrLog | None, progress: Underway, redactor: Redactor) -
     return (
         f" It seems to serve HTTP, not stdio: it wrote {redactor.redact(said[:200])!r}. Start it yourself and give "
         f"its MCP endpoint at that address (often /mcp) to --url, or find the option that makes it use stdio."
+    )
+
+
+def empty_env(spec: ServerSpec) -> str:
+    """A note naming the ``--env`` variables of a stdio server that are set but empty: how CI passes a missing
+    secret, and often why such a server fails (it then reports a missing key in words of its own)."""
+    empty = [name for name in spec.env if not os.environ.get(name, "x").strip()]
+    if not empty:
+        return ""
+    names = ", ".join(empty)
+    return (
+        f" Note: {names}, passed with --env, {'is' if len(empty) == 1 else 'are'} set but empty, as CI passes a "
+        f"secret that is missing or not given to this job."
     )
 
 

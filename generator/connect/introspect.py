@@ -16,7 +16,7 @@ from typing import Any
 import anyio
 
 from generator.config.portal import Limits, ServerSpec
-from generator.connect.failures import Underway, explain, leaf, serves_http, stderr_tail
+from generator.connect.failures import Underway, empty_env, explain, leaf, serves_http, stderr_tail
 from generator.connect.listing import ToolLister, first_of_each, optional_lists, walk_pages
 from generator.connect.merge import merge
 from generator.connect.secrets import Redactor
@@ -201,7 +201,7 @@ async def _introspect_one(spec: ServerSpec, limits: Limits, lenient: bool, warni
         if isinstance(first, PortalError):
             raise PortalError(redactor.redact(first.message)) from exc
         message = explain(first, spec, progress, limits) + serves_http(errlog, progress, redactor)
-        message += stderr_tail(errlog, redactor)
+        message += empty_env(spec) + stderr_tail(errlog, redactor)
         raise PortalError(redactor.redact(message)) from exc
     finally:
         if errlog is not None:
