@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import errno
 import os
-import ssl
 
 
 class PortalError(Exception):
@@ -98,6 +97,8 @@ UNTRUSTED_CERTIFICATE = (
 
 def untrusted_certificate(exc: BaseException) -> bool:
     """Whether *exc*, or an error it was raised from, is a failed check of a TLS certificate."""
+    import ssl  # here, not at the top: every command imports this module, and only an HTTPS failure needs ssl
+
     seen: BaseException | None = exc
     for _ in range(8):  # the chain httpx builds is short; a cycle must not loop
         if seen is None:
