@@ -14,7 +14,9 @@ import contextlib
 import http.server
 import json
 import os
+import re
 import shutil
+import socket
 import subprocess
 import sys
 import threading
@@ -72,6 +74,24 @@ async def session(site: str, transport: str, mode: str, log: Path) -> AsyncItera
     with running(["mcp", site, "--http", "--port", "0"], log, pattern) as url:
         async with Client(url, mode=mode) as client:
             yield client
+
+
+def test_the_printed_address_accepts_a_connection_at_once(site: Path) -> None:
+    # Before, the address was printed before the socket listened: a client that connected as soon as it read
+    # the line (as a supervisor's readiness check does) was refused while uvicorn started.
+    argv = [sys.executable, "-m", "generator", "mcp", str(site), "--http", "--port", "0"]
+    proc = subprocess.Popen(argv, cwd=ROOT, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        assert proc.stderr is not None
+        line = proc.stderr.readline()
+        found = re.search(r"at http://127\.0\.0\.1:(\d+)/mcp ", line)
+        assert found, line
+        with socket.create_connection(("127.0.0.1", int(found.group(1))), timeout=10):
+            pass  # accepted, not refused
+    finally:
+        proc.terminate()
+        proc.wait(timeout=10)
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> dict[str, Any]:

@@ -177,6 +177,9 @@ def serve_http(site: str, port: int, *, ready: Callable[[str], None] = _say) -> 
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         listener.bind((HOST, port))
+        # Listening now, before the address is printed: a client that connects as soon as it reads the line
+        # waits in the backlog until uvicorn accepts, instead of being refused while the server starts.
+        listener.listen()
     except OSError as exc:
         listener.close()
         raise SiteError(f"Cannot listen on {HOST}:{port} ({exc.strerror}). Choose another --port.") from None
