@@ -1,9 +1,12 @@
 """Why an introspection failed, in one paragraph naming the server, the request and what to do.
 
 What this module knows: :class:`Underway` (the request under way, the last HTTP
-status, the first non-JSON-RPC output), how the SDK and its transports report
-failures (timeouts, missing programs, HTTP status stand-ins, closed
-connections, invalid replies), and the server's last stderr lines.
+status and whether it was in a session, the first non-JSON-RPC output), how the SDK
+and its transports report failures (timeouts, missing programs, HTTP status
+stand-ins, closed connections, invalid replies), which errors the SDK makes up
+rather than the server sends (:func:`made_up`: a web page, a redirect, no answer),
+and the server's last stderr lines (with what they say of an HTTP server started
+over stdio).
 
 What it does not know: how to connect, list or page (that is
 :mod:`generator.connect.introspect`, the only module that speaks MCP), nor secrets: the
