@@ -37,6 +37,8 @@ import yaml
 from llms_txt import parse_llms_file
 
 from generator.commands.cli import main
+from generator.config.portal import Limits, ServerSpec
+from generator.connect.calling import call_tool
 from tests.conftest import PYTHON, ROOT, TEMPLATES, free_port, http_server, venv_bin
 
 GOLDEN = ROOT / "tests" / "golden" / "demo.snapshot.json"
@@ -294,42 +296,44 @@ def test_a_url_that_gives_no_mcp_answer_is_named_for_what_it_gave(
     assert "code -32" not in err and "credentials, pass them" not in err
 
 
+class HtmlCalls(BaseHTTPRequestHandler):
+    """An MCP server whose calls a maintenance page answers (text/html), as a proxy in front of it may."""
+
+    def _send(self, status: int, content_type: str, body: bytes) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_POST(self) -> None:
+        request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
+        results = {
+            "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
+                           "serverInfo": {"name": "html-calls", "version": "1.0.0"}},
+            "tools/list": {"tools": [{"name": "ping", "description": "Answer pong.", "annotations":
+                                      {"readOnlyHint": True}, "inputSchema": {"type": "object"}}]},
+        }  # fmt: skip
+        if "id" not in request:
+            self._send(202, "text/plain", b"")
+        elif request["method"] in results:
+            reply = {"jsonrpc": "2.0", "id": request["id"], "result": results[request["method"]]}
+            self._send(200, "application/json", json.dumps(reply).encode())
+        elif request["method"] == "server/discover":
+            reply = {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "no"}}
+            self._send(200, "application/json", json.dumps(reply).encode())
+        else:
+            self._send(200, "text/html", b"<!doctype html><title>Down for maintenance</title>")
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
 def test_a_call_answered_by_a_web_page_is_not_recorded_as_the_servers_refusal(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # A server whose calls a maintenance page answers (text/html), as a proxy in front of it may. Before, the
-    # proof recorded {"error": {"code": -32600, "message": "Unexpected content type: text/html"}}, an error
+    # Before, the proof recorded {"error": {"code": -32600, "message": "Unexpected content type: text/html"}}, an error
     # the SDK made up, and pages and warnings said the server "did not accept" the example.
-    class HtmlCalls(BaseHTTPRequestHandler):
-        def _send(self, status: int, content_type: str, body: bytes) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", content_type)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def do_POST(self) -> None:
-            request = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-            results = {
-                "initialize": {"protocolVersion": "2025-11-25", "capabilities": {"tools": {}},
-                               "serverInfo": {"name": "html-calls", "version": "1.0.0"}},
-                "tools/list": {"tools": [{"name": "ping", "description": "Answer pong.", "annotations":
-                                          {"readOnlyHint": True}, "inputSchema": {"type": "object"}}]},
-            }  # fmt: skip
-            if "id" not in request:
-                self._send(202, "text/plain", b"")
-            elif request["method"] in results:
-                reply = {"jsonrpc": "2.0", "id": request["id"], "result": results[request["method"]]}
-                self._send(200, "application/json", json.dumps(reply).encode())
-            elif request["method"] == "server/discover":
-                reply = {"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "no"}}
-                self._send(200, "application/json", json.dumps(reply).encode())
-            else:
-                self._send(200, "text/html", b"<!doctype html><title>Down for maintenance</title>")
-
-        def log_message(self, format: str, *args: object) -> None:
-            pass
-
     snapshot = tmp_path / "snapshot.json"
     with _serving(HtmlCalls) as base:
         assert main(["introspect", "--url", base + "/mcp", "--prove", "-o", str(snapshot)]) == 0
@@ -337,6 +341,15 @@ def test_a_call_answered_by_a_web_page_is_not_recorded_as_the_servers_refusal(
     assert attempt["answer"] == {"unanswered": "Unexpected content type: text/html"}
     err = capsys.readouterr().err
     assert "the example of tool ping (1 tried) got no answer" in err and "did not accept" not in err
+
+
+def test_try_it_shows_a_web_page_answer_as_what_it_was_not_as_the_servers_error() -> None:
+    # Before, the Try it panel got {"code": -32600, "message": "Unexpected content type: text/html"} as the
+    # server's answer to the call.
+    with _serving(HtmlCalls) as base:
+        answer = call_tool(ServerSpec(url=base + "/mcp"), Limits(request_timeout=10), "ping", {})
+    assert "with a reply of Content-Type text/html, where MCP answers with JSON" in answer["error"]["message"]
+    assert answer["error"]["code"] != -32600
 
 
 def test_a_session_lost_behind_a_load_balancer_is_named_with_what_to_do(tmp_path: Path) -> None:

@@ -30,7 +30,7 @@ from anyio.streams.memory import MemoryObjectSendStream as ObjectSendStream
 from mcp import MCPError
 
 from generator.config.portal import Limits, ServerSpec
-from generator.connect.failures import Underway, explain, leaf, stderr_tail
+from generator.connect.failures import Underway, explain, leaf, made_up, stderr_tail
 from generator.connect.secrets import Redactor
 from generator.connect.session import RawTools, open_client, wire
 from generator.connect.stderr_log import StderrLog
@@ -49,9 +49,10 @@ class Answer:
 
 def _failure(exc: BaseException, spec: ServerSpec, progress: Underway, limits: Limits, redactor: Redactor,
              errlog: Any) -> dict[str, Any]:  # fmt: skip
-    """The JSON-RPC error for *exc*, redacted of every secret the client was given."""
+    """The JSON-RPC error for *exc*, redacted of every secret the client was given: the server's own error as it
+    sent it, else (a timeout, a reply that was no MCP, an error the SDK made up) a paragraph saying what happened."""
     first = leaf(exc)
-    if isinstance(first, MCPError):
+    if isinstance(first, MCPError) and not made_up(first.error.code, first.error.message):
         error = {"code": first.error.code, "message": redactor.redact(first.error.message)}
     else:
         message = explain(first, spec, progress, limits) + stderr_tail(errlog, redactor)
