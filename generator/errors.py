@@ -88,22 +88,28 @@ def missing_directory() -> PortalError | None:
     return None
 
 
-UNTRUSTED_CERTIFICATE = (
+_CERTIFICATE_ADVICE = {
+    10: "Its TLS certificate has expired: the server's operators must renew it.",
+    62: "Its TLS certificate is for another host name: check the host in the URL.",
+}
+"""What to do about a certificate check that failed, by OpenSSL's verify code (X509_V_ERR_CERT_HAS_EXPIRED,
+X509_V_ERR_HOSTNAME_MISMATCH); any other failure is an authority this machine does not trust."""
+_UNTRUSTED = (
     "Its TLS certificate is not trusted here: if your organisation signs its own, point the environment variable "
     "SSL_CERT_FILE at a bundle (PEM) that holds its authority; mcp-portal reads it."
 )
-"""What to do about a certificate :func:`untrusted_certificate` found, said wherever mcp-portal reads HTTPS."""
 
 
-def untrusted_certificate(exc: BaseException) -> bool:
-    """Whether *exc*, or an error it was raised from, is a failed check of a TLS certificate."""
+def certificate_advice(exc: BaseException) -> str | None:
+    """What to do when *exc*, or an error it was raised from, is a failed check of a TLS certificate; else None.
+    Said wherever mcp-portal reads HTTPS (a server's URL, a published portal's)."""
     import ssl  # here, not at the top: every command imports this module, and only an HTTPS failure needs ssl
 
     seen: BaseException | None = exc
     for _ in range(8):  # the chain httpx builds is short; a cycle must not loop
         if seen is None:
-            return False
+            return None
         if isinstance(seen, ssl.SSLCertVerificationError):
-            return True
+            return _CERTIFICATE_ADVICE.get(seen.verify_code, _UNTRUSTED)
         seen = seen.__cause__ or seen.__context__
-    return False
+    return None

@@ -433,6 +433,9 @@ def test_an_untrusted_certificate_is_named_and_ssl_cert_file_is_the_way_out(
         monkeypatch.setenv("SSL_CERT_FILE", str(cert))
         code, err, _, _ = _introspect(tmp_path, "--url", url, "--request-timeout", "20")
         assert code == 1 and "with HTTP 404" in err, err  # trusted now: the server itself answered
+        # Trusted, but for 127.0.0.1 alone: reached as localhost, the certificate names another host.
+        code, err, _, _ = _introspect(tmp_path, "--url", url.replace("127.0.0.1", "localhost"))
+        assert code == 1 and "Its TLS certificate is for another host name: check the host in the URL." in err, err
         assert "answered HTTP 501 for 'versions.json'" in docs_server()  # it has no GET: reached, trusted
     finally:
         server.shutdown()

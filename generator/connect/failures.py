@@ -34,7 +34,7 @@ from pydantic import ValidationError
 
 from generator.config.portal import Limits, ServerSpec
 from generator.connect.secrets import Redactor
-from generator.errors import UNTRUSTED_CERTIFICATE, untrusted_certificate
+from generator.errors import certificate_advice
 
 if TYPE_CHECKING:
     from generator.connect.stderr_log import StderrLog
@@ -279,11 +279,7 @@ def _unreachable(exc: BaseException, spec: ServerSpec, progress: Underway) -> st
         }.get(status, "Check the URL and the server's logs.")
         return f"{who} answered {what} with HTTP {status}. {hint}"
     if isinstance(exc, httpx2.TransportError | OSError):
-        advice = (
-            UNTRUSTED_CERTIFICATE
-            if untrusted_certificate(exc)
-            else "Check that the server is running and the URL is right."
-        )
+        advice = certificate_advice(exc) or "Check that the server is running and the URL is right."
         return f"{who} could not be reached during {what} ({type(exc).__name__}: {exc}). {advice}"
     return None
 

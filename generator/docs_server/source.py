@@ -26,7 +26,7 @@ import anyio
 import httpx2
 
 from generator import __version__
-from generator.errors import UNTRUSTED_CERTIFICATE, PortalError, UsageError, untrusted_certificate
+from generator.errors import PortalError, UsageError, certificate_advice
 from generator.text import one_line
 
 FETCH_SECONDS = 15.0
@@ -205,8 +205,9 @@ class URLSource:
         except TimeoutError:
             raise SiteError(f"{self.label} did not send {_shown(path)} within {FETCH_SECONDS:.0f} s.") from None
         except httpx2.HTTPError as exc:
-            advice = f" {UNTRUSTED_CERTIFICATE}" if untrusted_certificate(exc) else ""
-            raise SiteError(f"Cannot fetch {_shown(path)} from {self.label} ({type(exc).__name__}).{advice}") from None
+            advice = certificate_advice(exc)
+            said = f"Cannot fetch {_shown(path)} from {self.label} ({type(exc).__name__})."
+            raise SiteError(f"{said} {advice}" if advice else said) from None
 
     async def _fetch(self, url: str, path: str, limit: int) -> bytes:
         for _ in range(MAX_REDIRECTS + 1):
