@@ -458,6 +458,15 @@ def test_url_with_an_unset_port_variable(cli: Cli, tmp_path: Path, monkeypatch: 
     assert not (tmp_path / "s.json").exists()
 
 
+def test_url_with_an_empty_host_variable(cli: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Before: "--url 'http://${MCP_HOST}:8000/mcp/' is not a valid server URL: it has no host" (the shape check
+    # read the empty value), where the variable was the problem.
+    monkeypatch.setenv("MCP_HOST", "")
+    run = cli("introspect", "--url", "http://${MCP_HOST}:8000/mcp/", "-o", str(tmp_path / "s.json"))
+    assert run.code == 1
+    assert "the environment variable MCP_HOST, which is set but empty" in one_paragraph(run.err)
+
+
 @pytest.mark.parametrize(
     ("url", "reason"),
     [

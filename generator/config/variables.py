@@ -45,12 +45,18 @@ def expand(text: str, environ: Mapping[str, str] | None = None, *, what: str) ->
 
 
 def expand_or(text: str, placeholder: str, environ: Mapping[str, str] | None = None) -> str:
-    """*text* with each set ``${VAR}`` expanded and each unset one replaced by *placeholder*.
+    """*text* with each set ``${VAR}`` expanded and each unset (or empty) one replaced by *placeholder*.
 
-    For checking the shape of a value (a URL) before the variables it needs must be set.
+    For checking the shape of a value (a URL) before the variables it needs must be set: a variable
+    that is empty is refused by :func:`expand`, with words about the variable, not about the shape.
     """
     env = os.environ if environ is None else environ
-    return _VAR.sub(lambda m: env.get(m.group(1), placeholder), text)
+
+    def value(match: re.Match[str]) -> str:
+        found = env.get(match.group(1), "")
+        return found if found.strip() else placeholder
+
+    return _VAR.sub(value, text)
 
 
 def variables_in(text: str) -> list[str]:
